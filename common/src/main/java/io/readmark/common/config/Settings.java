@@ -1,0 +1,111 @@
+package io.readmark.common.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Looks up one named setting through layers: explicit overrides (command-line flags), then environment variables,
+ * then the properties file named by {@code READMARK_CONFIG}, then the default given in code.
+ * A value that does not parse fails loudly with the setting's name instead of falling back silently.
+ */
+public final class Settings {
+
+    public static final String CONFIG_FILE_VARIABLE = "READMARK_CONFIG";
+
+    private final Map<String, String> overrides;
+    private final Map<String, String> environment;
+    private final Properties file;
+
+    private Settings(Map<String, String> overrides, Map<String, String> environment, Properties file) {
+        this.overrides = Map.copyOf(overrides);
+        this.environment = Map.copyOf(environment);
+        this.file = file;
+    }
+
+    /** Settings from the process environment and, if {@code READMARK_CONFIG} names one, a properties file. */
+    public static Settings fromEnvironment() {
+        return of(Map.of(), System.getenv());
+    }
+
+    public static Settings of(Map<String, String> overrides, Map<String, String> environment) {
+        Properties file = new Properties();
+        String path = overrides.getOrDefault(CONFIG_FILE_VARIABLE, environment.get(CONFIG_FILE_VARIABLE));
+        if (path != null && !path.isBlank()) {
+            try (Reader reader = Files.newBufferedReader(Path.of(path))) {
+                file.load(reader);
+            } catch (IOException e) {
+                throw new IllegalArgumentException(CONFIG_FILE_VARIABLE + ": cannot read '" + path + "': " + e.getMessage(), e);
+            }
+        }
+        return new Settings(overrides, environment, file);
+    }
+
+    /** The same lookup with more overrides on top (for example flags parsed after the environment). */
+    public Settings withOverrides(Map<String, String> more) {
+        Map<String, String> merged = new HashMap<>(overrides);
+        merged.putAll(more);
+        return new Settings(merged, environment, file);
+    }
+
+    public Optional<String> find(String name) {
+        String value = overrides.get(name);
+        if (value == null) value = environment.get(name);
+        if (value == null) value = file.getProperty(name);
+        return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    public String string(String name, String defaultValue) {
+        return find(name).orElse(defaultValue);
+    }
+
+    public int integer(String name, int defaultValue) {
+        return find(name).map(v -> parse(name, v, Integer::parseInt, "an integer")).orElse(defaultValue);
+    }
+
+    public int positiveInteger(String name, int defaultValue) {
+        int value = integer(name, defaultValue);
+        if (value <= 0) throw invalid(name, String.valueOf(value), "a positive integer");
+        return value;
+    }
+
+    public long longValue(String name, long defaultValue) {
+        return find(name).map(v -> parse(name, v, Long::parseLong, "an integer")).orElse(defaultValue);
+    }
+
+    public boolean bool(String name, boolean defaultValue) {
+        return find(name).map(v -> switch (v.toLowerCase()) {
+            case "true", "yes", "1", "on" -> true;
+            case "false", "no", "0", "off" -> false;
+            default -> throw invalid(name, v, "true or false");
+        }).orElse(defaultValue);
+    }
+
+    /** A duration in ISO-8601 ({@code PT5S}) or as milliseconds ({@code 5000}). */
+    public Duration duration(String name, Duration defaultValue) {
+        return find(name).map(v -> parse(name, v, Settings::parseDuration, "a duration like PT5S or 5000 (ms)"))
+                .orElse(defaultValue);
+    }
+
+    private static Duration parseDuration(String value) {
+        return value.chars().allMatch(Character::isDigit) ? Duration.ofMillis(Long.parseLong(value)) : Duration.parse(value);
+    }
+
+    private static <T> T parse(String name, String value, java.util.function.Function<String, T> parser, String expected) {
+        try {
+            return parser.apply(value);
+        } catch (RuntimeException e) {
+            throw invalid(name, value, expected);
+        }
+    }
+
+    private static IllegalArgumentException invalid(String name, String value, String expected) {
+        return new IllegalArgumentException(name + " must be " + expected + ", was '" + value + "'");
+    }
+}

@@ -1,0 +1,44 @@
+package io.readmark.common.json;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+import java.time.Instant;
+
+/**
+ * The one Jackson configuration of Readmark: strict about what a field holds, lenient about fields it does not know.
+ * Instants are written as ISO-8601 strings; ids may arrive as JSON numbers or numeric strings, never as floats or booleans.
+ */
+public final class Json {
+
+    public static final ObjectMapper MAPPER = create();
+
+    private Json() {
+    }
+
+    private static ObjectMapper create() {
+        JsonMapper mapper = JsonMapper.builder()
+                .addModule(new JavaTimeModule())
+                .addModule(new SimpleModule("readmark-instants").addDeserializer(Instant.class, new StrictInstantDeserializer()))
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .build();
+        // A boolean or an empty string is never an id.
+        mapper.coercionConfigFor(LogicalType.Integer)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        return mapper;
+    }
+}

@@ -1,0 +1,213 @@
+package io.readmark.infra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.utils.AppInfoParser;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka (KRaft, broker and controller combined) running inside this JVM.
+ * Guarantees that once {@code start} returns the broker is registered, unfenced and accepting clients on
+ * {@link #bootstrapServers()}; {@link #close()} stops it and, for a temp log dir, deletes the data.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+
+    private static final int NODE_ID = 1;
+    private static final String BROKER_LISTENER = "PLAINTEXT";
+    private static final String CONTROLLER_LISTENER = "CONTROLLER";
+    /** A free port can be grabbed by someone else between probing and binding; that race is retried. */
+    private static final int BIND_ATTEMPTS = 3;
+
+    private final KafkaRaftServer server;
+    private final int port;
+    private final Path logDir;
+    private final boolean deleteLogDirOnClose;
+    private boolean closed;
+
+    private EmbeddedKafka(KafkaRaftServer server, int port, Path logDir, boolean deleteLogDirOnClose) {
+        this.server = server;
+        this.port = port;
+        this.logDir = logDir;
+        this.deleteLogDirOnClose = deleteLogDirOnClose;
+    }
+
+    /** Starts a broker on {@code port} (0 = any free port) with a fresh temp log dir that is deleted on close. */
+    public static EmbeddedKafka start(int port) {
+        Path logDir = TempDirs.create("readmark-kafka-");
+        try {
+            return start(port, logDir, true);
+        } catch (RuntimeException e) {
+            TempDirs.deleteRecursively(logDir);
+            throw e;
+        }
+    }
+
+    /**
+     * Starts a broker on {@code port} (0 = any free port) keeping its data in {@code logDir}, which is
+     * formatted first if it holds no {@code meta.properties} and is reused (topics, offsets) otherwise.
+     */
+    public static EmbeddedKafka start(int port, Path logDir) {
+        return start(port, logDir.toAbsolutePath(), false);
+    }
+
+    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose) {
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 0..65535, was " + port);
+        }
+        if (port != 0) {
+            LocalPorts.requireFree(port, "EmbeddedKafka");
+        }
+        long startNanos = System.nanoTime();
+        createDirectories(logDir);
+        KRaftStorage.formatIfNeeded(logDir, NODE_ID, CONTROLLER_LISTENER);
+        for (int attempt = 1; ; attempt++) {
+            List<Integer> free = LocalPorts.freePorts(2);
+            int brokerPort = port != 0 ? port : free.get(0);
+            int controllerPort = free.get(1);
+            KafkaRaftServer server = new KafkaRaftServer(
+                    KafkaConfig.fromProps(brokerConfig(brokerPort, controllerPort, logDir), false), Time.SYSTEM);
+            try {
+                server.startup();
+            } catch (RuntimeException e) {
+                stopQuietly(server);
+                if (isBindFailure(e) && attempt < BIND_ATTEMPTS) {
+                    log.debug("Port race while starting Kafka (attempt {}), retrying with new ports", attempt, e);
+                    continue;
+                }
+                throw new IllegalStateException("EmbeddedKafka failed to start on port " + brokerPort
+                        + " (controller port " + controllerPort + ", log dir " + logDir + ")", e);
+            }
+            log.info("Embedded Kafka {} started on localhost:{} in {} ms (log dir {})",
+                    AppInfoParser.getVersion(), brokerPort, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(), logDir);
+            return new EmbeddedKafka(server, brokerPort, logDir, deleteLogDirOnClose);
+        }
+    }
+
+    /** The bootstrap servers string for clients, e.g. {@code localhost:9092}. */
+    public String bootstrapServers() {
+        return "localhost:" + port;
+    }
+
+    /** The broker (client) port. */
+    public int port() {
+        return port;
+    }
+
+    /** The KRaft log dir holding metadata and topic data. */
+    public Path logDir() {
+        return logDir;
+    }
+
+    /**
+     * Creates topics with replication factor 1; topics that already exist are left as they are.
+     * Returns once the broker serves metadata (a leader) for every partition of every named topic.
+     */
+    public void createTopics(Map<String, Integer> partitionsByTopic) {
+        KafkaTopics.createTopics(bootstrapServers(), partitionsByTopic);
+    }
+
+    /** Stops broker and controller and waits for them; idempotent. Deletes the log dir if it was a temp dir. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long startNanos = System.nanoTime();
+        stopQuietly(server);
+        if (deleteLogDirOnClose) {
+            TempDirs.deleteRecursively(logDir);
+        }
+        log.info("Embedded Kafka on localhost:{} stopped in {} ms",
+                port, Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+    }
+
+    static Properties brokerConfig(int brokerPort, int controllerPort, Path logDir) {
+        Properties p = new Properties();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", String.valueOf(NODE_ID));
+        // Static voters: no dynamic-quorum snapshot, so a reused log dir works with a different controller port.
+        p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+        p.put("controller.listener.names", CONTROLLER_LISTENER);
+        // Bind to loopback only (a test broker must not be reachable from the network) but advertise the
+        // same host name that bootstrapServers() hands out.
+        p.put("listeners", BROKER_LISTENER + "://127.0.0.1:" + brokerPort + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", BROKER_LISTENER + "://localhost:" + brokerPort);
+        p.put("listener.security.protocol.map", BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("inter.broker.listener.name", BROKER_LISTENER);
+        p.put("log.dirs", logDir.toString());
+        p.put("metadata.log.dir", logDir.toString());
+
+        // One node: every internal topic must be satisfiable with a single replica.
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+        // Fewer internal partitions: creating 50 offsets partitions on first group join costs seconds.
+        p.put("offsets.topic.num.partitions", "1");
+        p.put("transaction.state.log.num.partitions", "1");
+        p.put("share.coordinator.state.topic.num.partitions", "1");
+
+        // Tests and apps must create their topics explicitly; consumer groups must not wait 3 s to rebalance.
+        p.put("auto.create.topics.enable", "false");
+        p.put("group.initial.rebalance.delay.ms", "0");
+
+        // Sized for a 2-core laptop/CI box, and the default 128 MiB cleaner buffer is wasted heap here.
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        p.put("background.threads", "2");
+        p.put("num.recovery.threads.per.data.dir", "1");
+        p.put("group.coordinator.threads", "1");
+        p.put("log.cleaner.threads", "1");
+        p.put("log.cleaner.dedupe.buffer.size", String.valueOf(8L * 1024 * 1024));
+        // Faster registration/unfencing at startup; never hang forever if something is wrong.
+        p.put("broker.heartbeat.interval.ms", "500");
+        p.put("server.max.startup.time.ms", "60000");
+        return p;
+    }
+
+    private static void stopQuietly(KafkaRaftServer server) {
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } catch (RuntimeException e) {
+            log.warn("Error while stopping embedded Kafka", e);
+        }
+    }
+
+    private static boolean isBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException
+                    || Objects.toString(t.getMessage(), "").contains("Address already in use")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create Kafka log dir " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.readmark.schemas;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * One event of the wire contract. {@code type} selects the record; every event carries a client-chosen
+ * {@code eventId} and is keyed on its topic by {@link #recordKey()}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = BlogPublished.class, name = "BlogPublished"),
+        @JsonSubTypes.Type(value = BlogDeleted.class, name = "BlogDeleted"),
+        @JsonSubTypes.Type(value = Followed.class, name = "Followed"),
+        @JsonSubTypes.Type(value = Unfollowed.class, name = "Unfollowed"),
+        @JsonSubTypes.Type(value = BlogRead.class, name = "BlogRead"),
+        @JsonSubTypes.Type(value = AuthorReadAll.class, name = "AuthorReadAll")
+})
+public sealed interface Event permits BlogEvent, FollowEvent, ReadEvent {
+
+    String eventId();
+
+    /** The id the Kafka record is keyed by, so all events of one key stay in order on one partition. */
+    @JsonIgnore
+    long recordKey();
+
+    /** The wire name of this event type, as written in the {@code type} field. */
+    @JsonIgnore
+    default String typeName() {
+        return getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,134 @@
+package io.readmark.schemas;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.readmark.common.json.Json;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+import java.io.IOException;
+import java.time.temporal.Temporal;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The one JSON serde: any record type, null in and null out, Kafka failures as {@link SerializationException}.
+ * {@link #decode(byte[])} is the strict entry point that names the offending field.
+ */
+public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer<T> {
+
+    private final Class<T> type;
+
+    public JsonSerde(Class<T> type) {
+        this.type = type;
+    }
+
+    @Override
+    public byte[] serialize(String topic, T data) {
+        if (data == null) return null;
+        try {
+            return Json.MAPPER.writeValueAsBytes(data);
+        } catch (JsonProcessingException e) {
+            throw new SerializationException("cannot write " + type.getSimpleName() + " as JSON", e);
+        }
+    }
+
+    @Override
+    public T deserialize(String topic, byte[] data) {
+        if (data == null) return null;
+        try {
+            return decode(data);
+        } catch (InvalidEventException e) {
+            throw new SerializationException("invalid " + type.getSimpleName() + " on " + topic + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses and validates one payload. */
+    public T decode(byte[] json) {
+        if (json == null || json.length == 0) throw new InvalidEventException(null, "empty payload, expected a JSON object");
+        try {
+            return Json.MAPPER.readValue(json, type);
+        } catch (IOException e) {
+            throw describe(e);
+        }
+    }
+
+    @Override
+    public Serializer<T> serializer() {
+        return this;
+    }
+
+    @Override
+    public Deserializer<T> deserializer() {
+        return this;
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        // nothing to configure: the mapper is fixed
+    }
+
+    @Override
+    public void close() {
+        // stateless
+    }
+
+    /** Turns Jackson's account of a failure into the field and the rule it broke. */
+    private static InvalidEventException describe(IOException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidEventException invalid) return invalid;
+        }
+        if (e instanceof InvalidTypeIdException typeId) {
+            return typeId.getTypeId() == null
+                    ? new InvalidEventException("type", "is required")
+                    : new InvalidEventException("type", "unknown event type '" + typeId.getTypeId() + "'");
+        }
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            return new InvalidEventException(path(mapping), expectation(mapping));
+        }
+        if (e instanceof StreamReadException read && read.getProcessor() != null && currentName(read) != null) {
+            return new InvalidEventException(currentName(read), "is not valid: " + read.getOriginalMessage());
+        }
+        if (e instanceof MismatchedInputException) {
+            return new InvalidEventException(null, "expected one JSON object");
+        }
+        return new InvalidEventException(null, "not valid JSON: " + firstLine(e));
+    }
+
+    private static String expectation(JsonMappingException e) {
+        String message = e.getOriginalMessage();
+        if (message.startsWith("Missing creator property") || message.startsWith("Missing required creator property")
+                || message.startsWith("Null value for creator property") || message.startsWith("Cannot map `null`")) {
+            return "is required";
+        }
+        Class<?> target = e instanceof MismatchedInputException mismatch ? mismatch.getTargetType() : null;
+        if (target == long.class || target == Long.class) return "must be a positive 64-bit integer";
+        if (target != null && Temporal.class.isAssignableFrom(target)) return "must be an ISO-8601 UTC instant such as 2026-01-01T12:00:00Z";
+        if (target == String.class) return "must be a string";
+        return "is not valid: " + message;
+    }
+
+    private static String path(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining("."));
+    }
+
+    private static String currentName(StreamReadException e) {
+        try {
+            return e.getProcessor().currentName();
+        } catch (IOException | RuntimeException ignored) {
+            return null;
+        }
+    }
+
+    private static String firstLine(IOException e) {
+        String message = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+        return message == null ? e.getClass().getSimpleName() : message.lines().findFirst().orElse(message);
+    }
+}

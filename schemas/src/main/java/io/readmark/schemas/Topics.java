@@ -1,0 +1,54 @@
+package io.readmark.schemas;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+import java.util.List;
+
+/**
+ * Every topic of the pipeline with its key and value serde. Names are configurable; keys are decimal id strings.
+ */
+public record Topics(Topic<String, Event> blogEvents,
+                     Topic<String, Event> followEvents,
+                     Topic<String, Event> readEvents,
+                     Topic<byte[], byte[]> deadLetters) {
+
+    public static final String DEFAULT_BLOG_EVENTS = "blog-events";
+    public static final String DEFAULT_FOLLOW_EVENTS = "follow-events";
+    public static final String DEFAULT_READ_EVENTS = "read-events";
+    public static final String DEFAULT_DEAD_LETTERS = "readmark-dlq";
+
+    /** The serde of every event topic's values. */
+    public static final JsonSerde<Event> EVENT_SERDE = new JsonSerde<>(Event.class);
+
+    public static Topics defaults() {
+        return named(DEFAULT_BLOG_EVENTS, DEFAULT_FOLLOW_EVENTS, DEFAULT_READ_EVENTS, DEFAULT_DEAD_LETTERS);
+    }
+
+    public static Topics named(String blogEvents, String followEvents, String readEvents, String deadLetters) {
+        Serde<String> keys = Serdes.String();
+        return new Topics(
+                new Topic<>(blogEvents, keys, EVENT_SERDE),
+                new Topic<>(followEvents, keys, EVENT_SERDE),
+                new Topic<>(readEvents, keys, EVENT_SERDE),
+                new Topic<>(deadLetters, Serdes.ByteArray(), Serdes.ByteArray()));
+    }
+
+    /** The topic an event belongs on. */
+    public Topic<String, Event> topicFor(Event event) {
+        return switch (event) {
+            case BlogEvent ignored -> blogEvents;
+            case FollowEvent ignored -> followEvents;
+            case ReadEvent ignored -> readEvents;
+        };
+    }
+
+    /** The record key of an event: its key id as a decimal string. */
+    public static String keyOf(Event event) {
+        return Long.toString(event.recordKey());
+    }
+
+    public List<String> allNames() {
+        return List.of(blogEvents.name(), followEvents.name(), readEvents.name(), deadLetters.name());
+    }
+}

@@ -1,0 +1,31 @@
+package io.readmark.schemas;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TopicsTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T12:00:00Z");
+
+    @Test
+    void shouldRouteEachEventToItsTopicKeyedByTheContractsKeyId() {
+        Topics topics = Topics.defaults();
+        assertThat(topics.topicFor(new BlogPublished("e", 1001, 7, NOW)).name()).isEqualTo("blog-events");
+        assertThat(topics.topicFor(new Unfollowed("e", 101, 7, NOW)).name()).isEqualTo("follow-events");
+        assertThat(topics.topicFor(new AuthorReadAll("e", 101, 7, NOW)).name()).isEqualTo("read-events");
+
+        assertThat(Topics.keyOf(new BlogDeleted("e", 1001, 7, NOW))).isEqualTo("7");
+        assertThat(Topics.keyOf(new Followed("e", 101, 7, NOW))).isEqualTo("7");
+        assertThat(Topics.keyOf(new BlogRead("e", 101, 1001, 7, NOW))).isEqualTo("101");
+    }
+
+    @Test
+    void shouldHonourConfiguredNames() {
+        Topics topics = Topics.named("b", "f", "r", "dlq");
+        assertThat(topics.allNames()).containsExactly("b", "f", "r", "dlq");
+        assertThat(topics.topicFor(new BlogRead("e", 1, 2, 3, NOW)).name()).isEqualTo("r");
+    }
+}
