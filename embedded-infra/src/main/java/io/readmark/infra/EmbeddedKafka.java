@@ -137,7 +137,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 port, Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
     }
 
-    static Properties brokerConfig(int brokerPort, int controllerPort, Path logDir) {
+    private static Properties brokerConfig(int brokerPort, int controllerPort, Path logDir) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", String.valueOf(NODE_ID));

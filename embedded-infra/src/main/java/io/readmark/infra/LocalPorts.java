@@ -43,12 +43,13 @@ final class LocalPorts {
     }
 
     /**
-     * True if nothing listens on {@code port} on 127.0.0.1 right now. Reuse-address is left off on purpose
-     * so that a port still held by a live listener is reported as taken.
+     * True if nothing listens on {@code port} on 127.0.0.1 right now. SO_REUSEADDR is set explicitly so that
+     * TIME_WAIT leftovers of a just-stopped server do not count as "taken"; on Linux a live listener
+     * (including a wildcard one) still makes the bind fail.
      */
     static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket()) {
-            socket.setReuseAddress(false);
+            socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
             return true;
         } catch (IOException e) {

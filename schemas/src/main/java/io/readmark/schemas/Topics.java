@@ -1,5 +1,6 @@
 package io.readmark.schemas;
 
+import io.readmark.common.config.Settings;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -20,6 +21,14 @@ public record Topics(Topic<String, Event> blogEvents,
 
     /** The serde of every event topic's values. */
     public static final JsonSerde<Event> EVENT_SERDE = new JsonSerde<>(Event.class);
+
+    /** Topic names from {@code READMARK_TOPIC_BLOG_EVENTS}, {@code _FOLLOW_EVENTS}, {@code _READ_EVENTS}, {@code _DLQ}. */
+    public static Topics from(Settings settings) {
+        return named(settings.string("READMARK_TOPIC_BLOG_EVENTS", DEFAULT_BLOG_EVENTS),
+                settings.string("READMARK_TOPIC_FOLLOW_EVENTS", DEFAULT_FOLLOW_EVENTS),
+                settings.string("READMARK_TOPIC_READ_EVENTS", DEFAULT_READ_EVENTS),
+                settings.string("READMARK_TOPIC_DLQ", DEFAULT_DEAD_LETTERS));
+    }
 
     public static Topics defaults() {
         return named(DEFAULT_BLOG_EVENTS, DEFAULT_FOLLOW_EVENTS, DEFAULT_READ_EVENTS, DEFAULT_DEAD_LETTERS);

@@ -12,7 +12,8 @@ import java.util.Properties;
 
 /**
  * Looks up one named setting through layers: explicit overrides (command-line flags), then environment variables,
- * then the properties file named by {@code READMARK_CONFIG}, then the default given in code.
+ * then the properties file named by {@code READMARK_CONFIG}, then defaults set for a mode (local runs), then the
+ * default given in code.
  * A value that does not parse fails loudly with the setting's name instead of falling back silently.
  */
 public final class Settings {
@@ -22,11 +23,13 @@ public final class Settings {
     private final Map<String, String> overrides;
     private final Map<String, String> environment;
     private final Properties file;
+    private final Map<String, String> defaults;
 
-    private Settings(Map<String, String> overrides, Map<String, String> environment, Properties file) {
+    private Settings(Map<String, String> overrides, Map<String, String> environment, Properties file, Map<String, String> defaults) {
         this.overrides = Map.copyOf(overrides);
         this.environment = Map.copyOf(environment);
         this.file = file;
+        this.defaults = Map.copyOf(defaults);
     }
 
     /** Settings from the process environment and, if {@code READMARK_CONFIG} names one, a properties file. */
@@ -44,20 +47,28 @@ public final class Settings {
                 throw new IllegalArgumentException(CONFIG_FILE_VARIABLE + ": cannot read '" + path + "': " + e.getMessage(), e);
             }
         }
-        return new Settings(overrides, environment, file);
+        return new Settings(overrides, environment, file, Map.of());
     }
 
     /** The same lookup with more overrides on top (for example flags parsed after the environment). */
     public Settings withOverrides(Map<String, String> more) {
         Map<String, String> merged = new HashMap<>(overrides);
         merged.putAll(more);
-        return new Settings(merged, environment, file);
+        return new Settings(merged, environment, file, defaults);
+    }
+
+    /** The same lookup with different defaults below every other layer (for example local-mode defaults). */
+    public Settings withDefaults(Map<String, String> more) {
+        Map<String, String> merged = new HashMap<>(defaults);
+        merged.putAll(more);
+        return new Settings(overrides, environment, file, merged);
     }
 
     public Optional<String> find(String name) {
         String value = overrides.get(name);
         if (value == null) value = environment.get(name);
         if (value == null) value = file.getProperty(name);
+        if (value == null) value = defaults.get(name);
         return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
     }
 

@@ -57,6 +57,7 @@ public final class JsonHttpServer implements AutoCloseable {
                 Response response = handle(exchange);
                 HttpResponses.json(exchange, response.status(), response.body());
             } catch (ApiException e) {
+                e.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
                 HttpResponses.problem(exchange, e.problem());
             } catch (Exception e) {
                 log.error("{}: {} {} failed", name, exchange.getRequestMethod(), exchange.getRequestURI(), e);

@@ -23,6 +23,9 @@ class SettingsTest {
         assertThat(settings.string("B", "default")).isEqualTo("env");
         assertThat(settings.string("C", "default")).isEqualTo("file");
         assertThat(settings.string("D", "default")).isEqualTo("default");
+        Settings local = settings.withDefaults(Map.of("C", "mode", "D", "mode"));
+        assertThat(local.string("C", "default")).as("the file beats mode defaults").isEqualTo("file");
+        assertThat(local.string("D", "default")).as("mode defaults beat code defaults").isEqualTo("mode");
     }
 
     @Test

@@ -1,0 +1,218 @@
+package io.readmark.infra;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real {@code redis-server} child process bound to 127.0.0.1, without persistence.
+ * Guarantees that {@code start}/{@link #restart()} return only once the server answers {@code PING}, and that
+ * {@link #stop()}/{@link #close()} return only once the process has exited (so the port is free again).
+ */
+public final class EmbeddedRedis implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration PING_TIMEOUT = Duration.ofMillis(250);
+    private static final int BIND_ATTEMPTS = 3;
+
+    private final Path binary;
+    private final int port;
+    private final Path workDir;
+    private final Thread shutdownHook;
+    private volatile Process process;
+    private boolean closed;
+
+    private EmbeddedRedis(Path binary, int port, Path workDir) {
+        this.binary = binary;
+        this.port = port;
+        this.workDir = workDir;
+        // A child process outlives the JVM unless killed; this covers callers that never reach close().
+        this.shutdownHook = new Thread(this::killProcess, "embedded-redis-" + port + "-shutdown");
+    }
+
+    /**
+     * Starts {@code redis-server} on {@code port} (0 = any free port): the one on {@code PATH} if installed,
+     * else the binary bundled with embedded-redis.
+     *
+     * @throws IllegalStateException if the port is already in use or the server does not come up
+     */
+    public static EmbeddedRedis start(int port) {
+        return start(port, RedisBinary.locate());
+    }
+
+    /** Starts the given {@code redis-server} executable; visible for tests of the bundled fallback. */
+    static EmbeddedRedis start(int port, Path binary) {
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 0..65535, was " + port);
+        }
+        for (int attempt = 1; ; attempt++) {
+            int chosen = port != 0 ? port : LocalPorts.freePort();
+            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"));
+            try {
+                redis.launch();
+                Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
+                return redis;
+            } catch (PortInUseException e) {
+                redis.deleteWorkDir();
+                if (port != 0 || attempt >= BIND_ATTEMPTS) {
+                    throw e;
+                }
+                log.debug("Port race while starting redis-server (attempt {}), retrying", attempt);
+            } catch (RuntimeException e) {
+                redis.deleteWorkDir();
+                throw e;
+            }
+        }
+    }
+
+    /** {@code redis://127.0.0.1:PORT}. */
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** True while the process is alive (it may still be starting or shutting down). */
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it; the port stays reserved for restart. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        Process p = process;
+        process = null;
+        p.destroy();
+        try {
+            if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("redis-server on port {} ignored SIGTERM for {}; killing it", port, STOP_TIMEOUT);
+                p.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        log.info("redis-server on 127.0.0.1:{} stopped", port);
+    }
+
+    /** Starts the server again on the same port (stopping it first if running). Data is not kept. */
+    public synchronized void restart() {
+        if (closed) {
+            throw new IllegalStateException("EmbeddedRedis on port " + port + " is closed");
+        }
+        stop();
+        launch();
+    }
+
+    /** Stops the server and deletes its working directory; idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // Already shutting down (e.g. closed from another shutdown hook): the process is stopped anyway.
+        }
+        deleteWorkDir();
+    }
+
+    private synchronized void launch() {
+        if (!LocalPorts.isFree(port)) {
+            throw new PortInUseException(port, "");
+        }
+        List<String> command = List.of(binary.toString(),
+                "--port", String.valueOf(port),
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--protected-mode", "no",
+                "--daemonize", "no",
+                "--dir", workDir.toString());
+        Path logFile = workDir.resolve("redis.log");
+        long startNanos = System.nanoTime();
+        try {
+            // Output goes to a file, not a pipe: nobody has to drain it and it is there for error messages.
+            process = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run " + binary, e);
+        }
+        awaitPong(logFile);
+        log.info("redis-server ({}) started on 127.0.0.1:{} in {} ms", binary, port,
+                Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+    }
+
+    private void awaitPong(Path logFile) {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (!RedisPing.ping(port, PING_TIMEOUT)) {
+            if (!process.isAlive()) {
+                process = null;
+                String output = readQuietly(logFile);
+                if (output.contains("Address already in use")) {
+                    throw new PortInUseException(port, output);
+                }
+                throw new IllegalStateException("redis-server on port " + port + " exited during startup:\n" + output);
+            }
+            if (System.nanoTime() > deadline) {
+                killProcess();
+                process = null;
+                throw new IllegalStateException("redis-server on port " + port + " did not answer PING within "
+                        + STARTUP_TIMEOUT + ":\n" + readQuietly(logFile));
+            }
+            // Polling: redis-server has no readiness signal other than answering.
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                killProcess();
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while starting redis-server", e);
+            }
+        }
+    }
+
+    private void killProcess() {
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+        }
+    }
+
+    private void deleteWorkDir() {
+        TempDirs.deleteRecursively(workDir);
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no output: " + e.getMessage() + ")";
+        }
+    }
+
+    /** Lost the bind race, or someone else took the port between the pre-check and redis-server's bind. */
+    static final class PortInUseException extends IllegalStateException {
+        PortInUseException(int port, String output) {
+            super("EmbeddedRedis cannot start: port " + port + " on 127.0.0.1 is already in use by another process"
+                    + (output.isBlank() ? "" : "\n" + output));
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.readmark.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+// Not named TestInfrastructureIT: surefire's default includes match Test*.java and would run it as a unit test.
+class SharedInfrastructureIT {
+
+    @Test
+    void sharedStartsEmbeddedServicesOnceAndTheyWork() throws Exception {
+        Infrastructure first = TestInfrastructure.shared();
+        assertThat(TestInfrastructure.shared()).isSameAs(first);
+
+        // Through the public contract only: the addresses must be usable by any client.
+        KafkaTopics.createTopics(first.kafkaBootstrapServers(), Map.of("shared-infra-it", 1));
+        EmbeddedKafkaIT.produce(first.kafkaBootstrapServers(), "shared-infra-it", "k", "v");
+        assertThat(EmbeddedKafkaIT.consumeOne(first.kafkaBootstrapServers(), "shared-infra-it").value()).isEqualTo("v");
+
+        int redisPort = Integer.parseInt(first.redisUrl().substring(first.redisUrl().lastIndexOf(':') + 1));
+        assertThat(RedisPing.ping(redisPort, Duration.ofSeconds(1))).isTrue();
+    }
+
+    @Test
+    void startsOnlyWhatTheEnvironmentDoesNotProvide() {
+        try (TestInfrastructure.Started started =
+                     TestInfrastructure.start(Map.of(TestInfrastructure.REDIS_ENV, "redis://example.invalid:6379"))) {
+            assertThat(started.infrastructure().redisUrl()).isEqualTo("redis://example.invalid:6379");
+            assertThat(started.infrastructure().kafkaBootstrapServers()).startsWith("localhost:");
+            assertThat(started.resources()).singleElement().isInstanceOf(EmbeddedKafka.class);
+        }
+    }
+
+    @Test
+    void fallsBackToEmbeddedWhenTestcontainersIsRequestedWithoutDocker() {
+        // This machine has no Docker engine; CI machines with one would legitimately pick containers.
+        org.junit.jupiter.api.Assumptions.assumeFalse(ContainerInfrastructure.dockerAvailable());
+        try (TestInfrastructure.Started started = TestInfrastructure.start(Map.of(
+                TestInfrastructure.MODE_ENV, TestInfrastructure.MODE_TESTCONTAINERS,
+                TestInfrastructure.KAFKA_ENV, "localhost:1"))) {
+            assertThat(started.resources()).singleElement().isInstanceOf(EmbeddedRedis.class);
+            assertThat(started.infrastructure().redisUrl()).startsWith("redis://127.0.0.1:");
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.readmark.launcher;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns {@code --producer-api-port 9000} or {@code --producer-api-port=9000} into the setting
+ * {@code PRODUCER_API_PORT=9000}, so every environment variable has a flag of the same name.
+ */
+final class CommandLineFlags {
+
+    private CommandLineFlags() {
+    }
+
+    static Map<String, String> parse(List<String> args) {
+        Map<String, String> settings = new HashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new IllegalArgumentException("unexpected argument '" + arg + "' (flags look like --view-api-port 8081)");
+            }
+            String flag = arg.substring(2);
+            String value;
+            int eq = flag.indexOf('=');
+            if (eq >= 0) {
+                value = flag.substring(eq + 1);
+                flag = flag.substring(0, eq);
+            } else if (i + 1 < args.size() && !args.get(i + 1).startsWith("--")) {
+                value = args.get(++i);
+            } else {
+                throw new IllegalArgumentException("flag --" + flag + " needs a value");
+            }
+            settings.put(flag.toUpperCase().replace('-', '_'), value);
+        }
+        return settings;
+    }
+}

@@ -1,0 +1,122 @@
+package io.readmark.launcher;
+
+import io.readmark.common.config.Settings;
+import io.readmark.infra.EmbeddedKafka;
+import io.readmark.infra.EmbeddedRedis;
+import io.readmark.infra.KafkaTopics;
+import io.readmark.processor.ProcessorConfig;
+import io.readmark.processor.StreamProcessor;
+import io.readmark.producer.ProducerApi;
+import io.readmark.producer.ProducerApiConfig;
+import io.readmark.schemas.Topics;
+import io.readmark.view.ViewApi;
+import io.readmark.view.ViewApiConfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+
+/**
+ * The whole pipeline in one process: Kafka and Redis (embedded unless {@code KAFKA_BOOTSTRAP_SERVERS} /
+ * {@code REDIS_URL} point elsewhere), the topics, the stream processor and both APIs. Closes in reverse order.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private String kafkaBootstrapServers;
+    private String redisUrl;
+    private Topics topics;
+    private ProducerApi producerApi;
+    private ViewApi viewApi;
+
+    private LocalStack() {
+    }
+
+    public static LocalStack start(Settings settings) throws IOException {
+        LocalStack stack = new LocalStack();
+        try {
+            stack.startAll(settings);
+            return stack;
+        } catch (RuntimeException | IOException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Settings settings) throws IOException {
+        kafkaBootstrapServers = settings.find("KAFKA_BOOTSTRAP_SERVERS").orElseGet(() ->
+                started(EmbeddedKafka.start(settings.integer("KAFKA_PORT", 9092))).bootstrapServers());
+        redisUrl = settings.find("REDIS_URL").orElseGet(() ->
+                started(EmbeddedRedis.start(settings.integer("REDIS_PORT", 6379))).url());
+
+        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state.
+        Settings effective = settings
+                .withDefaults(Map.of("PRODUCER_API_HOST", "127.0.0.1", "VIEW_API_HOST", "127.0.0.1",
+                        "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString()))
+                .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
+        topics = Topics.from(effective);
+        int partitions = effective.positiveInteger("READMARK_PARTITIONS", 3);
+        KafkaTopics.createTopics(kafkaBootstrapServers, Map.of(
+                topics.blogEvents().name(), partitions,
+                topics.followEvents().name(), partitions,
+                topics.readEvents().name(), partitions,
+                topics.deadLetters().name(), 1));
+
+        StreamProcessor processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
+        awaitRunning(processor);
+        producerApi = started(ProducerApi.start(ProducerApiConfig.from(effective)));
+        viewApi = started(ViewApi.start(ViewApiConfig.from(effective)));
+    }
+
+    private static void awaitRunning(StreamProcessor processor) {
+        try {
+            if (!processor.awaitRunning(STARTUP_TIMEOUT)) {
+                throw new IllegalStateException("stream processor not RUNNING after " + STARTUP_TIMEOUT.toSeconds() + " s (state " + processor.state() + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting", e);
+        }
+    }
+
+    private <T extends AutoCloseable> T started(T component) {
+        started.push(component);
+        return component;
+    }
+
+    public String kafkaBootstrapServers() {
+        return kafkaBootstrapServers;
+    }
+
+    public String redisUrl() {
+        return redisUrl;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public String producerApiUrl() {
+        return "http://localhost:" + producerApi.port();
+    }
+
+    public String viewApiUrl() {
+        return "http://localhost:" + viewApi.port();
+    }
+
+    @Override
+    public void close() {
+        while (!started.isEmpty()) {
+            try {
+                started.pop().close();
+            } catch (Exception e) {
+                System.err.println("readmark: error while stopping: " + e);
+            }
+        }
+    }
+}

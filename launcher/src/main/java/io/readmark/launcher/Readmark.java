@@ -1,0 +1,69 @@
+package io.readmark.launcher;
+
+import io.readmark.common.config.Settings;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/** The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C. */
+public final class Readmark {
+
+    private static final String USAGE = """
+            usage: readmark <command> [--setting-name value ...]
+
+            commands:
+              local    run Kafka, Redis, the stream processor and both APIs in this process (Ctrl-C stops)
+              help     show this text
+
+            Every setting can be given as an environment variable or as a flag of the same name,
+            e.g. VIEW_API_PORT=9001 or --view-api-port 9001. See README.md for the list.
+            """;
+
+    private Readmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
+            System.out.print(USAGE);
+            return;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        try {
+            switch (args[0]) {
+                case "local" -> runLocal(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest)), System.out);
+                default -> fail("unknown command '" + args[0] + "'");
+            }
+        } catch (IllegalArgumentException e) {
+            fail(e.getMessage());
+        }
+    }
+
+    private static void runLocal(Settings settings, PrintStream out) throws Exception {
+        LocalStack stack = LocalStack.start(settings);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("readmark: stopping…");
+            stack.close();
+            stopped.countDown();
+        }, "readmark-shutdown"));
+        out.printf("""
+
+                Readmark is running (local mode: no authentication).
+                  Kafka          %s   topics: %s
+                  Redis          %s
+                  Producer API   %s   POST /v1/events
+                  View API       %s   GET /v1/users/{userId}/unread
+                Press Ctrl-C to stop.
+                %n""", stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
+                stack.producerApiUrl(), stack.viewApiUrl());
+        stopped.await();
+    }
+
+    private static void fail(String message) {
+        System.err.println("readmark: " + message);
+        System.err.print(USAGE);
+        System.exit(2);
+    }
+}

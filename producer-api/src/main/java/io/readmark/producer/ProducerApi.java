@@ -1,0 +1,105 @@
+package io.readmark.producer;
+
+import io.readmark.common.config.Settings;
+import io.readmark.common.http.JsonHttpServer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The HTTP ingest deployable: wires an {@link EventPublisher}, the routes and a {@link JsonHttpServer}.
+ * Guarantees that no request outlives the ack timeout by much and that closing answers in-flight requests
+ * before the producer goes away.
+ */
+public final class ProducerApi implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProducerApi.class);
+
+    private final EventPublisher publisher;
+    private final HealthRoutes health;
+    private final JsonHttpServer server;
+    private boolean closed;
+
+    private ProducerApi(EventPublisher publisher, HealthRoutes health, JsonHttpServer server) {
+        this.publisher = publisher;
+        this.health = health;
+        this.server = server;
+    }
+
+    /** Starts listening at once; Kafka is connected lazily, so a Kafka that is down means 503s, not a failed start. */
+    public static ProducerApi start(ProducerApiConfig config) throws IOException {
+        EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(), producerOverrides(config));
+        HealthRoutes health = null;
+        JsonHttpServer server = null;
+        try {
+            health = new HealthRoutes(config.bootstrapServers(), config.topics());
+            IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
+            server = new JsonHttpServer("producer-api")
+                    .route("POST", "/v1/events", ingest::ingest)
+                    .route("GET", "/health/live", health::live)
+                    .route("GET", "/health/ready", health::ready);
+            server.start(config.host(), config.port());
+            return new ProducerApi(publisher, health, server);
+        } catch (IOException | RuntimeException e) {
+            // A port already in use must not leave producer threads and connections behind.
+            closeQuietly(server);
+            closeQuietly(health);
+            closeQuietly(publisher);
+            throw e;
+        }
+    }
+
+    /**
+     * A request must not wait in {@code send} for metadata longer than it may wait for the acknowledgement, and the
+     * producer must not give up on a record sooner than the request would wait for it.
+     */
+    static Map<String, Object> producerOverrides(ProducerApiConfig config) {
+        long ackMillis = config.ackTimeout().toMillis();
+        long deliveryMillis = Math.max(ackMillis, EventPublisher.DEFAULT_TIMEOUT.toMillis());
+        return Map.of(
+                ProducerConfig.CLIENT_ID_CONFIG, "readmark-producer-api",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) ackMillis,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) deliveryMillis);
+    }
+
+    /** The port actually bound, useful when the configuration asked for 0. */
+    public int port() {
+        return server.port();
+    }
+
+    /** Stops accepting requests, lets in-flight ones finish, then flushes and closes the producer. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        // Server first: its close waits for running handlers, which still need the publisher to answer.
+        closeQuietly(server);
+        closeQuietly(health);
+        closeQuietly(publisher);
+        log.info("producer-api stopped");
+    }
+
+    /** Runs until the JVM is asked to stop (SIGTERM, Ctrl-C); the shutdown hook closes everything in order. */
+    public static void main(String[] args) throws IOException, InterruptedException {
+        ProducerApi api = start(ProducerApiConfig.from(Settings.fromEnvironment()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            api.close();
+            stopped.countDown();
+        }, "producer-api-shutdown"));
+        stopped.await();
+    }
+
+    private static void closeQuietly(AutoCloseable resource) {
+        if (resource == null) return;
+        try {
+            resource.close();
+        } catch (Exception e) {
+            log.warn("error while closing {}", resource.getClass().getSimpleName(), e);
+        }
+    }
+}

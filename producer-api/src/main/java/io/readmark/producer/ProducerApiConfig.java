@@ -1,0 +1,64 @@
+package io.readmark.producer;
+
+import io.readmark.common.config.Settings;
+import io.readmark.schemas.Topics;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything the HTTP ingest needs to start. Guarantees a usable configuration: a port in range (0 picks a free
+ * one), a positive acknowledgement timeout and body limit; a bad setting fails at startup naming the setting.
+ *
+ * @param host             interface to listen on
+ * @param port             TCP port, 0 for any free port
+ * @param bootstrapServers Kafka bootstrap list
+ * @param topics           topic names of the event contract
+ * @param ackTimeout       how long one request waits for Kafka's acknowledgement before answering 503
+ * @param maxBodyBytes     largest accepted request body; larger ones are answered 413
+ */
+public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
+                                Duration ackTimeout, int maxBodyBytes) {
+
+    public static final String HOST = "PRODUCER_API_HOST";
+    public static final String PORT = "PRODUCER_API_PORT";
+    public static final String BOOTSTRAP_SERVERS = "KAFKA_BOOTSTRAP_SERVERS";
+    public static final String ACK_TIMEOUT = "PRODUCER_API_ACK_TIMEOUT";
+    public static final String MAX_BODY_BYTES = "PRODUCER_API_MAX_BODY_BYTES";
+
+    public static final String DEFAULT_HOST = "0.0.0.0";
+    public static final int DEFAULT_PORT = 8080;
+    public static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
+    public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+    public ProducerApiConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(ackTimeout, "ackTimeout");
+        require(!host.isBlank(), HOST, "must not be blank");
+        require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
+        require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
+        require(ackTimeout.isPositive(), ACK_TIMEOUT, "must be positive, was " + ackTimeout);
+        // The producer takes its blocking bound as int milliseconds.
+        require(ackTimeout.toMillis() <= Integer.MAX_VALUE, ACK_TIMEOUT, "must be at most " + Integer.MAX_VALUE + " ms");
+        require(maxBodyBytes > 0, MAX_BODY_BYTES, "must be positive, was " + maxBodyBytes);
+    }
+
+    /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS} and the topic names. */
+    public static ProducerApiConfig from(Settings settings) {
+        return new ProducerApiConfig(
+                settings.string(HOST, DEFAULT_HOST),
+                settings.integer(PORT, DEFAULT_PORT),
+                settings.string(BOOTSTRAP_SERVERS, DEFAULT_BOOTSTRAP_SERVERS),
+                Topics.from(settings),
+                settings.duration(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT),
+                settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES));
+    }
+
+    private static void require(boolean condition, String setting, String message) {
+        // Named after the setting, because that is what an operator has to fix.
+        if (!condition) throw new IllegalArgumentException(setting + " " + message);
+    }
+}

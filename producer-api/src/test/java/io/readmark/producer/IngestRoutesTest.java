@@ -1,0 +1,38 @@
+package io.readmark.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.readmark.common.http.ApiException;
+
+class IngestRoutesTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/json", "application/json; charset=UTF-8", "Application/JSON;charset=utf-8", " application/json "})
+    void jsonWithOrWithoutParametersIsAccepted(String contentType) {
+        // When / Then
+        assertThatCode(() -> IngestRoutes.requireJson(contentType)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aMissingContentTypeIsTakenAsJson() {
+        // When / Then
+        assertThatCode(() -> IngestRoutes.requireJson(null)).doesNotThrowAnyException();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"text/plain", "application/jsonx", "application/problem+json", "application/x-www-form-urlencoded"})
+    void anyOtherMediaTypeIsUnsupported(String contentType) {
+        // When / Then
+        assertThatThrownBy(() -> IngestRoutes.requireJson(contentType))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.problem().status()).isEqualTo(415);
+                    assertThat(e.problem().detail()).contains(contentType);
+                });
+    }
+}

@@ -1,0 +1,169 @@
+package io.readmark.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Every kind of bad request gets a 4xx problem+json that says what to fix; none is a 500 or a hang. */
+class ProducerApiBadInputIT {
+
+    private static ProducerApi api;
+    private static HttpCalls http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // When
+        api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(),
+                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class), Duration.ofSeconds(10), 65_536));
+        http = new HttpCalls(api.port());
+    }
+
+        // Then
+    @AfterAll
+    static void stop() {
+        if (http != null) http.close();
+        if (api != null) api.close();
+    }
+
+    @Test
+    void missingBlogIdIsNamed() {
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", """
+                {"type":"BlogPublished","eventId":"bad-1","authorId":7,"publishedAt":"2026-03-01T12:00:00Z"}""");
+
+        // Then
+        assertBadRequest(response, "blogId");
+    }
+
+    @Test
+    void negativeAuthorIdIsNamed() {
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", """
+                {"type":"BlogPublished","eventId":"bad-2","blogId":1,"authorId":-7,"publishedAt":"2026-03-01T12:00:00Z"}""");
+
+        // Then
+        assertBadRequest(response, "authorId");
+    }
+
+    @Test
+    void aFieldOfTheWrongTypeIsNamed() {
+        // When an id is a boolean, or not a number at all
+        HttpResponse<String> booleanId = http.postJson("/v1/events", """
+                {"type":"BlogRead","eventId":"bad-3","userId":true,"blogId":1,"authorId":7,"readAt":"2026-03-01T12:00:00Z"}""");
+        HttpResponse<String> wordId = http.postJson("/v1/events", """
+                {"type":"BlogRead","eventId":"bad-4","userId":1,"blogId":"one","authorId":7,"readAt":"2026-03-01T12:00:00Z"}""");
+
+        // Then
+        assertBadRequest(booleanId, "userId");
+        assertBadRequest(wordId, "blogId");
+    }
+
+    @Test
+    void anUnknownEventTypeNamesType() {
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", """
+                {"type":"BlogLiked","eventId":"bad-5","blogId":1,"authorId":7}""");
+
+        // Then
+        JsonNode problem = assertBadRequest(response, "type");
+        assertThat(problem.get("detail").asText()).contains("BlogLiked");
+    }
+
+    @Test
+    void malformedJsonIsABadRequestWithoutAField() {
+        // When
+        HttpResponse<String> notJson = http.postJson("/v1/events", "this is not JSON");
+        HttpResponse<String> unquotedName = http.postJson("/v1/events", "{type: BlogPublished}");
+
+        // Then
+        assertBadRequest(notJson, null);
+        assertBadRequest(unquotedName, null);
+    }
+
+    @Test
+    void anEmptyBodyIsABadRequestWithoutAField() {
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", "");
+
+        // Then
+        assertBadRequest(response, null);
+    }
+
+    @Test
+    void aJsonNullIsABadRequestWithoutAField() {
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", "null");
+
+        // Then
+        assertBadRequest(response, null);
+    }
+
+    @Test
+    void aBodyOverTheLimitIsTooLarge() {
+        // Given a valid event padded with an unknown field to 100 KB
+        String padding = "x".repeat(100 * 1024);
+        String body = """
+                {"type":"BlogPublished","eventId":"big-1","blogId":1,"authorId":7,"publishedAt":"2026-03-01T12:00:00Z","pad":"%s"}"""
+                .formatted(padding);
+
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", body);
+
+        // Then
+        assertProblem(response, 413);
+    }
+
+    @Test
+    void plainTextIsAnUnsupportedMediaType() {
+        // When
+        HttpResponse<String> response = http.post("/v1/events", "text/plain",
+                "{\"type\":\"BlogPublished\"}".getBytes(StandardCharsets.UTF_8));
+
+        // Then
+        JsonNode problem = assertProblem(response, 415);
+        assertThat(problem.get("detail").asText()).contains("text/plain");
+    }
+
+    @Test
+    void anUnknownPathIsNotFound() {
+        // When / Then
+        assertProblem(http.postJson("/v1/event", "{}"), 404);
+        assertProblem(http.get("/v2/events"), 404);
+    }
+
+    @Test
+    void readingTheEventsResourceIsNotAllowed() {
+        // When
+        assertProblem(http.get("/v1/events"), 405);
+    }
+
+        // Then
+    private static JsonNode assertBadRequest(HttpResponse<String> response, String field) {
+        JsonNode problem = assertProblem(response, 400);
+        if (field == null) {
+            assertThat(problem.has("field")).as("no field in %s", response.body()).isFalse();
+        } else {
+            assertThat(problem.path("field").asText()).as(response.body()).isEqualTo(field);
+            assertThat(problem.get("detail").asText()).startsWith(field + ": ");
+        }
+        return problem;
+    }
+
+    private static JsonNode assertProblem(HttpResponse<String> response, int status) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        JsonNode problem = HttpCalls.json(response);
+        assertThat(problem.get("status").asInt()).isEqualTo(status);
+        assertThat(problem.get("title").asText()).isNotBlank();
+        assertThat(problem.get("detail").asText()).isNotBlank();
+        return problem;
+    }
+}

@@ -1,0 +1,118 @@
+package io.readmark.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.readmark.common.config.Settings;
+import io.readmark.schemas.Topics;
+
+class ProducerApiConfigTest {
+
+    @Test
+    void nothingSetGivesTheDocumentedDefaults() {
+        // Given an empty environment
+        Settings settings = Settings.of(Map.of(), Map.of());
+
+        // When
+        ProducerApiConfig config = ProducerApiConfig.from(settings);
+
+        // Then
+        assertThat(config.host()).isEqualTo("0.0.0.0");
+        assertThat(config.port()).isEqualTo(8080);
+        assertThat(config.bootstrapServers()).isEqualTo("localhost:9092");
+        assertThat(config.topics().allNames()).isEqualTo(Topics.defaults().allNames());
+        assertThat(config.ackTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.maxBodyBytes()).isEqualTo(65536);
+    }
+
+    @Test
+    void everySettingIsReadFromTheEnvironment() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of(
+                "PRODUCER_API_HOST", "127.0.0.1",
+                "PRODUCER_API_PORT", "9000",
+                "KAFKA_BOOTSTRAP_SERVERS", "kafka-1:9092,kafka-2:9092",
+                "READMARK_TOPIC_BLOG_EVENTS", "prod.blog-events",
+                "PRODUCER_API_ACK_TIMEOUT", "PT2.5S",
+                "PRODUCER_API_MAX_BODY_BYTES", "1024"));
+
+        // When
+        ProducerApiConfig config = ProducerApiConfig.from(settings);
+
+        // Then
+        assertThat(config.host()).isEqualTo("127.0.0.1");
+        assertThat(config.port()).isEqualTo(9000);
+        assertThat(config.bootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092");
+        assertThat(config.topics().blogEvents().name()).isEqualTo("prod.blog-events");
+        assertThat(config.topics().readEvents().name()).isEqualTo(Topics.DEFAULT_READ_EVENTS);
+        assertThat(config.ackTimeout()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(config.maxBodyBytes()).isEqualTo(1024);
+    }
+
+    @Test
+    void overridesWinOverTheEnvironment() {
+        // Given
+        Settings settings = Settings.of(Map.of("PRODUCER_API_PORT", "0"), Map.of("PRODUCER_API_PORT", "9000"));
+
+        // When / Then: 0 is allowed and means "any free port"
+        assertThat(ProducerApiConfig.from(settings).port()).isZero();
+    }
+
+    @Test
+    void ackTimeoutMayBeGivenInMilliseconds() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "1500"));
+
+        // When / Then
+        assertThat(ProducerApiConfig.from(settings).ackTimeout()).isEqualTo(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void aPortOutOfRangeFailsNamingTheSetting() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "70000"));
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PRODUCER_API_PORT");
+    }
+
+    @Test
+    void aPortThatIsNoNumberFailsNamingTheSetting() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "http"));
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PRODUCER_API_PORT");
+    }
+
+    @Test
+    void aZeroAckTimeoutFailsNamingTheSetting() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "PT0S"));
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PRODUCER_API_ACK_TIMEOUT");
+    }
+
+    @Test
+    void aNonPositiveBodyLimitFailsNamingTheSetting() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_MAX_BODY_BYTES", "0"));
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PRODUCER_API_MAX_BODY_BYTES");
+    }
+}

@@ -1,0 +1,161 @@
+package io.readmark.producer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.readmark.schemas.BlogPublished;
+import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.Topics;
+
+/** The ingest endpoint against a real broker: what it answers, and what it really stored. */
+class ProducerApiIT {
+
+    private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
+
+    private static Topics topics;
+    private static ProducerApi api;
+    private static HttpCalls http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        topics = KafkaRecords.createTopicsFor(ProducerApiIT.class);
+        api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(), topics,
+                Duration.ofSeconds(10), 65_536));
+        http = new HttpCalls(api.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (http != null) http.close();
+        if (api != null) api.close();
+    }
+
+    @Test
+    void acceptedBlogPublishedIsInKafkaWhereTheReceiptSaysKeyedByAuthor() {
+        // Given
+        String body = """
+                {"type":"BlogPublished","eventId":"api-pub-1","blogId":101,"authorId":7,"publishedAt":"2026-03-01T12:00:00Z"}""";
+
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", body);
+
+        // Then the receipt names the stored position
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
+        JsonNode receipt = HttpCalls.json(response);
+        assertThat(receipt.get("eventId").asText()).isEqualTo("api-pub-1");
+        assertThat(receipt.get("topic").asText()).isEqualTo(topics.blogEvents().name());
+        assertThat(receipt.get("partition").isInt()).isTrue();
+        assertThat(receipt.get("offset").isIntegralNumber()).isTrue();
+        // And the event really is there, as a consumer would read it
+        ConsumerRecord<String, byte[]> record = storedAt(receipt);
+        assertThat(record.key()).isEqualTo("7");
+        assertThat(Topics.EVENT_SERDE.decode(record.value())).isEqualTo(new BlogPublished("api-pub-1", 101, 7, AT));
+    }
+
+    @Test
+    void acceptedBlogReadIsInKafkaKeyedByReader() {
+        // Given
+        String body = """
+                {"type":"BlogRead","eventId":"api-read-1","userId":300,"blogId":101,"authorId":7,"readAt":"2026-03-01T12:00:00Z"}""";
+
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", body);
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(202);
+        JsonNode receipt = HttpCalls.json(response);
+        assertThat(receipt.get("topic").asText()).isEqualTo(topics.readEvents().name());
+        ConsumerRecord<String, byte[]> record = storedAt(receipt);
+        assertThat(record.key()).isEqualTo("300");
+        assertThat(Topics.EVENT_SERDE.decode(record.value())).isEqualTo(new BlogRead("api-read-1", 300, 101, 7, AT));
+    }
+
+    @Test
+    void idsGivenAsNumericStringsAreAccepted() {
+        // Given
+        String body = """
+                {"type":"BlogPublished","eventId":"api-str-1","blogId":"102","authorId":"9223372036854775807","publishedAt":"2026-03-01T12:00:00Z"}""";
+
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", body);
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(202);
+        ConsumerRecord<String, byte[]> record = storedAt(HttpCalls.json(response));
+        assertThat(record.key()).isEqualTo("9223372036854775807");
+        assertThat(Topics.EVENT_SERDE.decode(record.value()))
+                .isEqualTo(new BlogPublished("api-str-1", 102, Long.MAX_VALUE, AT));
+    }
+
+    @Test
+    void unknownFieldsAreIgnored() {
+        // Given a newer client that sends fields this version does not know
+        String body = """
+                {"type":"BlogPublished","eventId":"api-new-1","blogId":103,"authorId":7,"publishedAt":"2026-03-01T12:00:00Z",
+                 "title":"Hello","tags":["a","b"],"meta":{"v":2}}""";
+
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events", body);
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(Topics.EVENT_SERDE.decode(storedAt(HttpCalls.json(response)).value()))
+                .isEqualTo(new BlogPublished("api-new-1", 103, 7, AT));
+    }
+
+    @Test
+    void charsetParameterAndMissingContentTypeAreBothTakenAsJson() {
+        // Given
+        byte[] body = """
+                {"type":"Followed","eventId":"api-fol-1","followerId":55,"authorId":7,"at":"2026-03-01T12:00:00Z"}"""
+                .getBytes(StandardCharsets.UTF_8);
+
+        // When
+        HttpResponse<String> withCharset = http.post("/v1/events", "application/json; charset=utf-8", body);
+        HttpResponse<String> withoutType = http.post("/v1/events", null, body);
+
+        // Then
+        assertThat(withCharset.statusCode()).isEqualTo(202);
+        assertThat(withoutType.statusCode()).isEqualTo(202);
+        assertThat(HttpCalls.json(withoutType).get("topic").asText()).isEqualTo(topics.followEvents().name());
+    }
+
+    @Test
+    void livenessIsUp() {
+        // When
+        HttpResponse<String> response = http.get("/health/live");
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(HttpCalls.json(response).get("status").asText()).isEqualTo("UP");
+    }
+
+    @Test
+    void readyWhenKafkaAnswersAndTheTopicsExist() {
+        // When
+        HttpResponse<String> response = http.get("/health/ready");
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(HttpCalls.json(response).get("status").asText()).isEqualTo("UP");
+    }
+
+    private static ConsumerRecord<String, byte[]> storedAt(JsonNode receipt) {
+        ConsumerRecord<String, byte[]> record = KafkaRecords.at(
+                receipt.get("topic").asText(), receipt.get("partition").asInt(), receipt.get("offset").asLong());
+        assertThat(record.topic()).isEqualTo(receipt.get("topic").asText());
+        return record;
+    }
+}

@@ -1,0 +1,73 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.Event;
+import io.readmark.schemas.InvalidEventException;
+import io.readmark.schemas.Topics;
+import io.readmark.store.UnreadWriter;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decodes one topic's raw records into events of the type that belongs there and hands each to {@link #apply}.
+ * Anything else (not JSON, a bad field, a foreign event type, a key that is not the event's key id) goes to the
+ * dead-letter topic with the reason; the stream keeps going.
+ */
+abstract class EventProcessor<E extends Event> implements Processor<byte[], byte[], byte[], byte[]> {
+
+    private static final Logger log = LoggerFactory.getLogger(EventProcessor.class);
+
+    private final Class<E> eventType;
+    private final ThreadWriters writers;
+    private final String deadLetterSink;
+    private ProcessorContext<byte[], byte[]> context;
+
+    EventProcessor(Class<E> eventType, ThreadWriters writers, String deadLetterSink) {
+        this.eventType = eventType;
+        this.writers = writers;
+        this.deadLetterSink = deadLetterSink;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+    }
+
+    @Override
+    public final void process(Record<byte[], byte[]> record) {
+        E event;
+        try {
+            event = decode(record);
+        } catch (InvalidEventException e) {
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            log.warn("dead-lettering {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), e.getMessage());
+            context.forward(DeadLetters.of(record, source, e.field(), e.getMessage()), deadLetterSink);
+            return;
+        }
+        UnreadWriter writer = writers.current();
+        apply(event, writer);
+        // Send now for low latency; acknowledgement is awaited before the offsets are committed.
+        writer.flush();
+    }
+
+    abstract void apply(E event, UnreadWriter writer);
+
+    private E decode(Record<byte[], byte[]> record) {
+        Event event = Topics.EVENT_SERDE.decode(record.value());
+        if (!eventType.isInstance(event)) {
+            throw new InvalidEventException("type", "event type " + event.typeName() + " does not belong on this topic");
+        }
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        String expected = Topics.keyOf(event);
+        if (!expected.equals(key)) {
+            throw new InvalidEventException("key", "record key must be " + expected + " (the event's key id), was "
+                    + (key == null ? "null" : "'" + key + "'"));
+        }
+        return eventType.cast(event);
+    }
+}

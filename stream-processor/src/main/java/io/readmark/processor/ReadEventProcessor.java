@@ -1,0 +1,22 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.AuthorReadAll;
+import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.ReadEvent;
+import io.readmark.store.UnreadWriter;
+
+/** Applies a user's reads: one blog, or everything of an author up to a moment. */
+final class ReadEventProcessor extends EventProcessor<ReadEvent> {
+
+    ReadEventProcessor(ThreadWriters writers, String deadLetterSink) {
+        super(ReadEvent.class, writers, deadLetterSink);
+    }
+
+    @Override
+    void apply(ReadEvent event, UnreadWriter writer) {
+        switch (event) {
+            case BlogRead read -> writer.remove(read.userId(), read.authorId(), read.blogId(), read.readAt().toEpochMilli());
+            case AuthorReadAll readAll -> writer.readAll(readAll.userId(), readAll.authorId(), readAll.readAt().toEpochMilli());
+        }
+    }
+}

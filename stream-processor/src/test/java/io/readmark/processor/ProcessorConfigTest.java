@@ -1,0 +1,45 @@
+package io.readmark.processor;
+
+import io.readmark.common.config.Settings;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProcessorConfigTest {
+
+    @Test
+    void shouldDefaultToALocalSetup() {
+        ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of()));
+        assertThat(config.bootstrapServers()).isEqualTo("localhost:9092");
+        assertThat(config.redisUrl()).isEqualTo("redis://localhost:6379");
+        assertThat(config.topics().blogEvents().name()).isEqualTo("blog-events");
+        assertThat(config.topics().deadLetters().name()).isEqualTo("readmark-dlq");
+        assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(1000);
+        assertThat(config.streamsProperties()).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+    }
+
+    @Test
+    void shouldTakeEveryValueFromTheEnvironment() {
+        ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "kafka:29092", "REDIS_URL", "redis-cluster://r1:7000,r2:7001",
+                "READMARK_TOPIC_BLOG_EVENTS", "posts", "PROCESSOR_STREAM_THREADS", "4",
+                "PROCESSOR_COMMIT_INTERVAL", "PT0.5S", "READMARK_MAX_UNREAD_PER_AUTHOR", "99")));
+        assertThat(config.bootstrapServers()).isEqualTo("kafka:29092");
+        assertThat(config.redisUrl()).startsWith("redis-cluster://");
+        assertThat(config.topics().blogEvents().name()).isEqualTo("posts");
+        assertThat(config.commitInterval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(99);
+        assertThat(config.streamsProperties()).containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 4);
+    }
+
+    @Test
+    void shouldRejectANonPositiveCap() {
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_UNREAD_PER_AUTHOR", "0"))))
+                .hasMessageContaining("READMARK_MAX_UNREAD_PER_AUTHOR");
+    }
+}

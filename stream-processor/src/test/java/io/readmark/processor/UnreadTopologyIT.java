@@ -1,0 +1,206 @@
+package io.readmark.processor;
+
+import io.readmark.infra.TestInfrastructure;
+import io.readmark.schemas.DeadLetterHeaders;
+import io.readmark.schemas.Topics;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadCounts;
+import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadLimits;
+import io.readmark.store.UnreadReader;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The processor topology in a TopologyTestDriver, writing to a real Redis. */
+class UnreadTopologyIT {
+
+    private static final Topics TOPICS = Topics.defaults();
+    private static final long ALICE = 7;
+    private static RedisConnections redis;
+
+    private UnreadKeys keys;
+    private ThreadWriters writers;
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, String> follows;
+    private TestInputTopic<String, String> blogs;
+    private TestInputTopic<String, String> reads;
+    private TestOutputTopic<byte[], byte[]> deadLetters;
+
+    @BeforeAll
+    static void connect() {
+        redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        redis.close();
+    }
+
+    @BeforeEach
+    void startDriver() throws Exception {
+        keys = new UnreadKeys("topo-" + UUID.randomUUID());
+        writers = new ThreadWriters(redis, keys, new UnreadLimits(1000, 1000), 1000);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
+        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers), props);
+        StringSerializer strings = new StringSerializer();
+        follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
+        blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
+        reads = driver.createInputTopic(TOPICS.readEvents().name(), strings, strings);
+        deadLetters = driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void closeDriver() {
+        driver.close();
+        writers.close();
+    }
+
+    private UnreadCounts counts(long userId) {
+        writers.awaitCurrentThread();
+        return new UnreadReader(redis.shared(), keys).counts(userId);
+    }
+
+    private void follow(long follower, long author) {
+        follows.pipeInput(Long.toString(author), """
+                {"type":"Followed","eventId":"f-%d-%d","followerId":%d,"authorId":%d,"at":"2026-01-01T00:00:00Z"}"""
+                .formatted(follower, author, follower, author));
+    }
+
+    private void publish(long blogId, long author, String at) {
+        blogs.pipeInput(Long.toString(author), """
+                {"type":"BlogPublished","eventId":"p-%d","blogId":%d,"authorId":%d,"publishedAt":"%s"}"""
+                .formatted(blogId, blogId, author, at));
+    }
+
+    @Test
+    void shouldMakeAPostUnreadForEveryFollowerButNotForOthersOrTheAuthor() {
+        follow(101, ALICE);
+        follow(102, ALICE);
+        follow(ALICE, ALICE);
+        follow(103, 8);
+
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(counts(101).byAuthor()).containsExactly(Map.entry(ALICE, 1L));
+        assertThat(counts(102).total()).isEqualTo(1);
+        assertThat(counts(103).total()).isZero();
+        assertThat(counts(ALICE).total()).isZero();
+    }
+
+    @Test
+    void shouldCountAReplayedPublishOnce() {
+        follow(101, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        assertThat(counts(101).total()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldLowerOnlyTheReadersCountWhenTheyReadAPost() {
+        follow(101, ALICE);
+        follow(102, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        reads.pipeInput("101", """
+                {"type":"BlogRead","eventId":"r1","userId":101,"blogId":1001,"authorId":7,"readAt":"2026-01-01T13:00:00Z"}""");
+
+        assertThat(counts(101).total()).isZero();
+        assertThat(counts(102).total()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRemoveADeletedPostFromEveryFollower() {
+        follow(101, ALICE);
+        follow(102, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, ALICE, "2026-01-01T12:01:00Z");
+
+        blogs.pipeInput("7", """
+                {"type":"BlogDeleted","eventId":"d1","blogId":1001,"authorId":7,"deletedAt":"2026-01-01T14:00:00Z"}""");
+
+        assertThat(counts(101).total()).isEqualTo(1);
+        assertThat(counts(102).total()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReadAllOfAnAuthorUpToTheGivenMoment() {
+        follow(101, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, ALICE, "2026-01-01T12:30:00Z");
+
+        reads.pipeInput("101", """
+                {"type":"AuthorReadAll","eventId":"ra","userId":101,"authorId":7,"readAt":"2026-01-01T12:15:00Z"}""");
+
+        assertThat(counts(101).total()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStopDeliveringAndDropUnreadOnUnfollow() {
+        follow(101, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        follows.pipeInput("7", """
+                {"type":"Unfollowed","eventId":"u1","followerId":101,"authorId":7,"at":"2026-01-01T12:10:00Z"}""");
+        publish(1002, ALICE, "2026-01-01T12:20:00Z");
+
+        assertThat(counts(101).total()).isZero();
+    }
+
+    @Test
+    void shouldDeadLetterBadRecordsWithTheReasonAndKeepGoing() {
+        follow(101, ALICE);
+        blogs.pipeInput("7", "this is not json");
+        blogs.pipeInput("7", """
+                {"type":"BlogPublished","eventId":"x","authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
+        blogs.pipeInput("7", """
+                {"type":"BlogRead","eventId":"y","userId":101,"blogId":1,"authorId":7,"readAt":"2026-01-01T12:00:00Z"}""");
+        blogs.pipeInput("8", """
+                {"type":"BlogPublished","eventId":"z","blogId":5,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
+        blogs.pipeInput((String) null, """
+                {"type":"BlogPublished","eventId":"n","blogId":6,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(counts(101).total()).as("the valid event after the bad ones still applied").isEqualTo(1);
+        var rejected = deadLetters.readRecordsToList();
+        assertThat(rejected).hasSize(5);
+        assertThat(header(rejected.get(0), DeadLetterHeaders.REASON)).contains("JSON");
+        assertThat(new String(rejected.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("this is not json");
+        assertThat(header(rejected.get(1), DeadLetterHeaders.FIELD)).isEqualTo("blogId");
+        assertThat(header(rejected.get(2), DeadLetterHeaders.FIELD)).isEqualTo("type");
+        assertThat(header(rejected.get(3), DeadLetterHeaders.FIELD)).isEqualTo("key");
+        assertThat(header(rejected.get(4), DeadLetterHeaders.REASON)).contains("null");
+        assertThat(rejected).allSatisfy(record -> {
+            assertThat(header(record, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("blog-events");
+            assertThat(header(record, DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
+            assertThat(header(record, DeadLetterHeaders.SOURCE_OFFSET)).matches("\\d+");
+        });
+    }
+
+    private static String header(TestRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}

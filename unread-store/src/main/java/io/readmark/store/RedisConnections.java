@@ -1,0 +1,96 @@
+package io.readmark.store;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One Lettuce client per process, standalone or cluster as the URL says: {@code redis://host:port} or
+ * {@code redis-cluster://host:port[,host:port...]}. Hands out the shared connection for reads and dedicated
+ * connections for pipelined writers, both through the command interfaces standalone and cluster have in common.
+ */
+public final class RedisConnections implements AutoCloseable {
+
+    /** A connection and its async commands; standalone and cluster look the same from here. */
+    public record Connection(StatefulConnection<String, String> stateful, RedisClusterAsyncCommands<String, String> async,
+                             RedisClusterCommands<String, String> sync) implements AutoCloseable {
+        @Override
+        public void close() {
+            stateful.close();
+        }
+    }
+
+    private static final String CLUSTER_SCHEME = "redis-cluster://";
+
+    private final AbstractRedisClient client;
+    private final boolean cluster;
+    private final Connection shared;
+
+    private RedisConnections(AbstractRedisClient client, boolean cluster) {
+        this.client = client;
+        this.cluster = cluster;
+        this.shared = open();
+    }
+
+    /**
+     * Connects; commands fail after {@code commandTimeout}. With {@code failFastWhenDisconnected} commands are
+     * rejected at once while the connection is down (for request paths), otherwise queued until it returns.
+     */
+    public static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected) {
+        ClientOptions.DisconnectedBehavior whenDown = failFastWhenDisconnected
+                ? ClientOptions.DisconnectedBehavior.REJECT_COMMANDS : ClientOptions.DisconnectedBehavior.DEFAULT;
+        SocketOptions socket = SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build();
+        TimeoutOptions timeouts = TimeoutOptions.enabled(commandTimeout);
+        if (url.startsWith(CLUSTER_SCHEME)) {
+            List<RedisURI> seeds = Arrays.stream(url.substring(CLUSTER_SCHEME.length()).split(","))
+                    .map(hostPort -> RedisURI.create("redis://" + hostPort.trim())).toList();
+            RedisClusterClient client = RedisClusterClient.create(seeds);
+            client.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+                    .disconnectedBehavior(whenDown).build());
+            return new RedisConnections(client, true);
+        }
+        RedisClient client = RedisClient.create(RedisURI.create(url));
+        client.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+                .disconnectedBehavior(whenDown).build());
+        return new RedisConnections(client, false);
+    }
+
+    /** The process-wide shared connection (thread-safe, multiplexed). */
+    public Connection shared() {
+        return shared;
+    }
+
+    /** A new connection for one writer that flushes commands itself; the caller closes it. */
+    public Connection open() {
+        if (cluster) {
+            StatefulRedisClusterConnection<String, String> connection = ((RedisClusterClient) client).connect();
+            return new Connection(connection, connection.async(), connection.sync());
+        }
+        StatefulRedisConnection<String, String> connection = ((RedisClient) client).connect();
+        return new Connection(connection, connection.async(), connection.sync());
+    }
+
+    public boolean isCluster() {
+        return cluster;
+    }
+
+    @Override
+    public void close() {
+        shared.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+}

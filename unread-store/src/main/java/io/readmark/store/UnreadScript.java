@@ -1,0 +1,53 @@
+package io.readmark.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The Lua scripts that change unread state, each one user's keys in one atomic step. The shared counter helper
+ * ({@code counters.lua}) is prepended to each; the SHA-1 is computed here, so EVALSHA needs no round trip first.
+ */
+public enum UnreadScript {
+    DELIVER("deliver.lua"),
+    REMOVE("remove.lua"),
+    READ_ALL("read_all.lua"),
+    UNFOLLOW("unfollow.lua");
+
+    private final String body;
+    private final String sha;
+
+    UnreadScript(String file) {
+        this.body = resource("counters.lua") + "\n" + resource(file);
+        this.sha = sha1(body);
+    }
+
+    public String body() {
+        return body;
+    }
+
+    public String sha() {
+        return sha;
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = UnreadScript.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException("missing script resource " + name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.readmark.store;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Applies unread changes to Redis without a round trip per change: scripts are pipelined on a dedicated connection,
+ * and {@link #awaitAcknowledged()} returns only once Redis confirmed every one of them, retrying failures with
+ * backoff. A caller that commits Kafka offsets after it therefore never loses a change. Used by one thread.
+ */
+public final class UnreadWriter implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
+    private static final int FLUSH_EVERY = 256;
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+    private final RedisConnections.Connection connection;
+    private final RedisClusterAsyncCommands<String, String> redis;
+    private final UnreadKeys keys;
+    private final UnreadLimits limits;
+    private final int maxPending;
+    private final List<PendingWrite> pending = new ArrayList<>();
+    private int unflushed;
+
+    private record PendingWrite(UnreadScript script, String[] keys, String[] args, CompletableFuture<Long> result) {
+    }
+
+    /**
+     * @param maxPending how many unacknowledged scripts may be in flight before a write waits for all of them
+     */
+    public UnreadWriter(RedisConnections.Connection connection, UnreadKeys keys, UnreadLimits limits, int maxPending) {
+        this.connection = connection;
+        this.redis = connection.async();
+        this.keys = keys;
+        this.limits = limits;
+        this.maxPending = maxPending;
+        connection.stateful().setAutoFlushCommands(false);
+    }
+
+    public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
+        submit(UnreadScript.DELIVER,
+                new String[]{keys.unread(userId, authorId), keys.counts(userId), keys.marks(userId), keys.floors(userId)},
+                new String[]{Long.toString(authorId), Long.toString(blogId), Long.toString(publishedAtMillis),
+                        Integer.toString(limits.maxUnreadPerAuthor())});
+    }
+
+    /** The blog was read by the user, or deleted: it is not unread now and will not become unread later. */
+    public void remove(long userId, long authorId, long blogId, long atMillis) {
+        submit(UnreadScript.REMOVE,
+                new String[]{keys.unread(userId, authorId), keys.counts(userId), keys.marks(userId)},
+                new String[]{Long.toString(authorId), Long.toString(blogId), Long.toString(atMillis),
+                        Integer.toString(limits.maxMarksPerUser())});
+    }
+
+    public void readAll(long userId, long authorId, long readAtMillis) {
+        submit(UnreadScript.READ_ALL,
+                new String[]{keys.unread(userId, authorId), keys.counts(userId), keys.floors(userId)},
+                new String[]{Long.toString(authorId), Long.toString(readAtMillis)});
+    }
+
+    public void unfollow(long userId, long authorId) {
+        submit(UnreadScript.UNFOLLOW,
+                new String[]{keys.unread(userId, authorId), keys.counts(userId)},
+                new String[]{Long.toString(authorId)});
+    }
+
+    /** Sends what is buffered without waiting for replies. */
+    public void flush() {
+        connection.stateful().flushCommands();
+        unflushed = 0;
+    }
+
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** Blocks until Redis acknowledged every submitted script; failed ones are sent again until they succeed. */
+    public void awaitAcknowledged() {
+        flush();
+        Duration backoff = FIRST_BACKOFF;
+        while (!pending.isEmpty()) {
+            List<PendingWrite> failed = new ArrayList<>();
+            Throwable lastError = null;
+            for (PendingWrite write : pending) {
+                try {
+                    write.result().join();
+                } catch (CompletionException | java.util.concurrent.CancellationException e) {
+                    failed.add(write);
+                    lastError = e.getCause() != null ? e.getCause() : e;
+                }
+            }
+            pending.clear();
+            if (failed.isEmpty()) return;
+            log.warn("{} Redis writes failed ({}); retrying in {} ms", failed.size(), lastError.toString(), backoff.toMillis());
+            sleep(backoff);
+            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            // Scripts are idempotent, so sending a write again that did reach Redis changes nothing.
+            for (PendingWrite write : failed) pending.add(send(write.script(), write.keys(), write.args()));
+            flush();
+        }
+    }
+
+    private void submit(UnreadScript script, String[] scriptKeys, String[] args) {
+        pending.add(send(script, scriptKeys, args));
+        if (++unflushed >= FLUSH_EVERY) flush();
+        if (pending.size() >= maxPending) awaitAcknowledged();
+    }
+
+    private PendingWrite send(UnreadScript script, String[] scriptKeys, String[] args) {
+        CompletableFuture<Long> result = redis.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, scriptKeys, args)
+                .toCompletableFuture()
+                .exceptionallyCompose(error -> isNoScript(error) ? evalNow(script, scriptKeys, args) : CompletableFuture.failedFuture(error));
+        return new PendingWrite(script, scriptKeys, args, result);
+    }
+
+    /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
+    private CompletableFuture<Long> evalNow(UnreadScript script, String[] scriptKeys, String[] args) {
+        CompletableFuture<Long> result = redis.<Long>eval(script.body(), ScriptOutputType.INTEGER, scriptKeys, args).toCompletableFuture();
+        connection.stateful().flushCommands();
+        return result;
+    }
+
+    private static boolean isNoScript(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof RedisNoScriptException;
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting to retry Redis writes", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+}

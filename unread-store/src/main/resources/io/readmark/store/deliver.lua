@@ -1,0 +1,27 @@
+-- deliver.lua: one published blog becomes unread for one follower.
+-- KEYS[1] rm:{u:U}:unread:A   sorted set, member blogId, score publishedAt (ms)
+-- KEYS[2] rm:{u:U}:counts     hash, field A -> unread count, field total
+-- KEYS[3] rm:{u:U}:marks      sorted set of blogIds read or deleted for U (score = when, ms)
+-- KEYS[4] rm:{u:U}:floors     hash, field A -> ms; nothing of A published at or before it is unread
+-- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] publishedAt ms  ARGV[4] most unread kept per (U, A)
+-- Returns the change of counts[A].
+-- Idempotent: ZADD NX decides whether anything is counted, so a replayed delivery changes nothing.
+-- Order-independent: a read, delete or read-all processed earlier leaves a mark or floor that wins here.
+local author, blog, score, cap = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+if redis.call('ZSCORE', KEYS[3], blog) then return 0 end
+local floor = redis.call('HGET', KEYS[4], author)
+if floor and score <= tonumber(floor) then return 0 end
+if redis.call('ZADD', KEYS[1], 'NX', score, blog) == 0 then return 0 end
+
+local delta = 1
+local excess = redis.call('ZCARD', KEYS[1]) - cap
+if excess > 0 then
+  -- Keep the newest `cap`; raising the floor keeps a trimmed blog from coming back on replay.
+  local dropped = redis.call('ZRANGE', KEYS[1], 0, excess - 1, 'WITHSCORES')
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, excess - 1)
+  delta = delta - excess
+  local highest = dropped[#dropped]
+  if not floor or tonumber(highest) > tonumber(floor) then redis.call('HSET', KEYS[4], author, highest) end
+end
+adjust_counts(KEYS[2], author, delta)
+return delta

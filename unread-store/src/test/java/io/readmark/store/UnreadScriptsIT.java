@@ -1,0 +1,173 @@
+package io.readmark.store;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every script against a real Redis: the effect, the DESIGN invariants after it, and that a replay changes nothing. */
+class UnreadScriptsIT {
+
+    private static final long T0 = 1_767_225_600_000L;
+    private static final long ALICE = 7;
+    private static final long BOB = 9;
+    private static final long READER = 101;
+
+    private static final RedisFixture redis = new RedisFixture();
+    private UnreadWriter writer;
+
+    @BeforeEach
+    void openWriter() {
+        writer = redis.writer(new UnreadLimits(5, 20));
+    }
+
+    @AfterEach
+    void closeWriter() {
+        writer.close();
+    }
+
+    @AfterAll
+    static void closeRedis() {
+        redis.close();
+    }
+
+    private long user() {
+        return READER + System.nanoTime() % 1_000_000_000L;
+    }
+
+    private Map<Long, Long> byAuthor(long userId) {
+        return redis.reader().counts(userId).byAuthor();
+    }
+
+    private long total(long userId) {
+        return redis.reader().counts(userId).total();
+    }
+
+    private void apply() {
+        writer.awaitAcknowledged();
+    }
+
+    @Test
+    void shouldCountADeliveryOnceHoweverOftenItIsReplayed() {
+        long user = user();
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.deliver(user, BOB, 2001, T0 + 1);
+        apply();
+        writer.deliver(user, ALICE, 1001, T0);
+        apply();
+
+        assertThat(byAuthor(user)).containsExactlyInAnyOrderEntriesOf(Map.of(ALICE, 1L, BOB, 1L));
+        assertThat(total(user)).isEqualTo(2);
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldDecrementOnlyWhenTheReadBlogWasUnread() {
+        long user = user();
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.deliver(user, ALICE, 1002, T0 + 1);
+        writer.remove(user, ALICE, 1001, T0 + 5);
+        writer.remove(user, ALICE, 1001, T0 + 5);
+        writer.remove(user, ALICE, 9999, T0 + 5);
+        apply();
+
+        assertThat(byAuthor(user)).containsExactly(Map.entry(ALICE, 1L));
+        assertThat(total(user)).isEqualTo(1);
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldKeepABlogReadWhenItsDeliveryArrivesAfterTheRead() {
+        long user = user();
+        writer.remove(user, ALICE, 1001, T0 + 5);
+        writer.deliver(user, ALICE, 1001, T0);
+        apply();
+
+        assertThat(total(user)).isZero();
+        assertThat(redis.sync.exists(redis.keys.counts(user))).isZero();
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldRemoveEverythingUpToReadAtAndKeepLaterDeliveriesOfOlderBlogsOut() {
+        long user = user();
+        writer.deliver(user, ALICE, 1, T0);
+        writer.deliver(user, ALICE, 2, T0 + 10);
+        writer.deliver(user, ALICE, 3, T0 + 20);
+        writer.deliver(user, BOB, 4, T0 + 5);
+        writer.readAll(user, ALICE, T0 + 10);
+        apply();
+        assertThat(byAuthor(user)).containsExactlyInAnyOrderEntriesOf(Map.of(ALICE, 1L, BOB, 1L));
+
+        // a lagging delivery of an older blog, and a replay of the read-all
+        writer.deliver(user, ALICE, 5, T0 + 7);
+        writer.readAll(user, ALICE, T0 + 10);
+        // an older read-all arriving late does not move the floor back
+        writer.readAll(user, ALICE, T0 + 1);
+        writer.deliver(user, ALICE, 6, T0 + 8);
+        // newer blogs still count
+        writer.deliver(user, ALICE, 7, T0 + 30);
+        apply();
+
+        assertThat(byAuthor(user)).containsExactlyInAnyOrderEntriesOf(Map.of(ALICE, 2L, BOB, 1L));
+        assertThat(total(user)).isEqualTo(3);
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldDropTheAuthorsUnreadOnUnfollowAndStayDroppedOnReplay() {
+        long user = user();
+        writer.deliver(user, ALICE, 1, T0);
+        writer.deliver(user, ALICE, 2, T0 + 1);
+        writer.deliver(user, BOB, 3, T0 + 2);
+        writer.unfollow(user, ALICE);
+        writer.unfollow(user, ALICE);
+        apply();
+
+        assertThat(byAuthor(user)).containsExactly(Map.entry(BOB, 1L));
+        assertThat(total(user)).isEqualTo(1);
+        assertThat(redis.sync.exists(redis.keys.unread(user, ALICE))).isZero();
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldKeepOnlyTheNewestUnreadPerAuthorWithCountsEqualToWhatIsKept() {
+        long user = user();
+        for (int i = 1; i <= 8; i++) writer.deliver(user, ALICE, i, T0 + i);
+        apply();
+        assertThat(byAuthor(user)).containsExactly(Map.entry(ALICE, 5L));
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("4", "5", "6", "7", "8");
+
+        // a replayed delivery of a trimmed blog does not come back, even after reads made room
+        writer.remove(user, ALICE, 8, T0 + 100);
+        writer.deliver(user, ALICE, 2, T0 + 2);
+        apply();
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("4", "5", "6", "7");
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldForgetTheOldestReadMarksBeyondTheBound() {
+        long user = user();
+        for (int i = 1; i <= 25; i++) writer.remove(user, ALICE, i, T0 + i);
+        apply();
+        assertThat(redis.sync.zcard(redis.keys.marks(user))).isEqualTo(20);
+        assertThat(redis.sync.zscore(redis.keys.marks(user), "5")).isNull();
+        assertThat(redis.sync.zscore(redis.keys.marks(user), "6")).isNotNull();
+    }
+
+    @Test
+    void shouldFallBackToEvalWhenRedisLostItsScripts() {
+        long user = user();
+        redis.sync.scriptFlush();
+        writer.deliver(user, ALICE, 1001, T0);
+        apply();
+        assertThat(total(user)).isEqualTo(1);
+        redis.assertInvariants(user);
+    }
+}

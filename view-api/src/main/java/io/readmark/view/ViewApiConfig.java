@@ -1,0 +1,66 @@
+package io.readmark.view;
+
+import io.readmark.common.config.Settings;
+import io.readmark.store.UnreadKeys;
+
+import java.time.Duration;
+
+/**
+ * Everything the view API reads from its environment, validated once at startup so a bad value fails with the name
+ * of the variable to fix rather than surfacing later as a wrong answer.
+ *
+ * @param host         interface to listen on
+ * @param port         HTTP port; 0 picks a free one
+ * @param redisUrl     {@code redis://host:port} or {@code redis-cluster://host:port[,host:port...]}
+ * @param redisPrefix  key namespace shared with the stream processor that writes the keys
+ * @param redisTimeout how long one Redis command (and a readiness PING) may take before the answer is 503
+ * @param defaultLimit page size when a request names none
+ * @param maxLimit     the largest page size a request may ask for
+ */
+public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
+                            int defaultLimit, int maxLimit) {
+
+    public static final String HOST = "VIEW_API_HOST";
+    public static final String PORT = "VIEW_API_PORT";
+    public static final String REDIS_URL = "REDIS_URL";
+    public static final String REDIS_PREFIX = "READMARK_REDIS_PREFIX";
+    public static final String REDIS_TIMEOUT = "VIEW_API_REDIS_TIMEOUT";
+    public static final String DEFAULT_LIMIT = "VIEW_API_DEFAULT_LIMIT";
+    public static final String MAX_LIMIT = "VIEW_API_MAX_LIMIT";
+
+    public ViewApiConfig {
+        require(host != null && !host.isBlank(), HOST, "a host name or address", host);
+        require(port >= 0 && port <= 65_535, PORT, "a port 0..65535", port);
+        require(redisUrl != null && !redisUrl.isBlank(), REDIS_URL, "a redis:// or redis-cluster:// URL", redisUrl);
+        try {
+            new UnreadKeys(redisPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(REDIS_PREFIX + ": " + e.getMessage(), e);
+        }
+        require(redisTimeout != null && redisTimeout.isPositive(), REDIS_TIMEOUT, "a positive duration", redisTimeout);
+        require(maxLimit > 0, MAX_LIMIT, "a positive integer", maxLimit);
+        require(defaultLimit > 0 && defaultLimit <= maxLimit, DEFAULT_LIMIT,
+                "an integer 1.." + maxLimit + " (" + MAX_LIMIT + ")", defaultLimit);
+    }
+
+    /** Reads every setting, falling back to the defaults of a local run. */
+    public static ViewApiConfig from(Settings settings) {
+        return new ViewApiConfig(
+                settings.string(HOST, "0.0.0.0"),
+                settings.integer(PORT, 8081),
+                settings.string(REDIS_URL, "redis://localhost:6379"),
+                settings.string(REDIS_PREFIX, UnreadKeys.DEFAULT_PREFIX),
+                settings.duration(REDIS_TIMEOUT, Duration.ofSeconds(1)),
+                settings.integer(DEFAULT_LIMIT, 20),
+                settings.integer(MAX_LIMIT, 100));
+    }
+
+    /** The key names this configuration reads. */
+    public UnreadKeys keys() {
+        return new UnreadKeys(redisPrefix);
+    }
+
+    private static void require(boolean valid, String name, String expected, Object value) {
+        if (!valid) throw new IllegalArgumentException(name + " must be " + expected + ", was '" + value + "'");
+    }
+}

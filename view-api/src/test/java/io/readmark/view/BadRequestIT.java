@@ -1,0 +1,84 @@
+package io.readmark.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.net.http.HttpResponse;
+
+import static io.readmark.view.ViewApiFixture.contentType;
+import static io.readmark.view.ViewApiFixture.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input is the client's to fix: 400 problem+json naming the parameter, never a 500 or a stack trace. */
+class BadRequestIT {
+
+    private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
+
+    @AfterAll
+    static void stop() {
+        view.close();
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(contentType(response)).isEqualTo("application/problem+json");
+        JsonNode problem = json(response);
+        assertThat(problem.get("status").asInt()).isEqualTo(status);
+        assertThat(problem.get("title").asText()).isNotBlank();
+        assertThat(problem.get("detail").asText()).isNotBlank();
+        assertThat(response.body()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    @ParameterizedTest(name = "{0} -> 400 naming {1}")
+    @CsvSource({
+            "/v1/users/abc/unread, userId",
+            "/v1/users/-1/unread, userId",
+            "/v1/users/0/unread, userId",
+            "/v1/users/99999999999999999999/unread, userId",
+            "/v1/users/1.5/unread, userId",
+            "/v1/users/abc/unread/7, userId",
+            "/v1/users/101/unread/abc, authorId",
+            "/v1/users/101/unread/0, authorId",
+            "/v1/users/101/unread/-7, authorId",
+            "/v1/users/101/unread/99999999999999999999, authorId",
+            "/v1/users/101/unread/7?limit=0, limit",
+            "/v1/users/101/unread/7?limit=1000, limit",
+            "/v1/users/101/unread/7?limit=x, limit",
+            "/v1/users/101/unread/7?limit=, limit",
+            "/v1/users/101/unread/7?limit=-3, limit",
+            "/v1/users/101/unread/7?cursor=bm90LWEtY3Vyc29y, cursor",
+            "/v1/users/101/unread/7?cursor=%25%25%25, cursor",
+            "/v1/users/101/unread/7?cursor=, cursor",
+    })
+    void shouldAnswer400NamingTheBadParameter(String pathAndQuery, String field) {
+        // Given a request with one bad parameter
+        // When
+        HttpResponse<String> response = view.get(pathAndQuery);
+
+        // Then
+        assertProblem(response, 400);
+        assertThat(json(response).get("field").asText()).isEqualTo(field);
+        assertThat(json(response).get("detail").asText()).contains(field);
+    }
+
+    @Test
+    void shouldAnswer404ProblemForAnUnknownPath() {
+        // Given / When
+        HttpResponse<String> response = view.get("/v1/users/101/unread/7/extra");
+
+        // Then
+        assertProblem(response, 404);
+    }
+
+    @Test
+    void shouldAnswer405ProblemForPostOnAReadRoute() {
+        // Given / When
+        HttpResponse<String> response = view.send("POST", "/v1/users/101/unread");
+
+        // Then
+        assertProblem(response, 405);
+    }
+}

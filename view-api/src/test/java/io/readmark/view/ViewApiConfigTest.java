@@ -1,0 +1,99 @@
+package io.readmark.view;
+
+import io.readmark.common.config.Settings;
+import io.readmark.store.UnreadKeys;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ViewApiConfigTest {
+
+    private static ViewApiConfig fromEnvironment(Map<String, String> environment) {
+        return ViewApiConfig.from(Settings.of(Map.of(), environment));
+    }
+
+    @Test
+    void shouldUseTheLocalDefaultsWhenNothingIsSet() {
+        // Given an empty environment
+        // When
+        ViewApiConfig config = fromEnvironment(Map.of());
+        // Then
+        assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
+                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100));
+    }
+
+    @Test
+    void shouldTakeEverySettingFromTheEnvironment() {
+        // Given
+        Map<String, String> environment = Map.of(
+                "VIEW_API_HOST", "127.0.0.1",
+                "VIEW_API_PORT", "9090",
+                "REDIS_URL", "redis-cluster://r1:7000,r2:7001",
+                "READMARK_REDIS_PREFIX", "staging",
+                "VIEW_API_REDIS_TIMEOUT", "PT0.5S",
+                "VIEW_API_DEFAULT_LIMIT", "10",
+                "VIEW_API_MAX_LIMIT", "50");
+        // When
+        ViewApiConfig config = fromEnvironment(environment);
+        // Then
+        assertThat(config).isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
+                "staging", Duration.ofMillis(500), 10, 50));
+    }
+
+    @Test
+    void shouldReadATimeoutGivenAsMilliseconds() {
+        // Given / When
+        ViewApiConfig config = fromEnvironment(Map.of("VIEW_API_REDIS_TIMEOUT", "250"));
+        // Then
+        assertThat(config.redisTimeout()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void shouldLetOverridesBeatTheEnvironment() {
+        // Given
+        Settings settings = Settings.of(Map.of("VIEW_API_PORT", "0"), Map.of("VIEW_API_PORT", "9090"));
+        // When
+        ViewApiConfig config = ViewApiConfig.from(settings);
+        // Then
+        assertThat(config.port()).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({
+            "VIEW_API_PORT, eighty",
+            "VIEW_API_PORT, 70000",
+            "VIEW_API_PORT, -1",
+            "VIEW_API_REDIS_TIMEOUT, soon",
+            "VIEW_API_REDIS_TIMEOUT, 0",
+            "VIEW_API_DEFAULT_LIMIT, x",
+            "VIEW_API_DEFAULT_LIMIT, 0",
+            "VIEW_API_DEFAULT_LIMIT, 101",
+            "VIEW_API_MAX_LIMIT, 0",
+            "READMARK_REDIS_PREFIX, a{b}",
+    })
+    void shouldNameTheVariableWhenAValueIsBad(String variable, String value) {
+        // Given
+        Map<String, String> environment = Map.of(variable, value);
+        // When / Then
+        assertThatThrownBy(() -> fromEnvironment(environment))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(variable);
+    }
+
+    @Test
+    void shouldRefuseADefaultLimitAboveALoweredMaximum() {
+        // Given
+        Map<String, String> environment = Map.of("VIEW_API_MAX_LIMIT", "10");
+        // When / Then
+        assertThatThrownBy(() -> fromEnvironment(environment))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("VIEW_API_DEFAULT_LIMIT")
+                .hasMessageContaining("1..10");
+    }
+}

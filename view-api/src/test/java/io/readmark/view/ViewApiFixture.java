@@ -1,0 +1,108 @@
+package io.readmark.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.config.Settings;
+import io.readmark.common.json.Json;
+import io.readmark.infra.TestInfrastructure;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadLimits;
+import io.readmark.store.UnreadWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A running view API over a real Redis, with a key prefix of its own so test classes never see each other's keys,
+ * and an HTTP client to call it the way any client would. One per test class.
+ */
+final class ViewApiFixture implements AutoCloseable {
+
+    /** 2026-01-01T00:00:00Z: blogs are published {@code blogId} seconds after it, so newer ids are newer blogs. */
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    final ViewApiConfig config;
+    final ViewApi api;
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+    private RedisConnections writerRedis;
+
+    private ViewApiFixture(String redisUrl) {
+        config = ViewApiConfig.from(Settings.of(Map.of(
+                ViewApiConfig.HOST, "127.0.0.1",
+                ViewApiConfig.PORT, "0",
+                ViewApiConfig.REDIS_URL, redisUrl,
+                ViewApiConfig.REDIS_PREFIX, "test-" + UUID.randomUUID()), Map.of()));
+        api = ViewApi.start(config);
+    }
+
+    /** On the JVM-wide test Redis. */
+    static ViewApiFixture onSharedRedis() {
+        return new ViewApiFixture(TestInfrastructure.shared().redisUrl());
+    }
+
+    /** On a Redis the test owns, for example one it stops. */
+    static ViewApiFixture on(String redisUrl) {
+        return new ViewApiFixture(redisUrl);
+    }
+
+    static Instant publishedAt(long blogId) {
+        return T0.plusSeconds(blogId);
+    }
+
+    /** Makes the blogs unread for the user the way the stream processor does, under this fixture's prefix. */
+    void deliver(long userId, long authorId, long... blogIds) {
+        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
+        try (UnreadWriter writer = new UnreadWriter(writerRedis.open(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
+            for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt(blogId).toEpochMilli());
+            writer.awaitAcknowledged();
+        }
+    }
+
+    HttpResponse<String> get(String pathAndQuery) {
+        return send("GET", pathAndQuery);
+    }
+
+    HttpResponse<String> send(String method, String pathAndQuery) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + pathAndQuery))
+                .timeout(Duration.ofSeconds(10))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode json(HttpResponse<String> response) {
+        try {
+            return Json.MAPPER.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + response.body(), e);
+        }
+    }
+
+    static String contentType(HttpResponse<String> response) {
+        return response.headers().firstValue("Content-Type").orElse("");
+    }
+
+    @Override
+    public void close() {
+        api.close();
+        if (writerRedis != null) writerRedis.close();
+        http.close();
+    }
+}
