@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -29,14 +30,16 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final Path binary;
     private final int port;
     private final Path workDir;
+    private final List<String> extraArgs;
     private final Thread shutdownHook;
     private volatile Process process;
     private boolean closed;
 
-    private EmbeddedRedis(Path binary, int port, Path workDir) {
+    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs) {
         this.binary = binary;
         this.port = port;
         this.workDir = workDir;
+        this.extraArgs = List.copyOf(extraArgs);
         // A child process outlives the JVM unless killed; this covers callers that never reach close().
         this.shutdownHook = new Thread(this::killProcess, "embedded-redis-" + port + "-shutdown");
     }
@@ -53,12 +56,17 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /** Starts the given {@code redis-server} executable; visible for tests of the bundled fallback. */
     static EmbeddedRedis start(int port, Path binary) {
+        return start(port, binary, List.of());
+    }
+
+    /** As {@link #start(int, Path)}, with more redis-server flags (e.g. cluster mode); relative paths resolve in the work dir. */
+    static EmbeddedRedis start(int port, Path binary, List<String> extraArgs) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
         for (int attempt = 1; ; attempt++) {
             int chosen = port != 0 ? port : LocalPorts.freePort();
-            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"));
+            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs);
             try {
                 redis.launch();
                 Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
@@ -139,14 +147,15 @@ public final class EmbeddedRedis implements AutoCloseable {
         if (!LocalPorts.isFree(port)) {
             throw new PortInUseException(port, "");
         }
-        List<String> command = List.of(binary.toString(),
+        List<String> command = new ArrayList<>(List.of(binary.toString(),
                 "--port", String.valueOf(port),
                 "--bind", "127.0.0.1",
                 "--save", "",
                 "--appendonly", "no",
                 "--protected-mode", "no",
                 "--daemonize", "no",
-                "--dir", workDir.toString());
+                "--dir", workDir.toString()));
+        command.addAll(extraArgs);
         Path logFile = workDir.resolve("redis.log");
         long startNanos = System.nanoTime();
         try {

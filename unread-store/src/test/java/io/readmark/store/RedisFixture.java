@@ -16,42 +16,75 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class RedisFixture implements AutoCloseable {
 
     final RedisConnections redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
-    final UnreadKeys keys = new UnreadKeys("test-" + UUID.randomUUID());
     final RedisClusterCommands<String, String> sync = redis.shared().sync();
+    private final Scoped defaults = scoped("test-" + UUID.randomUUID());
+    final UnreadKeys keys = defaults.keys();
+
+    /** Keys under their own prefix, for one sequence of a randomized test. */
+    Scoped scoped(String prefix) {
+        return new Scoped(new UnreadKeys(prefix));
+    }
 
     UnreadWriter writer(UnreadLimits limits) {
-        return new UnreadWriter(redis.open(), keys, limits, 1000);
+        return defaults.writer(limits);
     }
 
     UnreadReader reader() {
         return new UnreadReader(redis.shared(), keys);
     }
 
-    /** DESIGN invariants 1 and 2 for one user, read straight from Redis. */
     void assertInvariants(long userId) {
-        Map<String, String> counts = sync.hgetall(keys.counts(userId));
-        Map<String, Long> cardinalities = new HashMap<>();
-        String unreadPrefix = keys.unread(userId, 0).replaceAll("0$", "");
-        ScanIterator<String> scan = ScanIterator.scan(sync, ScanArgs.Builder.matches(unreadPrefix.replace("{", "\\{").replace("}", "\\}") + "*"));
-        while (scan.hasNext()) {
-            String key = scan.next();
-            cardinalities.put(key.substring(unreadPrefix.length()), sync.zcard(key));
-        }
-        long sum = 0;
-        for (Map.Entry<String, Long> entry : cardinalities.entrySet()) {
-            assertThat(entry.getValue()).as("empty sets are deleted").isPositive();
-            assertThat(counts.get(entry.getKey())).as("counts[%s] == ZCARD", entry.getKey()).isEqualTo(Long.toString(entry.getValue()));
-            sum += entry.getValue();
-        }
-        Map<String, String> authorFields = new HashMap<>(counts);
-        String total = authorFields.remove("total");
-        assertThat(authorFields.keySet()).as("no count field without unread entries").isEqualTo(cardinalities.keySet());
-        assertThat(total == null ? 0 : Long.parseLong(total)).as("total == sum of counts").isEqualTo(sum);
-        if (total != null) assertThat(Long.parseLong(total)).as("no zero or negative total left behind").isPositive();
+        defaults.assertInvariants(userId, "user " + userId);
     }
 
     @Override
     public void close() {
         redis.close();
+    }
+
+    final class Scoped {
+
+        private final UnreadKeys keys;
+
+        private Scoped(UnreadKeys keys) {
+            this.keys = keys;
+        }
+
+        UnreadKeys keys() {
+            return keys;
+        }
+
+        RedisClusterCommands<String, String> sync() {
+            return sync;
+        }
+
+        UnreadWriter writer(UnreadLimits limits) {
+            return new UnreadWriter(redis.open(), keys, limits, 1000);
+        }
+
+        /** DESIGN invariants 1 and 2 for one user, read straight from Redis. */
+        void assertInvariants(long userId, String context) {
+            Map<String, String> counts = sync.hgetall(keys.counts(userId));
+            Map<String, Long> cardinalities = new HashMap<>();
+            String unreadPrefix = keys.unread(userId, 0).replaceAll("0$", "");
+            String pattern = unreadPrefix.replace("{", "\\{").replace("}", "\\}") + "*";
+            ScanIterator<String> scan = ScanIterator.scan(sync, ScanArgs.Builder.matches(pattern).limit(1000));
+            while (scan.hasNext()) {
+                String key = scan.next();
+                cardinalities.put(key.substring(unreadPrefix.length()), sync.zcard(key));
+            }
+            long sum = 0;
+            for (Map.Entry<String, Long> entry : cardinalities.entrySet()) {
+                assertThat(entry.getValue()).as("%s: empty sets are deleted", context).isPositive();
+                assertThat(counts.get(entry.getKey())).as("%s: counts[%s] == ZCARD", context, entry.getKey())
+                        .isEqualTo(Long.toString(entry.getValue()));
+                sum += entry.getValue();
+            }
+            Map<String, String> authorFields = new HashMap<>(counts);
+            String total = authorFields.remove("total");
+            assertThat(authorFields.keySet()).as("%s: no count field without unread entries", context).isEqualTo(cardinalities.keySet());
+            assertThat(total == null ? 0 : Long.parseLong(total)).as("%s: total == sum of counts", context).isEqualTo(sum);
+            if (total != null) assertThat(Long.parseLong(total)).as("%s: no zero or negative total left behind", context).isPositive();
+        }
     }
 }

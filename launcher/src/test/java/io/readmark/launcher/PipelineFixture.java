@@ -1,0 +1,218 @@
+package io.readmark.launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.config.Settings;
+import io.readmark.common.json.Json;
+import io.readmark.infra.Infrastructure;
+import io.readmark.infra.TestInfrastructure;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.api.ThrowingConsumer;
+import org.awaitility.core.ThrowingRunnable;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One whole pipeline (a {@link LocalStack} on the shared test Kafka and Redis, with its own topics, application id
+ * and Redis prefix) plus the wire JSON of every event, two ways to produce it (the producer API over HTTP, or a
+ * plain Kafka client for exact control of topic, key and order) and the view API's answers as plain values.
+ */
+final class PipelineFixture implements AutoCloseable {
+
+    /** One record as any client would write it: topic, key (the id the contract names) and wire JSON. */
+    record WireEvent(String topic, String key, String json) {
+    }
+
+    /** {@code GET /v1/users/{u}/unread}: total and per-author counts. */
+    record Counts(long total, Map<Long, Long> byAuthor) {
+    }
+
+    /** One page of {@code GET /v1/users/{u}/unread/{a}}: blog ids newest first, and the cursor to continue with. */
+    record Page(List<Long> blogIds, String nextCursor) {
+    }
+
+    private static final Duration VISIBLE_WITHIN = Duration.ofSeconds(20);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final AtomicLong ids = new AtomicLong(1_000);
+    private final AtomicLong eventIds = new AtomicLong();
+    private final LocalStack stack;
+    private final KafkaProducer<String, String> producer;
+
+    private PipelineFixture(LocalStack stack) {
+        this.stack = stack;
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer());
+    }
+
+    static PipelineFixture start(String name) throws Exception {
+        Infrastructure infra = TestInfrastructure.shared();
+        String run = name + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return new PipelineFixture(LocalStack.start(Settings.of(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", infra.kafkaBootstrapServers(),
+                "REDIS_URL", infra.redisUrl(),
+                "READMARK_REDIS_PREFIX", run,
+                "READMARK_TOPIC_BLOG_EVENTS", "blog-events-" + run,
+                "READMARK_TOPIC_FOLLOW_EVENTS", "follow-events-" + run,
+                "READMARK_TOPIC_READ_EVENTS", "read-events-" + run,
+                "READMARK_TOPIC_DLQ", "dlq-" + run,
+                "PROCESSOR_APPLICATION_ID", run,
+                "PRODUCER_API_PORT", "0",
+                "VIEW_API_PORT", "0"), Map.of())));
+    }
+
+    /** A user, author or blog id no other test of this pipeline uses. */
+    long newId() {
+        return ids.incrementAndGet();
+    }
+
+    // ---- the wire contract ------------------------------------------------------------------------------------
+
+    WireEvent followed(long followerId, long authorId) {
+        return follow("Followed", followerId, authorId);
+    }
+
+    WireEvent unfollowed(long followerId, long authorId) {
+        return follow("Unfollowed", followerId, authorId);
+    }
+
+    private WireEvent follow(String type, long followerId, long authorId) {
+        return new WireEvent(stack.topics().followEvents().name(), Long.toString(authorId), """
+                {"type":"%s","eventId":"%s","followerId":%d,"authorId":%d,"at":"2026-01-01T09:00:00Z"}"""
+                .formatted(type, eventId(), followerId, authorId));
+    }
+
+    WireEvent published(long blogId, long authorId, Instant publishedAt) {
+        return new WireEvent(stack.topics().blogEvents().name(), Long.toString(authorId), """
+                {"type":"BlogPublished","eventId":"%s","blogId":%d,"authorId":%d,"publishedAt":"%s"}"""
+                .formatted(eventId(), blogId, authorId, publishedAt));
+    }
+
+    WireEvent deleted(long blogId, long authorId, Instant deletedAt) {
+        return new WireEvent(stack.topics().blogEvents().name(), Long.toString(authorId), """
+                {"type":"BlogDeleted","eventId":"%s","blogId":%d,"authorId":%d,"deletedAt":"%s"}"""
+                .formatted(eventId(), blogId, authorId, deletedAt));
+    }
+
+    WireEvent read(long userId, long blogId, long authorId, Instant readAt) {
+        return new WireEvent(stack.topics().readEvents().name(), Long.toString(userId), """
+                {"type":"BlogRead","eventId":"%s","userId":%d,"blogId":%d,"authorId":%d,"readAt":"%s"}"""
+                .formatted(eventId(), userId, blogId, authorId, readAt));
+    }
+
+    WireEvent readAll(long userId, long authorId, Instant readAt) {
+        return new WireEvent(stack.topics().readEvents().name(), Long.toString(userId), """
+                {"type":"AuthorReadAll","eventId":"%s","userId":%d,"authorId":%d,"readAt":"%s"}"""
+                .formatted(eventId(), userId, authorId, readAt));
+    }
+
+    private String eventId() {
+        return "e-" + eventIds.incrementAndGet();
+    }
+
+    // ---- producing --------------------------------------------------------------------------------------------
+
+    /** Through the producer API, one after the other, each acknowledged by Kafka on the event's topic. */
+    void post(WireEvent... events) throws Exception {
+        for (WireEvent event : events) {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(stack.producerApiUrl() + "/v1/events"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(event.json())).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            assertThat(Json.MAPPER.readTree(response.body()).get("topic").asText()).isEqualTo(event.topic());
+        }
+    }
+
+    /** With a plain Kafka client, exactly these records in this order, each acknowledged before the next is sent. */
+    void produce(WireEvent... events) throws ExecutionException, InterruptedException {
+        for (WireEvent event : events) {
+            producer.send(new ProducerRecord<>(event.topic(), event.key(), event.json())).get();
+        }
+    }
+
+    // ---- the view ---------------------------------------------------------------------------------------------
+
+    Counts counts(long userId) throws Exception {
+        JsonNode body = get("/v1/users/" + userId + "/unread");
+        assertThat(body.get("userId").asLong()).isEqualTo(userId);
+        Map<Long, Long> byAuthor = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> field : body.get("byAuthor").properties()) {
+            byAuthor.put(Long.parseLong(field.getKey()), field.getValue().asLong());
+        }
+        return new Counts(body.get("total").asLong(), byAuthor);
+    }
+
+    Page page(long userId, long authorId, int limit, String cursor) throws Exception {
+        String query = "?limit=" + limit + (cursor == null ? "" : "&cursor=" + cursor);
+        JsonNode body = get("/v1/users/" + userId + "/unread/" + authorId + query);
+        List<Long> blogIds = new ArrayList<>();
+        for (JsonNode item : body.get("items")) {
+            assertThat(item.get("authorId").asLong()).isEqualTo(authorId);
+            blogIds.add(item.get("blogId").asLong());
+        }
+        JsonNode next = body.get("nextCursor");
+        assertThat(next).as("nextCursor is always present, null on the last page").isNotNull();
+        return new Page(blogIds, next.isNull() ? null : next.asText());
+    }
+
+    /** Every unread blog of one author for a user, newest first (one page; these tests stay far below the limit). */
+    List<Long> unread(long userId, long authorId) throws Exception {
+        Page page = page(userId, authorId, 100, null);
+        assertThat(page.nextCursor()).isNull();
+        return page.blogIds();
+    }
+
+    /** The raw JSON items of one author's first page, for checks of single fields. */
+    JsonNode items(long userId, long authorId) throws Exception {
+        return get("/v1/users/" + userId + "/unread/" + authorId + "?limit=100").get("items");
+    }
+
+    private JsonNode get(String path) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(stack.viewApiUrl() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return Json.MAPPER.readTree(response.body());
+    }
+
+    // ---- waiting ----------------------------------------------------------------------------------------------
+
+    /** Waits until the assertion holds; events travel Kafka → processor → Redis asynchronously. */
+    static void eventually(ThrowingRunnable assertion) {
+        await().atMost(VISIBLE_WITHIN).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).untilAsserted(assertion);
+    }
+
+    /** Waits until the user's unread of that author is exactly these blog ids, newest first. */
+    void awaitUnread(long userId, long authorId, Long... newestFirst) {
+        eventually(() -> assertThat(unread(userId, authorId)).containsExactly(newestFirst));
+    }
+
+    /** Waits until the user's counts satisfy the assertion. */
+    void awaitCounts(long userId, ThrowingConsumer<Counts> assertion) {
+        eventually(() -> assertion.accept(counts(userId)));
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+        stack.close();
+    }
+}

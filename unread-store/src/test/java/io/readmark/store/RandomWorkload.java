@@ -1,0 +1,120 @@
+package io.readmark.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * A seeded random platform: authors publish, delete, gain and lose followers; users read single blogs (some
+ * not delivered yet) and read everything of an author. Produces the two ordered streams a deployment has —
+ * author-keyed changes (blog and follow events) and user-keyed changes (read events) — with exact duplicates
+ * sprinkled in, as redelivery after a crash would produce them.
+ */
+final class RandomWorkload {
+
+    static final long T0 = 1_767_225_600_000L;
+    static final int USERS = 8;
+    static final int AUTHORS = 4;
+
+    final List<UnreadOp> authorStream = new ArrayList<>();
+    final List<UnreadOp> readerStream = new ArrayList<>();
+
+    private final Random random;
+    private final List<Set<Long>> followers = new ArrayList<>();
+    private final List<long[]> published = new ArrayList<>(); // {blogId, authorId, publishedAt}
+    /** Authors of blogs read before they are published: a read names the blog's real author. */
+    private final Map<Long, Long> futureAuthors = new HashMap<>();
+    private long nextBlog = 1;
+
+    RandomWorkload(long seed, int events) {
+        random = new Random(seed);
+        for (int a = 0; a <= AUTHORS; a++) followers.add(new HashSet<>());
+        for (long a = 1; a <= AUTHORS; a++) {
+            for (long u = 1; u <= USERS; u++) if (random.nextBoolean()) followers.get((int) a).add(u);
+        }
+        for (int i = 0; i < events; i++) next();
+    }
+
+    /** Both streams in one order a single writer could see them: each stream's own order is kept. */
+    List<UnreadOp> interleaved(long seed) {
+        Random shuffle = new Random(seed);
+        List<UnreadOp> merged = new ArrayList<>(authorStream.size() + readerStream.size());
+        int a = 0;
+        int r = 0;
+        while (a < authorStream.size() || r < readerStream.size()) {
+            boolean takeAuthor = r == readerStream.size() || (a < authorStream.size() && shuffle.nextBoolean());
+            merged.add(takeAuthor ? authorStream.get(a++) : readerStream.get(r++));
+        }
+        return merged;
+    }
+
+    private void next() {
+        int dice = random.nextInt(100);
+        if (dice < 8 && !authorStream.isEmpty()) {
+            duplicate(authorStream);
+        } else if (dice < 12 && !readerStream.isEmpty()) {
+            duplicate(readerStream);
+        } else if (dice < 40) {
+            publish();
+        } else if (dice < 45) {
+            delete();
+        } else if (dice < 52) {
+            followOrUnfollow();
+        } else if (dice < 88) {
+            read();
+        } else {
+            readAll();
+        }
+    }
+
+    private void duplicate(List<UnreadOp> stream) {
+        stream.add(stream.get(random.nextInt(stream.size())));
+    }
+
+    private void publish() {
+        long blog = nextBlog++;
+        Long planned = futureAuthors.remove(blog);
+        long author = planned != null ? planned : 1 + random.nextInt(AUTHORS);
+        // Pairs of blogs share a millisecond, so ties in the sorted sets are exercised.
+        long publishedAt = T0 + (blog / 2) * 1_000;
+        published.add(new long[]{blog, author, publishedAt});
+        for (long user : followers.get((int) author)) authorStream.add(new UnreadOp.Deliver(user, author, blog, publishedAt));
+    }
+
+    private void delete() {
+        if (published.isEmpty()) return;
+        long[] blog = published.get(random.nextInt(published.size()));
+        long deletedAt = blog[2] + 500;
+        for (long user : followers.get((int) blog[1])) authorStream.add(new UnreadOp.Remove(user, blog[1], blog[0], deletedAt));
+    }
+
+    private void followOrUnfollow() {
+        long author = 1 + random.nextInt(AUTHORS);
+        long user = 1 + random.nextInt(USERS);
+        if (followers.get((int) author).remove(user)) {
+            authorStream.add(new UnreadOp.Unfollow(user, author));
+        } else {
+            followers.get((int) author).add(user);
+        }
+    }
+
+    private void read() {
+        long user = 1 + random.nextInt(USERS);
+        // Sometimes a blog that is not published yet: its read arrives before its delivery.
+        long blog = 1 + random.nextInt((int) nextBlog + 3);
+        long author = blog < nextBlog ? published.get((int) blog - 1)[1]
+                : futureAuthors.computeIfAbsent(blog, b -> 1L + random.nextInt(AUTHORS));
+        readerStream.add(new UnreadOp.Remove(user, author, blog, T0 + nextBlog * 1_000 + random.nextInt(1_000)));
+    }
+
+    private void readAll() {
+        long user = 1 + random.nextInt(USERS);
+        long author = 1 + random.nextInt(AUTHORS);
+        long readAt = T0 + (long) (random.nextDouble() * (nextBlog / 2 + 2)) * 1_000;
+        readerStream.add(new UnreadOp.ReadAll(user, author, readAt));
+    }
+}

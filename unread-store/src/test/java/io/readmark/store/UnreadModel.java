@@ -1,0 +1,99 @@
+package io.readmark.store;
+
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The unread semantics in plain Java, with nothing from Redis: what every user's unread sets, counts, read marks
+ * and floors must be after a sequence of changes. The model-based test holds the Lua scripts to it.
+ */
+final class UnreadModel {
+
+    /** A sorted-set entry, ordered as Redis orders them: by score, then by member bytes. */
+    record Entry(long score, String member) {
+        static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::score).thenComparing(Entry::member);
+    }
+
+    private final UnreadLimits limits;
+    private final Map<Long, Map<Long, NavigableSet<Entry>>> unread = new HashMap<>();
+    private final Map<Long, NavigableSet<Entry>> marks = new HashMap<>();
+    private final Map<Long, Map<Long, Long>> floors = new HashMap<>();
+
+    UnreadModel(UnreadLimits limits) {
+        this.limits = limits;
+    }
+
+    void deliver(long user, long author, long blog, long publishedAt) {
+        String member = Long.toString(blog);
+        if (markOf(user, member) != null) return;
+        Long floor = floors(user).get(author);
+        if (floor != null && publishedAt <= floor) return;
+        NavigableSet<Entry> set = unread(user, author);
+        if (set.stream().anyMatch(e -> e.member().equals(member))) return;
+        set.add(new Entry(publishedAt, member));
+        while (set.size() > limits.maxUnreadPerAuthor()) {
+            Entry oldest = set.pollFirst();
+            floors(user).merge(author, oldest.score(), Math::max);
+        }
+    }
+
+    void remove(long user, long author, long blog, long at) {
+        String member = Long.toString(blog);
+        unread(user, author).removeIf(e -> e.member().equals(member));
+        NavigableSet<Entry> userMarks = marks.computeIfAbsent(user, u -> new TreeSet<>(Entry.ORDER));
+        userMarks.removeIf(e -> e.member().equals(member));
+        userMarks.add(new Entry(at, member));
+        while (userMarks.size() > limits.maxMarksPerUser()) userMarks.pollFirst();
+    }
+
+    void readAll(long user, long author, long readAt) {
+        unread(user, author).removeIf(e -> e.score() <= readAt);
+        floors(user).merge(author, readAt, Math::max);
+    }
+
+    void unfollow(long user, long author) {
+        unread(user, author).clear();
+    }
+
+    /** Expected counts hash: one field per author with unread, plus {@code total} when non-zero. */
+    Map<String, String> counts(long user) {
+        Map<String, String> counts = new TreeMap<>();
+        long total = 0;
+        for (Map.Entry<Long, NavigableSet<Entry>> byAuthor : unread.getOrDefault(user, Map.of()).entrySet()) {
+            if (byAuthor.getValue().isEmpty()) continue;
+            counts.put(Long.toString(byAuthor.getKey()), Integer.toString(byAuthor.getValue().size()));
+            total += byAuthor.getValue().size();
+        }
+        if (total > 0) counts.put("total", Long.toString(total));
+        return counts;
+    }
+
+    NavigableSet<Entry> unreadOf(long user, long author) {
+        return unread(user, author);
+    }
+
+    NavigableSet<Entry> marksOf(long user) {
+        return marks.getOrDefault(user, new TreeSet<>(Entry.ORDER));
+    }
+
+    Map<Long, Long> floorsOf(long user) {
+        return floors(user);
+    }
+
+    private Long markOf(long user, String member) {
+        return marks.getOrDefault(user, new TreeSet<>(Entry.ORDER)).stream()
+                .filter(e -> e.member().equals(member)).map(Entry::score).findFirst().orElse(null);
+    }
+
+    private NavigableSet<Entry> unread(long user, long author) {
+        return unread.computeIfAbsent(user, u -> new HashMap<>()).computeIfAbsent(author, a -> new TreeSet<>(Entry.ORDER));
+    }
+
+    private Map<Long, Long> floors(long user) {
+        return floors.computeIfAbsent(user, u -> new HashMap<>());
+    }
+}

@@ -1,0 +1,109 @@
+package io.readmark.store;
+
+import io.lettuce.core.ScoredValue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Long random sequences of every change — duplicates, reads before deliveries, deletes, read-alls, unfollows —
+ * applied to the real scripts on a real Redis and to {@link UnreadModel}; afterwards Redis must equal the model
+ * and the DESIGN invariants must hold for every user. A failure names its seed; rerun just that one with
+ * {@code -Dreadmark.model.seed=<seed> -Dreadmark.model.sequences=1}.
+ */
+class UnreadModelIT {
+
+    private static final long BASE_SEED = Long.getLong("readmark.model.seed", 20_261_121L);
+    private static final int SEQUENCES = Integer.getInteger("readmark.model.sequences", 200);
+    private static final int EVENTS = Integer.getInteger("readmark.model.events", 500);
+    /** Small bounds, so trimming of unread sets and of read marks happens all the time. */
+    private static final UnreadLimits TIGHT = new UnreadLimits(4, 12);
+    /** Bounds that never bind: with them, concurrent writers' changes commute. */
+    private static final UnreadLimits LOOSE = new UnreadLimits(100_000, 100_000);
+
+    private static final RedisFixture redis = new RedisFixture();
+
+    @AfterAll
+    static void closeRedis() {
+        redis.close();
+    }
+
+    @Test
+    void shouldMatchTheModelForEverySequenceAppliedInOrder() {
+        for (int i = 0; i < SEQUENCES; i++) {
+            long seed = BASE_SEED + i;
+            RandomWorkload workload = new RandomWorkload(seed, EVENTS);
+            List<UnreadOp> ops = workload.interleaved(seed);
+            UnreadModel model = new UnreadModel(TIGHT);
+            RedisFixture.Scoped scoped = redis.scoped("model-" + seed);
+            try (UnreadWriter writer = scoped.writer(TIGHT)) {
+                ops.forEach(op -> op.applyTo(writer));
+                writer.awaitAcknowledged();
+            }
+            ops.forEach(op -> op.applyTo(model));
+            assertSameState(scoped, model, seed, true);
+        }
+    }
+
+    @Test
+    void shouldMatchTheModelWhenBlogAndReadStreamsAreWrittenConcurrently() {
+        for (int i = 0; i < SEQUENCES / 4; i++) {
+            long seed = BASE_SEED + 1_000_000 + i;
+            RandomWorkload workload = new RandomWorkload(seed, EVENTS);
+            RedisFixture.Scoped scoped = redis.scoped("concurrent-" + seed);
+            // Two stream threads, as in a deployment: blog/follow events and read events race per user.
+            CompletableFuture<Void> authors = CompletableFuture.runAsync(() -> applyAll(scoped, workload.authorStream));
+            CompletableFuture<Void> readers = CompletableFuture.runAsync(() -> applyAll(scoped, workload.readerStream));
+            CompletableFuture.allOf(authors, readers).join();
+
+            UnreadModel model = new UnreadModel(LOOSE);
+            workload.authorStream.forEach(op -> op.applyTo(model));
+            workload.readerStream.forEach(op -> op.applyTo(model));
+            // Which of a delete and a read marks a blog last is a race; only whether it is marked is not.
+            assertSameState(scoped, model, seed, false);
+        }
+    }
+
+    private static void applyAll(RedisFixture.Scoped scoped, List<UnreadOp> ops) {
+        try (UnreadWriter writer = scoped.writer(LOOSE)) {
+            ops.forEach(op -> op.applyTo(writer));
+            writer.awaitAcknowledged();
+        }
+    }
+
+    private static void assertSameState(RedisFixture.Scoped scoped, UnreadModel model, long seed, boolean markTimesExact) {
+        String context = "seed " + seed + " (rerun: -Dreadmark.model.seed=" + seed + " -Dreadmark.model.sequences=1)";
+        UnreadKeys keys = scoped.keys();
+        for (long user = 1; user <= RandomWorkload.USERS; user++) {
+            assertThat(new TreeMap<>(scoped.sync().hgetall(keys.counts(user)))).as("counts of user %d, %s", user, context)
+                    .isEqualTo(model.counts(user));
+            for (long author = 1; author <= RandomWorkload.AUTHORS; author++) {
+                assertThat(entries(scoped.sync().zrangeWithScores(keys.unread(user, author), 0, -1)))
+                        .as("unread of user %d by author %d, %s", user, author, context)
+                        .containsExactlyElementsOf(model.unreadOf(user, author));
+            }
+            List<UnreadModel.Entry> marks = entries(scoped.sync().zrangeWithScores(keys.marks(user), 0, -1));
+            if (markTimesExact) {
+                assertThat(marks).as("read marks of user %d, %s", user, context).containsExactlyElementsOf(model.marksOf(user));
+            } else {
+                assertThat(marks.stream().map(UnreadModel.Entry::member).collect(Collectors.toSet())).as("read marks of user %d, %s", user, context)
+                        .isEqualTo(model.marksOf(user).stream().map(UnreadModel.Entry::member).collect(Collectors.toSet()));
+            }
+            Map<String, String> floors = scoped.sync().hgetall(keys.floors(user));
+            assertThat(floors).as("floors of user %d, %s", user, context).isEqualTo(model.floorsOf(user).entrySet().stream()
+                    .collect(Collectors.toMap(e -> Long.toString(e.getKey()), e -> Long.toString(e.getValue()))));
+            scoped.assertInvariants(user, context);
+        }
+    }
+
+    private static List<UnreadModel.Entry> entries(List<ScoredValue<String>> values) {
+        return values.stream().map(v -> new UnreadModel.Entry((long) v.getScore(), v.getValue())).toList();
+    }
+}

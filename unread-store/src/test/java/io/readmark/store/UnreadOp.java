@@ -1,0 +1,30 @@
+package io.readmark.store;
+
+/** One per-user change, as the stream processor submits it; applied alike to the model and to Redis. */
+sealed interface UnreadOp {
+
+    void applyTo(UnreadModel model);
+
+    void applyTo(UnreadWriter writer);
+
+    record Deliver(long user, long author, long blog, long publishedAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.deliver(user, author, blog, publishedAt); }
+        public void applyTo(UnreadWriter writer) { writer.deliver(user, author, blog, publishedAt); }
+    }
+
+    /** A read (from read-events) or a delete (fanned out from blog-events). */
+    record Remove(long user, long author, long blog, long at) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.remove(user, author, blog, at); }
+        public void applyTo(UnreadWriter writer) { writer.remove(user, author, blog, at); }
+    }
+
+    record ReadAll(long user, long author, long readAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.readAll(user, author, readAt); }
+        public void applyTo(UnreadWriter writer) { writer.readAll(user, author, readAt); }
+    }
+
+    record Unfollow(long user, long author) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.unfollow(user, author); }
+        public void applyTo(UnreadWriter writer) { writer.unfollow(user, author); }
+    }
+}
