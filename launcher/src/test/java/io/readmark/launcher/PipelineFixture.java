@@ -205,6 +205,14 @@ final class PipelineFixture implements AutoCloseable {
         eventually(() -> assertThat(unread(userId, authorId)).containsExactly(newestFirst));
     }
 
+    /**
+     * Waits until the blog is among the user's unread of that author. Used as the barrier after events that must
+     * not change anything: once a later event on the same partition shows, the earlier ones were applied.
+     */
+    void awaitVisible(long userId, long authorId, long blogId) {
+        eventually(() -> assertThat(unread(userId, authorId)).contains(blogId));
+    }
+
     /** Waits until the user's counts satisfy the assertion. */
     void awaitCounts(long userId, ThrowingConsumer<Counts> assertion) {
         eventually(() -> assertion.accept(counts(userId)));

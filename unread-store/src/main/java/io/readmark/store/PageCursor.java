@@ -16,7 +16,7 @@ record PageCursor(long score, String member) {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** @throws IllegalArgumentException when the text is not a cursor this class wrote */
+    /** @throws InvalidCursorException when the text is not a cursor this class wrote */
     static PageCursor decode(String cursor) {
         try {
             String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split(":", 3);
@@ -26,7 +26,7 @@ record PageCursor(long score, String member) {
         } catch (IllegalArgumentException e) {
             // reported below with one message for every malformed cursor
         }
-        throw new IllegalArgumentException("cursor is not one this API returned");
+        throw new InvalidCursorException();
     }
 
     /** True when the entry comes after this cursor in ZREVRANGE order (higher score first, then reverse lexicographic). */

@@ -39,7 +39,7 @@ public final class UnreadReader {
 
     /**
      * Newest-first page of a user's unread blogs by one author, continuing after {@code cursor} (null for the first).
-     * @throws IllegalArgumentException when the cursor is malformed
+     * @throws InvalidCursorException when the cursor is malformed
      */
     public UnreadPage page(long userId, long authorId, int limit, String cursor) {
         String key = keys.unread(userId, authorId);

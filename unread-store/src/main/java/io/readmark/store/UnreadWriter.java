@@ -44,7 +44,25 @@ public final class UnreadWriter implements AutoCloseable {
         this.keys = keys;
         this.limits = limits;
         this.maxPending = maxPending;
+        loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
+    }
+
+    /**
+     * SCRIPT LOAD up front so the first EVALSHAs hit. Not fatal: scripts also vanish on restart or failover, and
+     * {@link #evalNow} covers that case anyway.
+     */
+    private static void loadScripts(RedisConnections.Connection connection) {
+        try {
+            for (UnreadScript script : UnreadScript.values()) {
+                String sha = connection.sync().scriptLoad(script.body());
+                if (!script.sha().equals(sha)) {
+                    throw new IllegalStateException("Redis hashed " + script + " as " + sha + ", expected " + script.sha());
+                }
+            }
+        } catch (io.lettuce.core.RedisException e) {
+            log.warn("could not preload scripts ({}); they will be sent with EVAL when first needed", e.toString());
+        }
     }
 
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {

@@ -99,8 +99,8 @@ class UnreadReaderIT {
     @Test
     void shouldRejectACursorItDidNotIssue() {
         assertThatThrownBy(() -> redis.reader().page(1, ALICE, 3, "bm90LWEtY3Vyc29y"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cursor");
+                .isInstanceOf(InvalidCursorException.class).hasMessageContaining("cursor");
         assertThatThrownBy(() -> redis.reader().page(1, ALICE, 3, "%%%"))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(InvalidCursorException.class);
     }
 }

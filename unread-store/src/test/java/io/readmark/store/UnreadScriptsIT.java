@@ -162,6 +162,15 @@ class UnreadScriptsIT {
     }
 
     @Test
+    void shouldPreloadEveryScriptWhenAWriterOpens() {
+        redis.sync.scriptFlush();
+        try (UnreadWriter ignored = redis.writer(new UnreadLimits(5, 20))) {
+            String[] shas = java.util.Arrays.stream(UnreadScript.values()).map(UnreadScript::sha).toArray(String[]::new);
+            assertThat(redis.sync.scriptExists(shas)).containsOnly(true);
+        }
+    }
+
+    @Test
     void shouldFallBackToEvalWhenRedisLostItsScripts() {
         long user = user();
         redis.sync.scriptFlush();

@@ -7,6 +7,7 @@ import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
+import io.readmark.store.InvalidCursorException;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadPage;
@@ -84,11 +85,7 @@ final class ViewRoutes {
         UnreadPage page;
         try {
             page = fromRedis(() -> reader.page(userId, authorId, limit, cursor));
-        } catch (NumberFormatException e) {
-            throw e; // a corrupt member in Redis is our fault, not a bad cursor
-        } catch (IllegalArgumentException e) {
-            // The reader decodes the cursor before it touches Redis; that is the only input it can reject.
-            if (cursor == null) throw e;
+        } catch (InvalidCursorException e) {
             throw ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was '" + cursor + "'");
         }
         List<ItemBody> items = page.items().stream()
