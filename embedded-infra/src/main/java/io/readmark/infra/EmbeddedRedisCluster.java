@@ -157,11 +157,12 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 RespCommand.call(port, COMMAND_TIMEOUT, "CLUSTER", "ADDSLOTSRANGE",
                         String.valueOf(ranges.get(i).first()), String.valueOf(ranges.get(i).last()));
             }
-            // Meeting everyone from one node is enough: gossip introduces the others to each other.
-            int first = nodes.getFirst().redis().port();
-            for (Node node : nodes.subList(1, nodes.size())) {
-                RespCommand.call(first, COMMAND_TIMEOUT, "CLUSTER", "MEET", "127.0.0.1",
-                        String.valueOf(node.redis().port()), String.valueOf(node.busPort()));
+            // Every pair meets directly: gossip would introduce them too, but only within a second or two.
+            for (int i = 0; i < nodes.size(); i++) {
+                for (Node other : nodes.subList(i + 1, nodes.size())) {
+                    RespCommand.call(nodes.get(i).redis().port(), COMMAND_TIMEOUT, "CLUSTER", "MEET", "127.0.0.1",
+                            String.valueOf(other.redis().port()), String.valueOf(other.busPort()));
+                }
             }
         } catch (RespCommand.ErrorReply e) {
             throw new IllegalStateException("Could not form the Redis Cluster (needs redis-server 7.0 or newer): "

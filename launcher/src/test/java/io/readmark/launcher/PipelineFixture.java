@@ -55,6 +55,7 @@ final class PipelineFixture implements AutoCloseable {
     private final AtomicLong eventIds = new AtomicLong();
     private final LocalStack stack;
     private final KafkaProducer<String, String> producer;
+    private long lastTimestamp;
 
     private PipelineFixture(LocalStack stack) {
         this.stack = stack;
@@ -139,13 +140,32 @@ final class PipelineFixture implements AutoCloseable {
                     .POST(HttpRequest.BodyPublishers.ofString(event.json())).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
             assertThat(Json.MAPPER.readTree(response.body()).get("topic").asText()).isEqualTo(event.topic());
+            awaitNextMillisecond();
         }
     }
 
-    /** With a plain Kafka client, exactly these records in this order, each acknowledged before the next is sent. */
+    /**
+     * With a plain Kafka client, exactly these records in this order, each acknowledged before the next is sent.
+     * Record timestamps strictly increase, like those of any client whose events are a millisecond apart.
+     */
     void produce(WireEvent... events) throws ExecutionException, InterruptedException {
         for (WireEvent event : events) {
-            producer.send(new ProducerRecord<>(event.topic(), event.key(), event.json())).get();
+            long timestamp = Math.max(System.currentTimeMillis(), lastTimestamp + 1);
+            producer.send(new ProducerRecord<>(event.topic(), null, timestamp, event.key(), event.json())).get();
+            lastTimestamp = timestamp;
+        }
+    }
+
+    /**
+     * Kafka Streams interleaves an author's follow and blog partitions by record timestamp, and records of the same
+     * millisecond in either order. A follow and a publish sent within one millisecond are therefore concurrent, not
+     * ordered; tests that send them one after the other mean them to be ordered, so the next send waits for the
+     * clock to move on (the producer API stamps records with its own clock, which is this JVM's).
+     */
+    private static void awaitNextMillisecond() {
+        long now = System.currentTimeMillis();
+        while (System.currentTimeMillis() <= now) {
+            Thread.onSpinWait();
         }
     }
 

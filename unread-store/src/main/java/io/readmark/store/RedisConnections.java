@@ -9,6 +9,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -17,6 +18,8 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * One Lettuce client per process, standalone or cluster as the URL says: {@code redis://host:port} or
@@ -59,8 +62,11 @@ public final class RedisConnections implements AutoCloseable {
             List<RedisURI> seeds = Arrays.stream(url.substring(CLUSTER_SCHEME.length()).split(","))
                     .map(hostPort -> RedisURI.create("redis://" + hostPort.trim())).toList();
             RedisClusterClient client = RedisClusterClient.create(seeds);
+            // Follow failovers and reshards: refresh the slot map on MOVED/ASK and every 30 s.
+            ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+                    .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build();
             client.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
-                    .disconnectedBehavior(whenDown).build());
+                    .disconnectedBehavior(whenDown).topologyRefreshOptions(refresh).build());
             return new RedisConnections(client, true);
         }
         RedisClient client = RedisClient.create(RedisURI.create(url));
@@ -78,10 +84,28 @@ public final class RedisConnections implements AutoCloseable {
     public Connection open() {
         if (cluster) {
             StatefulRedisClusterConnection<String, String> connection = ((RedisClusterClient) client).connect();
+            connectToEveryMaster(connection);
             return new Connection(connection, connection.async(), connection.sync());
         }
         StatefulRedisConnection<String, String> connection = ((RedisClient) client).connect();
         return new Connection(connection, connection.async(), connection.sync());
+    }
+
+    /**
+     * Opens the per-master connections now instead of on the first command for each master: Lettuce rejects a command
+     * that waits for a node connection still being established when REJECT_COMMANDS is set (lettuce#3747), which made
+     * the first read routed to each master a 503. A master unreachable now is connected to later, on demand.
+     */
+    private static void connectToEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
+        CompletableFuture<?>[] connecting = connection.getPartitions().stream()
+                .filter(node -> !node.hasNoSlots())
+                .map(node -> connection.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort()))
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(connecting).join(); // each attempt is bounded by the connect timeout
+        } catch (CompletionException e) {
+            // Not fatal: the command path connects to that master itself, and fails fast while it cannot.
+        }
     }
 
     public boolean isCluster() {
