@@ -13,7 +13,8 @@ import java.util.Properties;
 /** Everything the stream processor can be told, with defaults for a local run. */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, Duration commitInterval, Path stateDir,
-                              UnreadLimits limits, int maxPendingWrites, Duration redisTimeout) {
+                              UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
+                              Duration tombstoneRetention) {
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(
@@ -29,7 +30,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                         settings.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", UnreadLimits.DEFAULTS.maxUnreadPerAuthor()),
                         settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser())),
                 settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000),
-                settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)));
+                settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)),
+                settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7)));
     }
 
     Properties streamsProperties() {

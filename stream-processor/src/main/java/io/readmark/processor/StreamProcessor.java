@@ -42,7 +42,7 @@ public final class StreamProcessor implements AutoCloseable {
         requireCoPartitioned(config);
         RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false);
         ThreadWriters writers = new ThreadWriters(redis, new UnreadKeys(config.redisPrefix()), config.limits(), config.maxPendingWrites());
-        KafkaStreams streams = new KafkaStreams(UnreadTopology.build(config.topics(), writers), config.streamsProperties(),
+        KafkaStreams streams = new KafkaStreams(UnreadTopology.build(config.topics(), writers, config.tombstoneRetention()), config.streamsProperties(),
                 new RedisFirstClientSupplier(writers));
         streams.setUncaughtExceptionHandler(error -> {
             // Offsets were not committed past the failure, so a fresh thread re-reads and re-applies idempotently.

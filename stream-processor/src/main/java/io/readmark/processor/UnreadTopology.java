@@ -5,6 +5,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.Topology;
 
+import java.time.Duration;
+
 /**
  * The stream processor's topology. Follow and blog events share the follower store, so they form one
  * sub-topology and must be co-partitioned by author; read events are their own sub-topology keyed by user.
@@ -19,15 +21,20 @@ public final class UnreadTopology {
     private UnreadTopology() {
     }
 
-    public static Topology build(Topics topics, ThreadWriters writers) {
+    /**
+     * @param tombstoneRetention how long a deleted blog is remembered, so a publish arriving after its delete
+     *                           is dropped
+     */
+    public static Topology build(Topics topics, ThreadWriters writers, Duration tombstoneRetention) {
         Topology topology = new Topology();
         addEventBranch(topology, FOLLOW_EVENTS, topics.followEvents().name(), topics,
                 () -> new FollowEventProcessor(writers, DeadLetters.sinkFor(FOLLOW_EVENTS)));
         addEventBranch(topology, BLOG_EVENTS, topics.blogEvents().name(), topics,
-                () -> new BlogEventProcessor(writers, DeadLetters.sinkFor(BLOG_EVENTS)));
+                () -> new BlogEventProcessor(writers, DeadLetters.sinkFor(BLOG_EVENTS), tombstoneRetention));
         addEventBranch(topology, READ_EVENTS, topics.readEvents().name(), topics,
                 () -> new ReadEventProcessor(writers, DeadLetters.sinkFor(READ_EVENTS)));
         topology.addStateStore(FollowerGraph.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
+        topology.addStateStore(DeletedBlogs.storeBuilder(), BLOG_EVENTS);
         return topology;
     }
 

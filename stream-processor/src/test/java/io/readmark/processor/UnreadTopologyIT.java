@@ -64,7 +64,7 @@ class UnreadTopologyIT {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
-        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers), props);
+        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers, Duration.ofDays(7)), props);
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
         blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
@@ -143,6 +143,34 @@ class UnreadTopologyIT {
 
         assertThat(counts(101).total()).isEqualTo(1);
         assertThat(counts(102).total()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNeverDeliverABlogWhoseDeleteCameFirstEvenToUsersWhoFollowedInBetween() {
+        follow(101, ALICE);
+        blogs.pipeInput("7", """
+                {"type":"BlogDeleted","eventId":"d1","blogId":1001,"authorId":7,"deletedAt":"2026-01-01T14:00:00Z"}""");
+        follow(102, ALICE);
+
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, ALICE, "2026-01-01T12:01:00Z");
+
+        assertThat(counts(101).total()).isEqualTo(1);
+        assertThat(counts(102).total()).as("the late publish of the deleted blog reached nobody").isEqualTo(1);
+    }
+
+    @Test
+    void shouldForgetTombstonesAfterTheirRetention() {
+        follow(101, ALICE);
+        blogs.pipeInput("7", """
+                {"type":"BlogDeleted","eventId":"d1","blogId":1001,"authorId":7,"deletedAt":"2026-01-01T14:00:00Z"}""");
+
+        driver.advanceWallClockTime(Duration.ofHours(1)); // the hourly sweep; the delete is older than 7 days
+        follow(102, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(counts(102).total()).as("a tombstone past retention no longer blocks").isEqualTo(1);
+        assertThat(counts(101).total()).as("the per-user mark still does").isZero();
     }
 
     @Test

@@ -1,0 +1,59 @@
+package io.readmark.processor;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Tombstones of deleted blogs, keyed {@code authorId ‖ blogId}, so a publish that arrives after its delete is not
+ * fanned out at all — not even to users who started following in between. Kept for a retention period.
+ */
+final class DeletedBlogs {
+
+    static final String STORE_NAME = "deleted-blogs";
+
+    private final KeyValueStore<Bytes, byte[]> store;
+
+    DeletedBlogs(KeyValueStore<Bytes, byte[]> store) {
+        this.store = store;
+    }
+
+    static StoreBuilder<KeyValueStore<Bytes, byte[]>> storeBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE_NAME), Serdes.Bytes(), Serdes.ByteArray());
+    }
+
+    void remember(long authorId, long blogId, long deletedAtMillis) {
+        store.put(key(authorId, blogId), ByteBuffer.allocate(Long.BYTES).putLong(deletedAtMillis).array());
+    }
+
+    boolean isDeleted(long authorId, long blogId) {
+        return store.get(key(authorId, blogId)) != null;
+    }
+
+    /** Forgets tombstones of blogs deleted more than {@code retention} before {@code nowMillis}. */
+    int forgetOlderThan(Duration retention, long nowMillis) {
+        long cutoff = nowMillis - retention.toMillis();
+        List<Bytes> expired = new ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
+            while (all.hasNext()) {
+                KeyValue<Bytes, byte[]> entry = all.next();
+                if (ByteBuffer.wrap(entry.value).getLong() < cutoff) expired.add(entry.key);
+            }
+        }
+        expired.forEach(store::delete);
+        return expired.size();
+    }
+
+    private static Bytes key(long authorId, long blogId) {
+        return Bytes.wrap(ByteBuffer.allocate(2 * Long.BYTES).putLong(authorId).putLong(blogId).array());
+    }
+}
