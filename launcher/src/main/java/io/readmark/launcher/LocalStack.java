@@ -65,7 +65,8 @@ public final class LocalStack implements AutoCloseable {
                 topics.blogEvents().name(), partitions,
                 topics.followEvents().name(), partitions,
                 topics.readEvents().name(), partitions,
-                topics.deadLetters().name(), 1));
+                topics.deadLetters().name(), 1,
+                topics.fanoutChunks().name(), partitions));
 
         StreamProcessor processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
         awaitRunning(processor);

@@ -65,6 +65,7 @@ class ClusterPipelineIT {
                 Map.entry("READMARK_TOPIC_FOLLOW_EVENTS", "follow-events-" + run),
                 Map.entry("READMARK_TOPIC_READ_EVENTS", "read-events-" + run),
                 Map.entry("READMARK_TOPIC_DLQ", "dlq-" + run),
+                Map.entry("READMARK_TOPIC_FANOUT", "fanout-" + run),
                 Map.entry("PROCESSOR_APPLICATION_ID", "cluster-" + run),
                 Map.entry("PRODUCER_API_PORT", "0"),
                 Map.entry("VIEW_API_PORT", "0")), Map.of()));

@@ -78,7 +78,7 @@ final class PipelineFixture implements AutoCloseable {
                 "READMARK_TOPIC_DLQ", "dlq-" + run,
                 "PROCESSOR_APPLICATION_ID", run,
                 "PRODUCER_API_PORT", "0",
-                "VIEW_API_PORT", "0"), Map.of())));
+                "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run))));
     }
 
     /** A user, author or blog id no other test of this pipeline uses. */

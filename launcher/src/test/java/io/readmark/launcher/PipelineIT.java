@@ -52,7 +52,7 @@ class PipelineIT {
                 "READMARK_TOPIC_DLQ", "dlq-" + run,
                 "PROCESSOR_APPLICATION_ID", "e2e-" + run,
                 "PRODUCER_API_PORT", "0",
-                "VIEW_API_PORT", "0"), Map.of()));
+                "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run)));
     }
 
     @AfterAll

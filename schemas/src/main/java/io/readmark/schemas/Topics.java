@@ -12,35 +12,47 @@ import java.util.List;
 public record Topics(Topic<String, Event> blogEvents,
                      Topic<String, Event> followEvents,
                      Topic<String, Event> readEvents,
-                     Topic<byte[], byte[]> deadLetters) {
+                     Topic<byte[], byte[]> deadLetters,
+                     Topic<String, FanoutChunk> fanoutChunks) {
 
     public static final String DEFAULT_BLOG_EVENTS = "blog-events";
     public static final String DEFAULT_FOLLOW_EVENTS = "follow-events";
     public static final String DEFAULT_READ_EVENTS = "read-events";
     public static final String DEFAULT_DEAD_LETTERS = "readmark-dlq";
+    public static final String DEFAULT_FANOUT_CHUNKS = "readmark-fanout";
 
     /** The serde of every event topic's values. */
     public static final JsonSerde<Event> EVENT_SERDE = new JsonSerde<>(Event.class);
+    /** The serde of the internal big-V fan-out topic. */
+    public static final JsonSerde<FanoutChunk> CHUNK_SERDE = new JsonSerde<>(FanoutChunk.class);
 
-    /** Topic names from {@code READMARK_TOPIC_BLOG_EVENTS}, {@code _FOLLOW_EVENTS}, {@code _READ_EVENTS}, {@code _DLQ}. */
+    /** Names from {@code READMARK_TOPIC_BLOG_EVENTS}, {@code _FOLLOW_EVENTS}, {@code _READ_EVENTS}, {@code _DLQ}, {@code _FANOUT}. */
     public static Topics from(Settings settings) {
         return named(settings.string("READMARK_TOPIC_BLOG_EVENTS", DEFAULT_BLOG_EVENTS),
                 settings.string("READMARK_TOPIC_FOLLOW_EVENTS", DEFAULT_FOLLOW_EVENTS),
                 settings.string("READMARK_TOPIC_READ_EVENTS", DEFAULT_READ_EVENTS),
-                settings.string("READMARK_TOPIC_DLQ", DEFAULT_DEAD_LETTERS));
+                settings.string("READMARK_TOPIC_DLQ", DEFAULT_DEAD_LETTERS),
+                settings.string("READMARK_TOPIC_FANOUT", DEFAULT_FANOUT_CHUNKS));
     }
 
     public static Topics defaults() {
-        return named(DEFAULT_BLOG_EVENTS, DEFAULT_FOLLOW_EVENTS, DEFAULT_READ_EVENTS, DEFAULT_DEAD_LETTERS);
+        return named(DEFAULT_BLOG_EVENTS, DEFAULT_FOLLOW_EVENTS, DEFAULT_READ_EVENTS, DEFAULT_DEAD_LETTERS, DEFAULT_FANOUT_CHUNKS);
     }
 
+    /** Event topics with the given names and the default fan-out topic (for clients that only publish). */
     public static Topics named(String blogEvents, String followEvents, String readEvents, String deadLetters) {
+        return named(blogEvents, followEvents, readEvents, deadLetters, DEFAULT_FANOUT_CHUNKS);
+    }
+
+    public static Topics named(String blogEvents, String followEvents, String readEvents, String deadLetters,
+                               String fanoutChunks) {
         Serde<String> keys = Serdes.String();
         return new Topics(
                 new Topic<>(blogEvents, keys, EVENT_SERDE),
                 new Topic<>(followEvents, keys, EVENT_SERDE),
                 new Topic<>(readEvents, keys, EVENT_SERDE),
-                new Topic<>(deadLetters, Serdes.ByteArray(), Serdes.ByteArray()));
+                new Topic<>(deadLetters, Serdes.ByteArray(), Serdes.ByteArray()),
+                new Topic<>(fanoutChunks, keys, CHUNK_SERDE));
     }
 
     /** The topic an event belongs on. */
@@ -58,6 +70,6 @@ public record Topics(Topic<String, Event> blogEvents,
     }
 
     public List<String> allNames() {
-        return List.of(blogEvents.name(), followEvents.name(), readEvents.name(), deadLetters.name());
+        return List.of(blogEvents.name(), followEvents.name(), readEvents.name(), deadLetters.name(), fanoutChunks.name());
     }
 }

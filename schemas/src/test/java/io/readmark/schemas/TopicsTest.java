@@ -24,8 +24,8 @@ class TopicsTest {
 
     @Test
     void shouldHonourConfiguredNames() {
-        Topics topics = Topics.named("b", "f", "r", "dlq");
-        assertThat(topics.allNames()).containsExactly("b", "f", "r", "dlq");
+        Topics topics = Topics.named("b", "f", "r", "dlq", "fan");
+        assertThat(topics.allNames()).containsExactly("b", "f", "r", "dlq", "fan");
         assertThat(topics.topicFor(new BlogRead("e", 1, 2, 3, NOW)).name()).isEqualTo("r");
     }
 }

@@ -3,62 +3,98 @@ package io.readmark.processor;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;
+import io.readmark.schemas.FanoutChunk;
+import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadWriter;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * Fans a publish or a delete out to every current follower of the author (never to the author). A publish whose
- * delete was processed first is not fanned out: the delete wins.
+ * Fans a publish or a delete out to every current follower of the author (never to the author): inline for normal
+ * authors, as chunks on the fan-out topic for big-V authors. A publish whose delete was processed first reaches
+ * nobody; a delete cancels the blog's running big-V delivery.
  */
 final class BlogEventProcessor extends EventProcessor<BlogEvent> {
 
     private static final Logger log = LoggerFactory.getLogger(BlogEventProcessor.class);
+    private static final Duration TOMBSTONE_SWEEP = Duration.ofHours(1);
 
-    private final Duration tombstoneRetention;
+    private final FanoutSettings settings;
+    private final ThreadCommits commits;
+    private final String fanoutSink;
+    private ProcessorContext<byte[], byte[]> context;
     private FollowerGraph graph;
     private DeletedBlogs deletedBlogs;
+    private FanoutScheduler scheduler;
+    private long chunkSequence;
 
-    BlogEventProcessor(ThreadWriters writers, String deadLetterSink, Duration tombstoneRetention) {
+    BlogEventProcessor(ThreadWriters writers, String deadLetterSink, String fanoutSink, FanoutSettings settings, ThreadCommits commits) {
         super(BlogEvent.class, writers, deadLetterSink);
-        this.tombstoneRetention = tombstoneRetention;
+        this.fanoutSink = fanoutSink;
+        this.settings = settings;
+        this.commits = commits;
     }
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         super.init(context);
-        KeyValueStore<Bytes, byte[]> followers = context.getStateStore(FollowerGraph.STORE_NAME);
-        KeyValueStore<Bytes, byte[]> tombstones = context.getStateStore(DeletedBlogs.STORE_NAME);
-        graph = new FollowerGraph(followers);
-        deletedBlogs = new DeletedBlogs(tombstones);
-        context.schedule(Duration.ofHours(1), PunctuationType.WALL_CLOCK_TIME, now -> {
-            int forgotten = deletedBlogs.forgetOlderThan(tombstoneRetention, now);
-            if (forgotten > 0) log.info("forgot {} tombstones of blogs deleted over {} ago", forgotten, tombstoneRetention);
+        this.context = context;
+        graph = new FollowerGraph(context.getStateStore(FollowerGraph.STORE_NAME),
+                context.getStateStore(FollowerGraph.COUNTS_STORE_NAME), settings.policy());
+        deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
+        scheduler = new FanoutScheduler(graph, new FanoutJobs(context.getStateStore(FanoutJobs.STORE_NAME)), commits, settings, this::sendChunk);
+        scheduler.resume();
+        context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, scheduler::tick);
+        context.schedule(TOMBSTONE_SWEEP, PunctuationType.WALL_CLOCK_TIME, now -> {
+            int forgotten = deletedBlogs.forgetOlderThan(settings.tombstoneRetention(), now);
+            if (forgotten > 0) log.info("forgot {} tombstones of blogs deleted over {} ago", forgotten, settings.tombstoneRetention());
         });
     }
 
     @Override
     void apply(BlogEvent event, UnreadWriter writer) {
         long authorId = event.authorId();
+        boolean bigV = graph.isBigV(authorId);
         switch (event) {
             case BlogPublished published -> {
                 if (deletedBlogs.isDeleted(authorId, published.blogId())) return;
                 long publishedAt = published.publishedAt().toEpochMilli();
-                graph.forEachFollower(authorId, follower -> {
-                    if (follower != authorId) writer.deliver(follower, authorId, published.blogId(), publishedAt);
-                });
+                if (bigV) {
+                    scheduler.start(FanoutChunk.Kind.DELIVER, authorId, published.blogId(), publishedAt, now());
+                } else {
+                    graph.forEachFollower(authorId, follower -> {
+                        if (follower != authorId) writer.deliver(follower, authorId, published.blogId(), publishedAt);
+                    });
+                }
             }
             case BlogDeleted deleted -> {
                 long deletedAt = deleted.deletedAt().toEpochMilli();
                 deletedBlogs.remember(authorId, deleted.blogId(), deletedAt);
-                graph.forEachFollower(authorId, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
+                // Followers the delivery already reached get a remove (and a mark that outlives late chunks).
+                scheduler.cancel(FanoutJob.idOf(FanoutChunk.Kind.DELIVER, deleted.blogId()));
+                if (bigV) {
+                    scheduler.start(FanoutChunk.Kind.REMOVE, authorId, deleted.blogId(), deletedAt, now());
+                } else {
+                    graph.forEachFollower(authorId, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
+                }
             }
         }
+    }
+
+    private long now() {
+        return context.currentSystemTimeMs();
+    }
+
+    /** Chunks of one job go to different partitions, so several workers can share a big fan-out. */
+    private void sendChunk(FanoutChunk chunk) {
+        byte[] key = (chunk.jobId() + "-" + chunkSequence++).getBytes(StandardCharsets.UTF_8);
+        byte[] value = Topics.CHUNK_SERDE.serialize(null, chunk);
+        context.forward(new Record<>(key, value, now()), fanoutSink);
     }
 }

@@ -4,24 +4,24 @@ import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.Unfollowed;
 import io.readmark.store.UnreadWriter;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Keeps the follower graph; an unfollow also drops that author's unread for the user. Follows do not backfill. */
+/** Keeps the follower graph and counts; an unfollow also drops that author's unread for the user. Follows do not backfill. */
 final class FollowEventProcessor extends EventProcessor<FollowEvent> {
 
+    private final BigVPolicy policy;
     private FollowerGraph graph;
 
-    FollowEventProcessor(ThreadWriters writers, String deadLetterSink) {
+    FollowEventProcessor(ThreadWriters writers, String deadLetterSink, BigVPolicy policy) {
         super(FollowEvent.class, writers, deadLetterSink);
+        this.policy = policy;
     }
 
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         super.init(context);
-        KeyValueStore<Bytes, byte[]> store = context.getStateStore(FollowerGraph.STORE_NAME);
-        graph = new FollowerGraph(store);
+        graph = new FollowerGraph(context.getStateStore(FollowerGraph.STORE_NAME),
+                context.getStateStore(FollowerGraph.COUNTS_STORE_NAME), policy);
     }
 
     @Override
@@ -30,7 +30,7 @@ final class FollowEventProcessor extends EventProcessor<FollowEvent> {
             case Followed followed -> graph.follow(followed.authorId(), followed.followerId());
             case Unfollowed unfollowed -> {
                 graph.unfollow(unfollowed.authorId(), unfollowed.followerId());
-                writer.unfollow(unfollowed.followerId(), unfollowed.authorId());
+                writer.unfollow(unfollowed.followerId(), unfollowed.authorId(), unfollowed.at().toEpochMilli());
             }
         }
     }

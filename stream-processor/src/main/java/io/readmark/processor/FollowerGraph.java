@@ -8,46 +8,98 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 import java.nio.ByteBuffer;
-import java.util.function.LongConsumer;
+import java.util.function.LongPredicate;
 
 /**
  * Who follows whom, in a Kafka Streams store keyed {@code authorId ‖ followerId} (two big-endian longs), so one
- * author's followers are one contiguous, ordered range. Lives in the task of the author's partition, next to
- * the author's blog events.
+ * author's followers are one contiguous, ordered range; beside it each author's follower count and big-V flag.
+ * Lives in the task of the author's partition, next to the author's blog events.
  */
 final class FollowerGraph {
 
     static final String STORE_NAME = "followers";
+    static final String COUNTS_STORE_NAME = "follower-counts";
     private static final byte[] PRESENT = new byte[0];
 
-    private final KeyValueStore<Bytes, byte[]> store;
+    private final KeyValueStore<Bytes, byte[]> pairs;
+    private final KeyValueStore<Bytes, byte[]> counts;
+    private final BigVPolicy policy;
 
-    FollowerGraph(KeyValueStore<Bytes, byte[]> store) {
-        this.store = store;
+    FollowerGraph(KeyValueStore<Bytes, byte[]> pairs, KeyValueStore<Bytes, byte[]> counts, BigVPolicy policy) {
+        this.pairs = pairs;
+        this.counts = counts;
+        this.policy = policy;
     }
 
     static StoreBuilder<KeyValueStore<Bytes, byte[]>> storeBuilder() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE_NAME), Serdes.Bytes(), Serdes.ByteArray());
     }
 
+    static StoreBuilder<KeyValueStore<Bytes, byte[]>> countsStoreBuilder() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTS_STORE_NAME), Serdes.Bytes(), Serdes.ByteArray());
+    }
+
+    /** Adds the pair; a repeated follow changes nothing (the count moves only when the pair is new). */
     void follow(long authorId, long followerId) {
-        store.put(key(authorId, followerId), PRESENT);
+        Bytes key = key(authorId, followerId);
+        if (pairs.get(key) != null) return;
+        pairs.put(key, PRESENT);
+        adjustCount(authorId, +1);
     }
 
     void unfollow(long authorId, long followerId) {
-        store.delete(key(authorId, followerId));
+        Bytes key = key(authorId, followerId);
+        if (pairs.get(key) == null) return;
+        pairs.delete(key);
+        adjustCount(authorId, -1);
+    }
+
+    long followerCount(long authorId) {
+        byte[] value = counts.get(authorKey(authorId));
+        return value == null ? 0 : ByteBuffer.wrap(value).getLong();
+    }
+
+    boolean isBigV(long authorId) {
+        byte[] value = counts.get(authorKey(authorId));
+        return value != null && value[Long.BYTES] == 1;
     }
 
     /** Calls {@code action} for every current follower of the author, in ascending follower id. */
-    void forEachFollower(long authorId, LongConsumer action) {
-        try (KeyValueIterator<Bytes, byte[]> followers = store.range(key(authorId, 0), key(authorId, Long.MAX_VALUE))) {
+    void forEachFollower(long authorId, java.util.function.LongConsumer action) {
+        forEachFollowerAfter(authorId, 0, follower -> {
+            action.accept(follower);
+            return true;
+        });
+    }
+
+    /**
+     * Calls {@code action} for the author's followers with ids above {@code afterFollowerId}, ascending, until it
+     * returns false. Lets a big fan-out resume where it stopped.
+     */
+    void forEachFollowerAfter(long authorId, long afterFollowerId, LongPredicate action) {
+        if (afterFollowerId == Long.MAX_VALUE) return;
+        try (KeyValueIterator<Bytes, byte[]> followers = pairs.range(key(authorId, afterFollowerId + 1), key(authorId, Long.MAX_VALUE))) {
             while (followers.hasNext()) {
-                action.accept(ByteBuffer.wrap(followers.next().key.get()).getLong(Long.BYTES));
+                if (!action.test(ByteBuffer.wrap(followers.next().key.get()).getLong(Long.BYTES))) return;
             }
+        }
+    }
+
+    private void adjustCount(long authorId, int delta) {
+        long count = Math.max(0, followerCount(authorId) + delta);
+        boolean bigV = policy.isBigV(count, isBigV(authorId));
+        if (count == 0) {
+            counts.delete(authorKey(authorId));
+        } else {
+            counts.put(authorKey(authorId), ByteBuffer.allocate(Long.BYTES + 1).putLong(count).put((byte) (bigV ? 1 : 0)).array());
         }
     }
 
     private static Bytes key(long authorId, long followerId) {
         return Bytes.wrap(ByteBuffer.allocate(2 * Long.BYTES).putLong(authorId).putLong(followerId).array());
+    }
+
+    private static Bytes authorKey(long authorId) {
+        return Bytes.wrap(ByteBuffer.allocate(Long.BYTES).putLong(authorId).array());
     }
 }

@@ -8,13 +8,20 @@ import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
 
-/** Everything the stream processor can be told, with defaults for a local run. */
+/**
+ * Everything the stream processor can be told, with defaults for a local run. One process runs the main
+ * topology, the big-V fan-out worker, or both ({@code PROCESSOR_ROLES}), so the worker can be scaled on its own.
+ */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
-                              Duration tombstoneRetention) {
+                              FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
+                              int fanoutWorkerThreads, int fanoutDeliveriesPerSecond) {
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(
@@ -31,16 +38,48 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                         settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser())),
                 settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000),
                 settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)),
-                settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7)));
+                new FanoutSettings(bigVPolicy(settings),
+                        settings.positiveInteger("PROCESSOR_FANOUT_CHUNK_SIZE", 2_000),
+                        settings.positiveInteger("PROCESSOR_FANOUT_CHUNKS_PER_TICK", 4),
+                        settings.duration("PROCESSOR_FANOUT_TICK", Duration.ofMillis(50)),
+                        settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7))),
+                roles(settings).contains("main"),
+                roles(settings).contains("fanout"),
+                settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1),
+                settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000));
+    }
+
+    private static BigVPolicy bigVPolicy(Settings settings) {
+        int threshold = settings.positiveInteger("PROCESSOR_BIGV_THRESHOLD", 10_000);
+        BigVPolicy defaults = BigVPolicy.withThreshold(threshold);
+        return new BigVPolicy(threshold, settings.longValue("PROCESSOR_BIGV_RELEASE_BELOW", defaults.releaseBelow()));
+    }
+
+    private static Set<String> roles(Settings settings) {
+        String value = settings.string("PROCESSOR_ROLES", "main,fanout");
+        Set<String> roles = Arrays.stream(value.split(",")).map(String::trim).filter(r -> !r.isEmpty()).collect(Collectors.toSet());
+        if (roles.isEmpty() || !Set.of("main", "fanout").containsAll(roles)) {
+            throw new IllegalArgumentException("PROCESSOR_ROLES must list main and/or fanout, was '" + value + "'");
+        }
+        return roles;
     }
 
     Properties streamsProperties() {
+        return streamsProperties(applicationId, streamThreads);
+    }
+
+    /** The worker is its own application: own consumer group, own threads, own scaling. */
+    Properties fanoutWorkerProperties() {
+        return streamsProperties(applicationId + "-fanout", fanoutWorkerThreads);
+    }
+
+    private Properties streamsProperties(String applicationId, int threads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         // Redis is not transactional; idempotent scripts make at-least-once delivery exact.
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads);
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval.toMillis());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);

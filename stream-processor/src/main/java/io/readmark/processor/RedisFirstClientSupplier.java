@@ -13,9 +13,11 @@ final class RedisFirstClientSupplier implements KafkaClientSupplier {
 
     private final KafkaClientSupplier defaults = new DefaultKafkaClientSupplier();
     private final ThreadWriters writers;
+    private final ThreadCommits commits;
 
-    RedisFirstClientSupplier(ThreadWriters writers) {
+    RedisFirstClientSupplier(ThreadWriters writers, ThreadCommits commits) {
         this.writers = writers;
+        this.commits = commits;
     }
 
     @Override
@@ -30,7 +32,7 @@ final class RedisFirstClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new RedisFirstConsumer(config, writers);
+        return new RedisFirstConsumer(config, writers, commits);
     }
 
     @Override

@@ -17,51 +17,60 @@ import java.util.Map;
 final class RedisFirstConsumer extends KafkaConsumer<byte[], byte[]> {
 
     private final ThreadWriters writers;
+    private final ThreadCommits commits;
 
-    RedisFirstConsumer(Map<String, Object> config, ThreadWriters writers) {
+    RedisFirstConsumer(Map<String, Object> config, ThreadWriters writers, ThreadCommits commits) {
         super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.writers = writers;
+        this.commits = commits;
     }
 
     @Override
     public void commitSync() {
         writers.awaitCurrentThread();
         super.commitSync();
+        commits.committed();
     }
 
     @Override
     public void commitSync(Duration timeout) {
         writers.awaitCurrentThread();
         super.commitSync(timeout);
+        commits.committed();
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
         writers.awaitCurrentThread();
         super.commitSync(offsets);
+        commits.committed();
     }
 
     @Override
     public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
         writers.awaitCurrentThread();
         super.commitSync(offsets, timeout);
+        commits.committed();
     }
 
     @Override
     public void commitAsync() {
         writers.awaitCurrentThread();
         super.commitAsync();
+        commits.committed();
     }
 
     @Override
     public void commitAsync(OffsetCommitCallback callback) {
         writers.awaitCurrentThread();
         super.commitAsync(callback);
+        commits.committed();
     }
 
     @Override
     public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
         writers.awaitCurrentThread();
         super.commitAsync(offsets, callback);
+        commits.committed();
     }
 }

@@ -7,64 +7,72 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
-/** The stream processor deployable: checks its topics, connects Redis, runs the topology, stops cleanly. */
+/**
+ * The stream processor deployable: checks its topics, connects Redis, runs the main topology and/or the big-V
+ * fan-out worker (each its own Kafka Streams application), stops cleanly.
+ */
 public final class StreamProcessor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamProcessor.class);
 
     private final RedisConnections redis;
-    private final ThreadWriters writers;
-    private final KafkaStreams streams;
-    private final CountDownLatch running = new CountDownLatch(1);
+    private final List<StreamsApp> apps;
 
-    private StreamProcessor(RedisConnections redis, ThreadWriters writers, KafkaStreams streams) {
+    private StreamProcessor(RedisConnections redis, List<StreamsApp> apps) {
         this.redis = redis;
-        this.writers = writers;
-        this.streams = streams;
-        streams.setStateListener((now, before) -> {
-            log.info("stream processor {} -> {}", before, now);
-            if (now == KafkaStreams.State.RUNNING) running.countDown();
-        });
+        this.apps = apps;
     }
 
     public static StreamProcessor start(ProcessorConfig config) {
-        requireCoPartitioned(config);
+        if (config.runMain()) requireCoPartitioned(config);
         RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false);
-        ThreadWriters writers = new ThreadWriters(redis, new UnreadKeys(config.redisPrefix()), config.limits(), config.maxPendingWrites());
-        KafkaStreams streams = new KafkaStreams(UnreadTopology.build(config.topics(), writers, config.tombstoneRetention()), config.streamsProperties(),
-                new RedisFirstClientSupplier(writers));
-        streams.setUncaughtExceptionHandler(error -> {
-            // Offsets were not committed past the failure, so a fresh thread re-reads and re-applies idempotently.
-            log.error("stream thread failed; replacing it", error);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
-        StreamProcessor processor = new StreamProcessor(redis, writers, streams);
-        streams.start();
-        return processor;
+        UnreadKeys keys = new UnreadKeys(config.redisPrefix());
+        List<StreamsApp> apps = new ArrayList<>();
+        if (config.runMain()) {
+            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites());
+            ThreadCommits commits = new ThreadCommits();
+            apps.add(new StreamsApp("stream processor",
+                    UnreadTopology.build(config.topics(), writers, commits, config.fanout()),
+                    config.streamsProperties(), writers, commits));
+        }
+        if (config.runFanoutWorker()) {
+            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites());
+            RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
+            apps.add(new StreamsApp("fan-out worker",
+                    FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress()),
+                    config.fanoutWorkerProperties(), writers, new ThreadCommits()));
+        }
+        apps.forEach(StreamsApp::start);
+        return new StreamProcessor(redis, apps);
     }
 
-    /** Waits until Kafka Streams first reports RUNNING; false if it did not within the timeout. */
+    /** Waits until every application first reports RUNNING; false if one did not within the timeout. */
     public boolean awaitRunning(Duration timeout) throws InterruptedException {
-        return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (StreamsApp app : apps) {
+            if (!app.awaitRunning(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) return false;
+        }
+        return true;
     }
 
     public boolean isRunning() {
-        return streams.state() == KafkaStreams.State.RUNNING;
+        return apps.stream().allMatch(app -> app.state() == KafkaStreams.State.RUNNING);
     }
 
-    public KafkaStreams.State state() {
-        return streams.state();
+    /** The states of the applications, for logs and health. */
+    public String state() {
+        return apps.stream().map(app -> app.name() + " " + app.state()).collect(Collectors.joining(", "));
     }
 
     /**
@@ -92,8 +100,7 @@ public final class StreamProcessor implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(Duration.ofSeconds(30));
-        writers.close();
+        apps.forEach(StreamsApp::close);
         redis.close();
     }
 

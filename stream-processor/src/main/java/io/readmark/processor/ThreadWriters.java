@@ -31,7 +31,7 @@ public final class ThreadWriters implements AutoCloseable {
     UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
-            writer = new UnreadWriter(redis.open(), keys, limits, maxPendingWrites);
+            writer = new UnreadWriter(redis.openBinary(), keys, limits, maxPendingWrites);
             perThread.set(writer);
             all.add(writer);
         }

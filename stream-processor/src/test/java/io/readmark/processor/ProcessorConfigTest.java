@@ -38,6 +38,26 @@ class ProcessorConfigTest {
     }
 
     @Test
+    void shouldRunBothRolesWithABigVThresholdAndHysteresisByDefault() {
+        ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of()));
+        assertThat(config.runMain()).isTrue();
+        assertThat(config.runFanoutWorker()).isTrue();
+        assertThat(config.fanout().policy()).isEqualTo(new BigVPolicy(10_000, 9_000));
+        assertThat(config.fanoutWorkerProperties()).containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "readmark-processor-fanout");
+    }
+
+    @Test
+    void shouldRunOnlyTheRolesItIsGiven() {
+        ProcessorConfig worker = ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_ROLES", "fanout",
+                "PROCESSOR_BIGV_THRESHOLD", "500", "PROCESSOR_BIGV_RELEASE_BELOW", "400")));
+        assertThat(worker.runMain()).isFalse();
+        assertThat(worker.runFanoutWorker()).isTrue();
+        assertThat(worker.fanout().policy()).isEqualTo(new BigVPolicy(500, 400));
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_ROLES", "everything"))))
+                .hasMessageContaining("PROCESSOR_ROLES");
+    }
+
+    @Test
     void shouldRejectANonPositiveCap() {
         assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_UNREAD_PER_AUTHOR", "0"))))
                 .hasMessageContaining("READMARK_MAX_UNREAD_PER_AUTHOR");

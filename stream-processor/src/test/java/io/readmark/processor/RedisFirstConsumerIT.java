@@ -34,7 +34,7 @@ class RedisFirstConsumerIT {
              ThreadWriters writers = new ThreadWriters(redis, keys, new UnreadLimits(5000, 100), 100_000);
              RedisFirstConsumer consumer = new RedisFirstConsumer(Map.of(
                      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrapServers(),
-                     ConsumerConfig.GROUP_ID_CONFIG, "commit-order-" + UUID.randomUUID()), writers)) {
+                     ConsumerConfig.GROUP_ID_CONFIG, "commit-order-" + UUID.randomUUID()), writers, new ThreadCommits())) {
             UnreadWriter writer = writers.current();
             for (long blogId = 1; blogId <= 2_000; blogId++) writer.deliver(42, 7, blogId, 1_767_225_600_000L + blogId);
             assertThat(writer.pendingCount()).isEqualTo(2_000);

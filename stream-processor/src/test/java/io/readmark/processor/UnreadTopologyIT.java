@@ -64,7 +64,8 @@ class UnreadTopologyIT {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
-        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers, Duration.ofDays(7)), props);
+        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers, new ThreadCommits(),
+                new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7))), props);
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
         blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);

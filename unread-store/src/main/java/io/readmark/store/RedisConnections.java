@@ -14,6 +14,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -31,6 +32,19 @@ public final class RedisConnections implements AutoCloseable {
     /** A connection and its async commands; standalone and cluster look the same from here. */
     public record Connection(StatefulConnection<String, String> stateful, RedisClusterAsyncCommands<String, String> async,
                              RedisClusterCommands<String, String> sync) implements AutoCloseable {
+        @Override
+        public void close() {
+            stateful.close();
+        }
+    }
+
+    /**
+     * A connection whose keys and values are raw bytes, for writers that encode their own arguments: Lettuce then
+     * knows each argument's exact length and writes it straight into the socket buffer, where a UTF-8 String
+     * argument costs a temporary direct buffer, an encode and a copy on the I/O thread.
+     */
+    public record BinaryConnection(StatefulConnection<byte[], byte[]> stateful, RedisClusterAsyncCommands<byte[], byte[]> async,
+                                   RedisClusterCommands<byte[], byte[]> sync) implements AutoCloseable {
         @Override
         public void close() {
             stateful.close();
@@ -96,7 +110,7 @@ public final class RedisConnections implements AutoCloseable {
      * that waits for a node connection still being established when REJECT_COMMANDS is set (lettuce#3747), which made
      * the first read routed to each master a 503. A master unreachable now is connected to later, on demand.
      */
-    private static void connectToEveryMaster(StatefulRedisClusterConnection<String, String> connection) {
+    private static void connectToEveryMaster(StatefulRedisClusterConnection<?, ?> connection) {
         CompletableFuture<?>[] connecting = connection.getPartitions().stream()
                 .filter(node -> !node.hasNoSlots())
                 .map(node -> connection.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort()))
@@ -106,6 +120,17 @@ public final class RedisConnections implements AutoCloseable {
         } catch (CompletionException e) {
             // Not fatal: the command path connects to that master itself, and fails fast while it cannot.
         }
+    }
+
+    /** A new byte-array connection for one pipelined writer; the caller closes it. */
+    public BinaryConnection openBinary() {
+        if (cluster) {
+            StatefulRedisClusterConnection<byte[], byte[]> connection = ((RedisClusterClient) client).connect(ByteArrayCodec.INSTANCE);
+            connectToEveryMaster(connection);
+            return new BinaryConnection(connection, connection.async(), connection.sync());
+        }
+        StatefulRedisConnection<byte[], byte[]> connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+        return new BinaryConnection(connection, connection.async(), connection.sync());
     }
 
     public boolean isCluster() {

@@ -1,5 +1,7 @@
 package io.readmark.store;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Names of one user's Redis keys. Every key carries the user's hash tag {@code {u:<userId>}}, so all keys a script
  * touches live in one Redis Cluster slot; names are built here and passed to scripts in KEYS, never built in Lua.
@@ -8,13 +10,21 @@ public final class UnreadKeys {
 
     public static final String DEFAULT_PREFIX = "rm";
 
+    private static final byte[] UNREAD = ascii("}:unread:");
+    private static final byte[] COUNTS = ascii("}:counts");
+    private static final byte[] MARKS = ascii("}:marks");
+    private static final byte[] FLOORS = ascii("}:floors");
+    private static final long NO_AUTHOR = -1;
+
     private final String prefix;
+    private final byte[] userTagStart; // "<prefix>:{u:" in UTF-8
 
     public UnreadKeys(String prefix) {
         if (prefix == null || prefix.isBlank() || prefix.contains("{") || prefix.contains("}")) {
             throw new IllegalArgumentException("Redis key prefix must be non-empty and free of braces, was '" + prefix + "'");
         }
         this.prefix = prefix;
+        this.userTagStart = (prefix + ":{u:").getBytes(StandardCharsets.UTF_8);
     }
 
     /** Sorted set of the user's unread blogs by one author: member blogId, score publishedAt in ms. */
@@ -44,5 +54,72 @@ public final class UnreadKeys {
 
     private String user(long userId) {
         return prefix + ":{u:" + userId + "}";
+    }
+
+    // The same names as UTF-8 bytes for the writer's hot path: one array each, no intermediate Strings. Ids are
+    // positive by contract; anything else takes the String route so the name is still exactly the same.
+
+    public byte[] unreadBytes(long userId, long authorId) {
+        if (userId < 0 || authorId < 0) return utf8(unread(userId, authorId));
+        return userKey(userId, UNREAD, authorId);
+    }
+
+    public byte[] countsBytes(long userId) {
+        return userId < 0 ? utf8(counts(userId)) : userKey(userId, COUNTS, NO_AUTHOR);
+    }
+
+    public byte[] marksBytes(long userId) {
+        return userId < 0 ? utf8(marks(userId)) : userKey(userId, MARKS, NO_AUTHOR);
+    }
+
+    public byte[] floorsBytes(long userId) {
+        return userId < 0 ? utf8(floors(userId)) : userKey(userId, FLOORS, NO_AUTHOR);
+    }
+
+    /** {@code Long.toString(value)} as ASCII bytes, without the String. */
+    public static byte[] decimal(long value) {
+        if (value < 0) return ascii(Long.toString(value));
+        byte[] digits = new byte[digitCount(value)];
+        writeDigits(digits, digits.length, value);
+        return digits;
+    }
+
+    /** userTagStart + userId + suffix [+ authorId], for non-negative ids. */
+    private byte[] userKey(long userId, byte[] suffix, long authorId) {
+        int userDigits = digitCount(userId);
+        int authorDigits = authorId == NO_AUTHOR ? 0 : digitCount(authorId);
+        byte[] key = new byte[userTagStart.length + userDigits + suffix.length + authorDigits];
+        System.arraycopy(userTagStart, 0, key, 0, userTagStart.length);
+        int end = userTagStart.length + userDigits;
+        writeDigits(key, end, userId);
+        System.arraycopy(suffix, 0, key, end, suffix.length);
+        if (authorId != NO_AUTHOR) writeDigits(key, key.length, authorId);
+        return key;
+    }
+
+    private static int digitCount(long value) {
+        int count = 1;
+        while (value >= 10) {
+            value /= 10;
+            count++;
+        }
+        return count;
+    }
+
+    /** Writes the decimal digits of a non-negative value so that the last one lands at {@code end - 1}. */
+    private static void writeDigits(byte[] target, int end, long value) {
+        int i = end;
+        do {
+            target[--i] = (byte) ('0' + value % 10);
+            value /= 10;
+        } while (value != 0);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -16,6 +16,8 @@ import java.util.concurrent.CompletionException;
  * Applies unread changes to Redis without a round trip per change: scripts are pipelined on a dedicated connection,
  * and {@link #awaitAcknowledged()} returns only once Redis confirmed every one of them, retrying failures with
  * backoff. A caller that commits Kafka offsets after it therefore never loses a change. Used by one thread.
+ * Keys and arguments go out as bytes encoded here (see {@link RedisConnections.BinaryConnection}): a fan-out sends
+ * one script per follower, so per-argument costs on the I/O thread bound the pipeline.
  */
 public final class UnreadWriter implements AutoCloseable {
 
@@ -24,25 +26,27 @@ public final class UnreadWriter implements AutoCloseable {
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
-    private final RedisConnections.Connection connection;
-    private final RedisClusterAsyncCommands<String, String> redis;
+    private final RedisConnections.BinaryConnection connection;
+    private final RedisClusterAsyncCommands<byte[], byte[]> redis;
     private final UnreadKeys keys;
-    private final UnreadLimits limits;
+    private final byte[] maxUnreadPerAuthor;
+    private final byte[] maxMarksPerUser;
     private final int maxPending;
     private final List<PendingWrite> pending = new ArrayList<>();
     private int unflushed;
 
-    private record PendingWrite(UnreadScript script, String[] keys, String[] args, CompletableFuture<Long> result) {
+    private record PendingWrite(UnreadScript script, byte[][] keys, byte[][] args, CompletableFuture<Long> result) {
     }
 
     /**
      * @param maxPending how many unacknowledged scripts may be in flight before a write waits for all of them
      */
-    public UnreadWriter(RedisConnections.Connection connection, UnreadKeys keys, UnreadLimits limits, int maxPending) {
+    public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending) {
         this.connection = connection;
         this.redis = connection.async();
         this.keys = keys;
-        this.limits = limits;
+        this.maxUnreadPerAuthor = UnreadKeys.decimal(limits.maxUnreadPerAuthor());
+        this.maxMarksPerUser = UnreadKeys.decimal(limits.maxMarksPerUser());
         this.maxPending = maxPending;
         loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
@@ -52,7 +56,7 @@ public final class UnreadWriter implements AutoCloseable {
      * SCRIPT LOAD up front so the first EVALSHAs hit. Not fatal: scripts also vanish on restart or failover, and
      * {@link #evalNow} covers that case anyway.
      */
-    private static void loadScripts(RedisConnections.Connection connection) {
+    private static void loadScripts(RedisConnections.BinaryConnection connection) {
         try {
             for (UnreadScript script : UnreadScript.values()) {
                 String sha = connection.sync().scriptLoad(script.body());
@@ -67,29 +71,30 @@ public final class UnreadWriter implements AutoCloseable {
 
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         submit(UnreadScript.DELIVER,
-                new String[]{keys.unread(userId, authorId), keys.counts(userId), keys.marks(userId), keys.floors(userId)},
-                new String[]{Long.toString(authorId), Long.toString(blogId), Long.toString(publishedAtMillis),
-                        Integer.toString(limits.maxUnreadPerAuthor())});
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
+                        maxUnreadPerAuthor});
     }
 
     /** The blog was read by the user, or deleted: it is not unread now and will not become unread later. */
     public void remove(long userId, long authorId, long blogId, long atMillis) {
         submit(UnreadScript.REMOVE,
-                new String[]{keys.unread(userId, authorId), keys.counts(userId), keys.marks(userId)},
-                new String[]{Long.toString(authorId), Long.toString(blogId), Long.toString(atMillis),
-                        Integer.toString(limits.maxMarksPerUser())});
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
+                        maxMarksPerUser});
     }
 
     public void readAll(long userId, long authorId, long readAtMillis) {
         submit(UnreadScript.READ_ALL,
-                new String[]{keys.unread(userId, authorId), keys.counts(userId), keys.floors(userId)},
-                new String[]{Long.toString(authorId), Long.toString(readAtMillis)});
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis)});
     }
 
-    public void unfollow(long userId, long authorId) {
+    /** The user stopped following the author at {@code atMillis}: that author's unread is dropped for them. */
+    public void unfollow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.UNFOLLOW,
-                new String[]{keys.unread(userId, authorId), keys.counts(userId)},
-                new String[]{Long.toString(authorId)});
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
     }
 
     /** Sends what is buffered without waiting for replies. */
@@ -128,13 +133,13 @@ public final class UnreadWriter implements AutoCloseable {
         }
     }
 
-    private void submit(UnreadScript script, String[] scriptKeys, String[] args) {
+    private void submit(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
         pending.add(send(script, scriptKeys, args));
         if (++unflushed >= FLUSH_EVERY) flush();
         if (pending.size() >= maxPending) awaitAcknowledged();
     }
 
-    private PendingWrite send(UnreadScript script, String[] scriptKeys, String[] args) {
+    private PendingWrite send(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
         CompletableFuture<Long> result = redis.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, scriptKeys, args)
                 .toCompletableFuture()
                 .exceptionallyCompose(error -> isNoScript(error) ? evalNow(script, scriptKeys, args) : CompletableFuture.failedFuture(error));
@@ -142,7 +147,7 @@ public final class UnreadWriter implements AutoCloseable {
     }
 
     /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
-    private CompletableFuture<Long> evalNow(UnreadScript script, String[] scriptKeys, String[] args) {
+    private CompletableFuture<Long> evalNow(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
         CompletableFuture<Long> result = redis.<Long>eval(script.body(), ScriptOutputType.INTEGER, scriptKeys, args).toCompletableFuture();
         connection.stateful().flushCommands();
         return result;

@@ -96,7 +96,7 @@ final class RandomWorkload {
         long author = 1 + random.nextInt(AUTHORS);
         long user = 1 + random.nextInt(USERS);
         if (followers.get((int) author).remove(user)) {
-            authorStream.add(new UnreadOp.Unfollow(user, author));
+            authorStream.add(new UnreadOp.Unfollow(user, author, T0 + nextBlog * 1_000));
         } else {
             followers.get((int) author).add(user);
         }

@@ -59,7 +59,7 @@ final class RedisFixture implements AutoCloseable {
         }
 
         UnreadWriter writer(UnreadLimits limits) {
-            return new UnreadWriter(redis.open(), keys, limits, 1000);
+            return new UnreadWriter(redis.openBinary(), keys, limits, 1000);
         }
 
         /** DESIGN invariants 1 and 2 for one user, read straight from Redis. */

@@ -55,8 +55,9 @@ final class UnreadModel {
         floors(user).merge(author, readAt, Math::max);
     }
 
-    void unfollow(long user, long author) {
+    void unfollow(long user, long author, long at) {
         unread(user, author).clear();
+        floors(user).merge(author, at, Math::max);
     }
 
     /** Expected counts hash: one field per author with unread, plus {@code total} when non-zero. */

@@ -23,8 +23,8 @@ sealed interface UnreadOp {
         public void applyTo(UnreadWriter writer) { writer.readAll(user, author, readAt); }
     }
 
-    record Unfollow(long user, long author) implements UnreadOp {
-        public void applyTo(UnreadModel model) { model.unfollow(user, author); }
-        public void applyTo(UnreadWriter writer) { writer.unfollow(user, author); }
+    record Unfollow(long user, long author, long at) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.unfollow(user, author, at); }
+        public void applyTo(UnreadWriter writer) { writer.unfollow(user, author, at); }
     }
 }

@@ -125,8 +125,9 @@ class UnreadScriptsIT {
         writer.deliver(user, ALICE, 1, T0);
         writer.deliver(user, ALICE, 2, T0 + 1);
         writer.deliver(user, BOB, 3, T0 + 2);
-        writer.unfollow(user, ALICE);
-        writer.unfollow(user, ALICE);
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.deliver(user, ALICE, 4, T0 + 9);   // a big-V chunk still in flight from before the unfollow
         apply();
 
         assertThat(byAuthor(user)).containsExactly(Map.entry(BOB, 1L));

@@ -62,7 +62,7 @@ final class ViewApiFixture implements AutoCloseable {
     /** Makes the blogs unread for the user the way the stream processor does, under this fixture's prefix. */
     void deliver(long userId, long authorId, long... blogIds) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
-        try (UnreadWriter writer = new UnreadWriter(writerRedis.open(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
+        try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
             for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt(blogId).toEpochMilli());
             writer.awaitAcknowledged();
         }

@@ -1,25 +1,36 @@
-package io.readmark.launcher;
+package io.readmark.cli;
 
+import io.readmark.bench.Bench;
 import io.readmark.common.config.Settings;
+import io.readmark.launcher.LocalStack;
 
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
-/** The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C. */
+/**
+ * The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C; {@code bench}
+ * measures it on a synthetic platform. Every command takes every setting as a flag of the same name.
+ */
 public final class Readmark {
 
     private static final String USAGE = """
             usage: readmark <command> [--setting-name value ...]
 
             commands:
-              local    run Kafka, Redis, the stream processor and both APIs in this process (Ctrl-C stops)
-              help     show this text
+              local            run Kafka, Redis, the stream processor and both APIs in this process (Ctrl-C stops)
+              bench [--quick]  measure throughput, latency, reads and memory on a synthetic platform; prints a
+                               table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
+              help             show this text
 
             Every setting can be given as an environment variable or as a flag of the same name,
-            e.g. VIEW_API_PORT=9001 or --view-api-port 9001. See README.md for the list.
+            e.g. VIEW_API_PORT=9001 or --view-api-port 9001. See README.md and docs/BENCHMARKS.md for the list.
             """;
+
+    /** Flags of {@code bench} that take no value. */
+    private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK");
 
     private Readmark() {
     }
@@ -33,6 +44,7 @@ public final class Readmark {
         try {
             switch (args[0]) {
                 case "local" -> runLocal(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest)), System.out);
+                case "bench" -> runBench(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest, BENCH_SWITCHES)));
                 default -> fail("unknown command '" + args[0] + "'");
             }
         } catch (IllegalArgumentException e) {
@@ -59,6 +71,17 @@ public final class Readmark {
                 %n""", stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
                 stack.producerApiUrl(), stack.viewApiUrl());
         stopped.await();
+    }
+
+    private static void runBench(Settings settings) throws Exception {
+        // Set before the first logger exists: Kafka's start-up chatter would tear the progress bars apart.
+        String level = settings.string("READMARK_LOG_LEVEL", "ERROR");
+        System.setProperty("READMARK_LOG_LEVEL", level);
+        System.setProperty("READMARK_KAFKA_LOG_LEVEL", level);
+        System.setProperty("java.awt.headless", "true");
+        Bench.run(settings, System.out, System.err);
+        // Kafka's and Lettuce's non-daemon threads are closed by then; exit explicitly in case a client lingers.
+        System.exit(0);
     }
 
     private static void fail(String message) {

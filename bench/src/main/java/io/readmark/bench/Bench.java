@@ -1,0 +1,238 @@
+package io.readmark.bench;
+
+import io.readmark.common.config.Settings;
+import io.readmark.infra.EmbeddedKafka;
+import io.readmark.infra.EmbeddedRedis;
+import io.readmark.launcher.LocalStack;
+import io.readmark.producer.EventPublisher;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code readmark bench}: generates the synthetic platform and runs the phases in order — ceiling and naive
+ * baseline on a Redis nothing else uses yet, then the pipeline, latency and read phases on the same Redis through
+ * a full {@link LocalStack}, then memory on a fresh Redis — and writes the report. Always on its own embedded
+ * Kafka and Redis on free ports: it flushes Redis between phases, so it must never touch one it did not start.
+ */
+public final class Bench {
+
+    private static final String APPLICATION_ID = "readmark-bench";
+
+    private Bench() {
+    }
+
+    public static BenchReport run(Settings settings, PrintStream out, PrintStream err) throws Exception {
+        BenchConfig config = BenchConfig.from(settings);
+        long started = System.nanoTime();
+        BenchReport report = new BenchReport(Instant.now());
+        describeRun(report, config);
+        report.run("source", settings.find("BENCH_SOURCE").orElseGet(Bench::gitRevision));
+        err.printf("readmark bench (%s): %,d users, %,d authors, ~%.0f follows each (Zipf %.2f), big-V audience %,d; %d cores%n",
+                config.mode(), config.users(), config.authors(), config.followsPerUser(), config.exponent(),
+                config.bigvFollowers(), Runtime.getRuntime().availableProcessors());
+
+        long graphStart = System.nanoTime();
+        PowerLawGraph graph = PowerLawGraph.generate(config.users(), config.authors(), config.followsPerUser(), config.exponent(), config.seed());
+        Workload workload = Workload.of(graph, config.postsPerAuthor());
+        report.detail("graph_generate_s", seconds(graphStart));
+        report.detail("graph_edges", graph.edges());
+        report.detail("graph_top_author_followers", graph.followerCount(graph.mostFollowedAuthor()));
+        report.detail("workload_posts", workload.posts().size());
+        report.detail("workload_deliveries", workload.deliveries());
+
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(0);
+             EmbeddedRedis redisServer = EmbeddedRedis.start(0);
+             RedisConnections redis = RedisConnections.connect(redisServer.url(), Duration.ofSeconds(60), false);
+             RedisStats stats = new RedisStats(redis)) {
+            report.run("redis_version", stats.version());
+
+            CeilingPhase.Result ceiling = CeilingPhase.run(redis, stats, workload, config.ceilingConnections(), err);
+            report.figure("ceiling_deliveries_per_s", ceiling.perSecond());
+            phaseDetails(report, "ceiling", ceiling.deliveries(), ceiling.seconds(), ceiling.cpu());
+            stats.flushAll();
+
+            NaivePhase.Result naive = NaivePhase.run(redis, stats, workload, config.naiveDuration(), err);
+            report.figure("naive_deliveries_per_s", naive.perSecond());
+            phaseDetails(report, "naive", naive.deliveries(), naive.seconds(), naive.cpu());
+            stats.flushAll();
+
+            Settings stack = settings.withOverrides(Map.of(
+                    "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(), "REDIS_URL", redisServer.url(),
+                    "PRODUCER_API_PORT", "0", "VIEW_API_PORT", "0", "PROCESSOR_APPLICATION_ID", APPLICATION_ID));
+            runStackPhases(config, stack, graph, workload, redis, stats, report, err);
+        }
+
+        MemoryPhase.Result memory = MemoryPhase.run(graph, config.memoryUsers(), config.memoryMaxUnread(), config.seed(), err);
+        report.figure("bytes_per_unread_entry", memory.bytesPerEntry());
+        report.detail("memory_entries", memory.entries());
+        report.detail("memory_user_author_pairs", memory.pairs());
+        report.detail("memory_keys", memory.keys());
+        report.detail("memory_used_bytes_delta", memory.usedMemoryDelta());
+        report.detail("memory_unread_set_bytes_avg", memory.sample().unreadSetBytes());
+        report.detail("memory_unread_set_entries_avg", memory.sample().unreadSetEntries());
+        report.detail("memory_counts_hash_bytes_avg", memory.sample().countsHashBytes());
+        report.detail("memory_counts_hash_fields_avg", memory.sample().countsHashFields());
+
+        report.run("duration_s", seconds(started));
+        report.run("loadavg_at_end", loadAverage());
+        List<Path> files = report.write(config.outputDir());
+        out.print(report.table());
+        out.printf("%nwritten: %s%ntook %.0f s%n", files, seconds(started));
+        return report;
+    }
+
+    private static void runStackPhases(BenchConfig config, Settings stack, PowerLawGraph graph, Workload workload,
+                                       RedisConnections redis, RedisStats stats, BenchReport report, PrintStream err) throws Exception {
+        int partitions = stack.positiveInteger("READMARK_PARTITIONS", 3);
+        UnreadKeys keys = new UnreadKeys(stack.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX));
+        int cap = stack.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", 1000);
+        if (config.postsPerAuthor() >= cap) {
+            throw new IllegalArgumentException("BENCH_POSTS_PER_AUTHOR must stay below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming hides deliveries");
+        }
+        report.run("partitions", partitions);
+        report.run("stream_threads", stack.positiveInteger("PROCESSOR_STREAM_THREADS", 2));
+        String bootstrap = stack.string("KAFKA_BOOTSTRAP_SERVERS", null);
+        try (LocalStack local = LocalStack.start(stack);
+             // Bulk loads batch; probes must not wait in a batch, or their latency would measure linger.ms.
+             EventPublisher bulk = EventPublisher.connect(bootstrap, local.topics(), Map.of(
+                     ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024));
+             EventPublisher probes = EventPublisher.connect(bootstrap, local.topics(), Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            GraphLoader loader = new GraphLoader(bulk, admin, APPLICATION_ID);
+            Duration graphLoad = loader.load("graph", graph.edges(), sink -> {
+                for (int author = 1; author <= graph.authors(); author++) {
+                    int a = author;
+                    graph.forEachFollower(author, follower -> sink.follow(a, follower));
+                }
+            }, err);
+            report.detail("graph_load_s", graphLoad.toMillis() / 1000.0);
+
+            PipelinePhase.Result pipeline = PhaseRecording.during(config.jfrDirectory(), "pipeline", err,
+                    () -> PipelinePhase.run(bulk, stats, keys, workload, err));
+            report.figure("pipeline_deliveries_per_s", pipeline.perSecond());
+            phaseDetails(report, "pipeline", pipeline.deliveries(), pipeline.seconds(), pipeline.cpu());
+            report.detail("pipeline_all_scripts_run_s", pipeline.scriptsDoneSeconds());
+            config.jfrDirectory().ifPresent(dir -> report.detail("jfr_directory", dir.toString()));
+
+            LatencyPhase.Result latency = LatencyPhase.run(config, graph, probes, loader, redis, stats, keys, partitions, err);
+            latencyDetails(report, latency);
+
+            ReadApiPhase.Result reads = ReadApiPhase.run(config, local.viewApiUrl(), stack.string("REDIS_URL", null), redis,
+                    stats, keys, graph.users(), err);
+            report.figure("counts_api_rps", reads.api().perSecond());
+            report.figure("counts_api_p99_ms", reads.api().p99Millis());
+            report.figure("counts_raw_rps", reads.raw().perSecond());
+            report.figure("seed000_counts_rps", reads.seed000().perSecond());
+            report.detail("counts_raw_p99_ms", reads.raw().p99Millis());
+            report.detail("counts_api_java_cores", reads.apiCpu().javaCores());
+            report.detail("counts_api_redis_cores", reads.apiCpu().redisCores());
+            report.detail("counts_raw_java_cores", reads.rawCpu().javaCores());
+            report.detail("counts_raw_redis_cores", reads.rawCpu().redisCores());
+            report.detail("counts_api_other_cores", reads.apiCpu().otherCores());
+            report.detail("counts_raw_other_cores", reads.rawCpu().otherCores());
+            report.detail("seed000_counts_p99_ms", reads.seed000().p99Millis());
+            report.detail("seed000_keyspace_keys", reads.keyspaceKeys());
+            report.detail("seed000_isolated_db_counts_rps", reads.seed000Isolated().perSecond());
+        }
+    }
+
+    private static void latencyDetails(BenchReport report, LatencyPhase.Result latency) {
+        report.figure("normal_p50_idle_ms", millis(latency.idle().all(), 50));
+        report.figure("normal_p99_idle_ms", millis(latency.idle().all(), 99));
+        report.figure("normal_p99_during_bigv_ms", millis(latency.duringBigv().all(), 99));
+        report.detail("normal_idle_samples", latency.idle().all().getTotalCount());
+        report.detail("normal_idle_max_ms", latency.idle().all().getMaxValue() / 1000.0);
+        report.detail("normal_during_bigv_samples", latency.duringBigv().all().getTotalCount());
+        report.detail("normal_p50_during_bigv_ms", millis(latency.duringBigv().all(), 50));
+        report.detail("normal_max_during_bigv_ms", latency.duringBigv().all().getMaxValue() / 1000.0);
+        report.detail("normal_p99_idle_by_partition_ms", byPartition(latency.idle(), 99));
+        report.detail("normal_p50_during_bigv_by_partition_ms", byPartition(latency.duringBigv(), 50));
+        report.detail("normal_p99_during_bigv_by_partition_ms", byPartition(latency.duringBigv(), 99));
+        report.detail("normal_authors_followers", latency.probeAuthors().stream().mapToInt(VisibilityProbes.ProbeAuthor::followers).summaryStatistics().toString());
+        report.detail("bigv_partition", latency.bigvPartition());
+        report.detail("bigv_load_s", latency.bigvLoad().toMillis() / 1000.0);
+        report.figure("bigv_fanout_s", latency.bigvWindowSeconds());
+        report.figure("bigv_fanout_deliveries_per_s", latency.bigvDeliveries() / latency.bigvWindowSeconds());
+        report.detail("bigv_deliveries", latency.bigvDeliveries());
+        report.detail("normal_idle_java_cores", latency.idleCpu().javaCores());
+        report.detail("normal_idle_other_cores", latency.idleCpu().otherCores());
+        report.detail("bigv_java_cores", latency.bigvCpu().javaCores());
+        report.detail("bigv_redis_cores", latency.bigvCpu().redisCores());
+        report.detail("bigv_other_cores", latency.bigvCpu().otherCores());
+    }
+
+    /** Percentile per partition of the probe authors ("0": …); the big-V's partition is reported beside it. */
+    private static Map<String, Double> byPartition(VisibilityProbes.Latencies latencies, double percentile) {
+        Map<String, Double> values = new java.util.TreeMap<>();
+        latencies.byPartition().forEach((partition, histogram) -> {
+            if (histogram.getTotalCount() > 0) values.put(Integer.toString(partition), millis(histogram, percentile));
+        });
+        return values;
+    }
+
+    private static void phaseDetails(BenchReport report, String phase, long deliveries, double seconds, CpuUsage cpu) {
+        report.detail(phase + "_deliveries", deliveries);
+        report.detail(phase + "_s", seconds);
+        report.detail(phase + "_java_cores", cpu.javaCores());
+        report.detail(phase + "_redis_cores", cpu.redisCores());
+        report.detail(phase + "_other_cores", cpu.otherCores());
+        if (cpu.scriptCalls() > 0) {
+            report.detail(phase + "_redis_us_per_delivery", cpu.redisCores() * seconds / deliveries * 1e6);
+            report.detail(phase + "_redis_script_us_per_call", cpu.scriptMicrosPerCall());
+            report.detail(phase + "_java_us_per_delivery", cpu.javaCores() * seconds / deliveries * 1e6);
+        }
+    }
+
+    private static void describeRun(BenchReport report, BenchConfig config) {
+        report.run("mode", config.mode());
+        report.run("command", "./readmark bench" + (config.quick() ? " --quick" : ""));
+        report.run("cores", Runtime.getRuntime().availableProcessors());
+        report.run("java", System.getProperty("java.vm.name") + " " + Runtime.version());
+        report.run("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        report.run("config", config.describe());
+        report.run("loadavg_at_start", loadAverage());
+    }
+
+    /** The 1-minute load average ({@code /proc/loadavg}), so a run on a busy machine shows it; -1 elsewhere. */
+    private static double loadAverage() {
+        try {
+            return Double.parseDouble(java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** {@code <commit>} or {@code <commit>+dirty} of the working directory, read-only; "unknown" outside a clone. */
+    private static String gitRevision() {
+        try {
+            String commit = run("git", "rev-parse", "--short", "HEAD");
+            return commit.isEmpty() ? "unknown" : commit + (run("git", "status", "--porcelain").isEmpty() ? "" : "+dirty");
+        } catch (Exception e) {
+            return "unknown";
+        }
+    }
+
+    private static String run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        return process.waitFor() == 0 ? output : "";
+    }
+
+    private static double millis(org.HdrHistogram.Histogram histogram, double percentile) {
+        return histogram.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    private static double seconds(long sinceNanos) {
+        return (System.nanoTime() - sinceNanos) / 1e9;
+    }
+}

@@ -1,0 +1,121 @@
+package io.readmark.bench;
+
+import io.readmark.common.config.Settings;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Sizes and durations of one benchmark run. {@code BENCH_QUICK=true} ({@code --quick}) picks sizes that finish in
+ * about two minutes on two cores, the default the full run (under fifteen); every value has its own
+ * {@code BENCH_*} setting, so a smoke test or a bigger machine can change one without touching the others.
+ *
+ * @param users              platform users (ids 1..users); every one follows some authors
+ * @param authors            authors (ids 1..authors, also users); follower counts follow a power law
+ * @param followsPerUser     mean number of authors a user follows (log-normal spread)
+ * @param exponent           Zipf exponent of author popularity: the r-th most popular author gets ∝ r^-exponent follows
+ * @param postsPerAuthor     posts every author publishes in the write phases
+ * @param ceilingConnections connections (one thread each) pipelining the delivery script in the ceiling phase
+ * @param naiveDuration      how long the naive baseline runs (it is far too slow to finish the workload)
+ * @param normalFollowers    follower count of the "normal" authors whose posts the latency phase times
+ * @param probeAuthors       how many such authors the probes rotate through
+ * @param probeInterval      one probe post every interval, open loop
+ * @param idleDuration       how long the idle latency run issues probes
+ * @param bigvFollowers      audience of the big-V author (user ids 1..bigvFollowers)
+ * @param bigvPosts          posts the big-V publishes at once; probes run while their fan-out is in flight
+ * @param readWarmup         unmeasured load before each read measurement (JIT, connection pools)
+ * @param readDuration       measured load per read variant
+ * @param readConcurrency    concurrent clients of each read variant
+ * @param notices            notices (bitmaps) of the seed 000 count
+ * @param memoryUsers        users written in the memory phase
+ * @param memoryMaxUnread    each (user, followed author) gets 1..memoryMaxUnread unread posts
+ * @param outputDir          where latest.json, latest.png and the timestamped copies go
+ * @param jfrDirectory       if set, JFR recordings of the pipeline, big-V latency and counts API measurements go there
+ */
+public record BenchConfig(boolean quick, long seed, int users, int authors, double followsPerUser, double exponent,
+                          int postsPerAuthor, int ceilingConnections, Duration naiveDuration, int normalFollowers,
+                          int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
+                          int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int notices,
+                          int memoryUsers, int memoryMaxUnread, Path outputDir, Optional<Path> jfrDirectory) {
+
+    public BenchConfig {
+        if (authors > users) throw new IllegalArgumentException("BENCH_AUTHORS must not exceed BENCH_USERS");
+        if (authors < 2) throw new IllegalArgumentException("BENCH_AUTHORS must be at least 2");
+        if (memoryUsers > users) throw new IllegalArgumentException("BENCH_MEMORY_USERS must not exceed BENCH_USERS");
+        if (followsPerUser <= 0 || exponent <= 0) {
+            throw new IllegalArgumentException("BENCH_FOLLOWS_PER_USER and BENCH_EXPONENT must be positive");
+        }
+    }
+
+    public static BenchConfig from(Settings settings) {
+        boolean quick = settings.bool("BENCH_QUICK", false);
+        return new BenchConfig(
+                quick,
+                settings.longValue("BENCH_SEED", 20260101L),
+                settings.positiveInteger("BENCH_USERS", quick ? 20_000 : 100_000),
+                settings.positiveInteger("BENCH_AUTHORS", quick ? 2_000 : 10_000),
+                decimal(settings, "BENCH_FOLLOWS_PER_USER", 20),
+                decimal(settings, "BENCH_EXPONENT", 0.9),
+                settings.positiveInteger("BENCH_POSTS_PER_AUTHOR", 1),
+                settings.positiveInteger("BENCH_CEILING_CONNECTIONS", 2),
+                settings.duration("BENCH_NAIVE_DURATION", Duration.ofSeconds(quick ? 8 : 20)),
+                settings.positiveInteger("BENCH_NORMAL_FOLLOWERS", 100),
+                settings.positiveInteger("BENCH_PROBE_AUTHORS", 16),
+                settings.duration("BENCH_PROBE_INTERVAL", Duration.ofMillis(20)),
+                settings.duration("BENCH_IDLE_DURATION", Duration.ofSeconds(quick ? 6 : 20)),
+                settings.positiveInteger("BENCH_BIGV_FOLLOWERS", quick ? 200_000 : 1_000_000),
+                settings.positiveInteger("BENCH_BIGV_POSTS", 2),
+                settings.duration("BENCH_READ_WARMUP", Duration.ofSeconds(quick ? 1 : 2)),
+                settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 5 : 15)),
+                settings.positiveInteger("BENCH_READ_CONCURRENCY", 8),
+                settings.positiveInteger("BENCH_NOTICES", 1_000),
+                settings.positiveInteger("BENCH_MEMORY_USERS", quick ? 10_000 : 50_000),
+                settings.positiveInteger("BENCH_MEMORY_MAX_UNREAD", 4),
+                Path.of(settings.string("BENCH_OUTPUT_DIR", "bench-results")),
+                settings.find("BENCH_JFR").map(Path::of));
+    }
+
+    public String mode() {
+        return quick ? "quick" : "full";
+    }
+
+    /** Every value under its setting name, as plain JSON-friendly values, for the report. */
+    public Map<String, Object> describe() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("BENCH_QUICK", quick);
+        values.put("BENCH_SEED", seed);
+        values.put("BENCH_USERS", users);
+        values.put("BENCH_AUTHORS", authors);
+        values.put("BENCH_FOLLOWS_PER_USER", followsPerUser);
+        values.put("BENCH_EXPONENT", exponent);
+        values.put("BENCH_POSTS_PER_AUTHOR", postsPerAuthor);
+        values.put("BENCH_CEILING_CONNECTIONS", ceilingConnections);
+        values.put("BENCH_NAIVE_DURATION", naiveDuration.toString());
+        values.put("BENCH_NORMAL_FOLLOWERS", normalFollowers);
+        values.put("BENCH_PROBE_AUTHORS", probeAuthors);
+        values.put("BENCH_PROBE_INTERVAL", probeInterval.toString());
+        values.put("BENCH_IDLE_DURATION", idleDuration.toString());
+        values.put("BENCH_BIGV_FOLLOWERS", bigvFollowers);
+        values.put("BENCH_BIGV_POSTS", bigvPosts);
+        values.put("BENCH_READ_WARMUP", readWarmup.toString());
+        values.put("BENCH_READ_DURATION", readDuration.toString());
+        values.put("BENCH_READ_CONCURRENCY", readConcurrency);
+        values.put("BENCH_NOTICES", notices);
+        values.put("BENCH_MEMORY_USERS", memoryUsers);
+        values.put("BENCH_MEMORY_MAX_UNREAD", memoryMaxUnread);
+        return values;
+    }
+
+    private static double decimal(Settings settings, String name, double defaultValue) {
+        String raw = settings.string(name, null);
+        if (raw == null) return defaultValue;
+        try {
+            return Double.parseDouble(raw);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, was '" + raw + "'");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.readmark.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.readmark.common.json.Json;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The outcome of one run: the figures the issue names (every one measured, none derived from another), the targets
+ * they are held to, and the context needed to read them. Renders a table, JSON ({@code latest.json} plus a
+ * timestamped copy) and a PNG chart. A figure that is missing or not positive makes the report refuse to write.
+ */
+public final class BenchReport {
+
+    /** A measured figure: JSON name, unit, and what it is, for the table. */
+    public record Figure(String name, String unit, String description) {
+    }
+
+    /** A target: {@code value} (a ratio or an absolute) against {@code threshold}; met if on the right side. */
+    public record Target(String rule, double value, double threshold, boolean atLeast) {
+        public boolean met() {
+            return atLeast ? value >= threshold : value <= threshold;
+        }
+    }
+
+    public static final List<Figure> FIGURES = List.of(
+            new Figure("ceiling_deliveries_per_s", "deliveries/s", "Redis alone: delivery script pipelined, no Kafka"),
+            new Figure("naive_deliveries_per_s", "deliveries/s", "seed 003: SADD, HGET, HSET, EXPIRE x2, sync, 1 thread"),
+            new Figure("pipeline_deliveries_per_s", "deliveries/s", "Kafka -> processor -> Redis, counted in Redis"),
+            new Figure("normal_p50_idle_ms", "ms", "normal author (~100 followers), idle, p50"),
+            new Figure("normal_p99_idle_ms", "ms", "normal author, idle, p99"),
+            new Figure("normal_p99_during_bigv_ms", "ms", "normal author while a big-V fan-out runs, p99"),
+            new Figure("bigv_fanout_s", "s", "big-V posts: publish until every delivery is visible"),
+            new Figure("bigv_fanout_deliveries_per_s", "deliveries/s", "big-V fan-out rate (rate-limited worker)"),
+            new Figure("counts_api_rps", "requests/s", "GET /v1/users/{u}/unread under concurrent load"),
+            new Figure("counts_api_p99_ms", "ms", "its p99 latency"),
+            new Figure("counts_raw_rps", "requests/s", "raw HGETALL, same Redis, same load"),
+            new Figure("seed000_counts_rps", "requests/s", "seed 000: KEYS notice:* + GETBIT over the notices"),
+            new Figure("bytes_per_unread_entry", "bytes", "Redis used_memory delta / unread entries"));
+
+    private final Map<String, Object> run = new LinkedHashMap<>();
+    private final Map<String, Double> figures = new LinkedHashMap<>();
+    private final Map<String, Object> details = new LinkedHashMap<>();
+    private final Instant startedAt;
+
+    public BenchReport(Instant startedAt) {
+        this.startedAt = startedAt;
+        run.put("date", startedAt.toString());
+    }
+
+    public void run(String name, Object value) {
+        run.put(name, value);
+    }
+
+    public void figure(String name, double value) {
+        if (FIGURES.stream().noneMatch(f -> f.name().equals(name))) throw new IllegalArgumentException("unknown figure " + name);
+        figures.put(name, value);
+    }
+
+    public void detail(String name, Object value) {
+        details.put(name, value);
+    }
+
+    public Map<String, Double> figures() {
+        return Map.copyOf(figures);
+    }
+
+    public double figure(String name) {
+        Double value = figures.get(name);
+        if (value == null) throw new IllegalStateException("figure " + name + " was not measured");
+        return value;
+    }
+
+    /** The issue's targets, evaluated on this run's figures. */
+    public List<Target> targets() {
+        return List.of(
+                new Target("pipeline >= 0.6 x ceiling", figure("pipeline_deliveries_per_s") / figure("ceiling_deliveries_per_s"), 0.6, true),
+                new Target("pipeline >= 20 x naive", figure("pipeline_deliveries_per_s") / figure("naive_deliveries_per_s"), 20, true),
+                new Target("normal p99 during big-V <= 2 x idle p99", figure("normal_p99_during_bigv_ms") / figure("normal_p99_idle_ms"), 2, false),
+                new Target("counts API >= 0.5 x raw HGETALL", figure("counts_api_rps") / figure("counts_raw_rps"), 0.5, true),
+                new Target("bytes per unread entry <= 40", figure("bytes_per_unread_entry"), 40, false));
+    }
+
+    /** Throws unless every figure of {@link #FIGURES} is present, finite and positive. */
+    public void requireComplete() {
+        for (Figure figure : FIGURES) {
+            Double value = figures.get(figure.name());
+            if (value == null || !Double.isFinite(value) || value <= 0) {
+                throw new IllegalStateException("figure " + figure.name() + " is " + value + "; every figure must be measured and positive");
+            }
+        }
+    }
+
+    public String table() {
+        StringBuilder table = new StringBuilder();
+        table.append(String.format(Locale.ROOT, "%nReadmark bench — %s run, %s%n%n", run.getOrDefault("mode", "?"), run.get("date")));
+        table.append(String.format(Locale.ROOT, "%-28s %14s  %-13s %s%n", "figure", "value", "unit", "what"));
+        for (Figure figure : FIGURES) {
+            Double value = figures.get(figure.name());
+            table.append(String.format(Locale.ROOT, "%-28s %14s  %-13s %s%n", figure.name(), value == null ? "-" : format(value),
+                    figure.unit(), figure.description()));
+        }
+        table.append(String.format(Locale.ROOT, "%n%-9s %-42s %10s %10s%n", "target", "rule", "measured", "needed"));
+        for (Target target : targets()) {
+            table.append(String.format(Locale.ROOT, "%-9s %-42s %10s %10s%n", target.met() ? "met" : "NOT MET", target.rule(),
+                    format(target.value()), (target.atLeast() ? ">= " : "<= ") + format(target.threshold())));
+        }
+        return table.toString();
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.set("run", Json.MAPPER.valueToTree(run));
+        ObjectNode figureNode = root.putObject("figures");
+        figures.forEach(figureNode::put);
+        List<Map<String, Object>> targetList = new ArrayList<>();
+        for (Target target : targets()) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("rule", target.rule());
+            entry.put("value", target.value());
+            entry.put("threshold", target.threshold());
+            entry.put("met", target.met());
+            targetList.add(entry);
+        }
+        root.set("targets", Json.MAPPER.valueToTree(targetList));
+        root.set("details", Json.MAPPER.valueToTree(details));
+        return root;
+    }
+
+    /** Writes latest.json, latest.png and timestamped copies of both; returns the files written. */
+    public List<Path> write(Path directory) throws IOException {
+        requireComplete();
+        Files.createDirectories(directory);
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
+        ObjectMapper pretty = Json.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
+        byte[] json = pretty.writeValueAsBytes(toJson());
+        byte[] png = BenchChart.render(this);
+        List<Path> written = new ArrayList<>();
+        for (String name : List.of("latest", "bench-" + run.getOrDefault("mode", "run") + "-" + stamp)) {
+            written.add(Files.write(directory.resolve(name + ".json"), json));
+            written.add(Files.write(directory.resolve(name + ".png"), png));
+        }
+        return written;
+    }
+
+    Object runValue(String name) {
+        return run.get(name);
+    }
+
+    static String format(double value) {
+        if (Math.abs(value) >= 1000) return String.format(Locale.ROOT, "%,.0f", value);
+        if (Math.abs(value) >= 10) return String.format(Locale.ROOT, "%.1f", value);
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+}

@@ -1,0 +1,90 @@
+package io.readmark.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Closed-loop load from a fixed number of clients, each on its own platform thread: every client sends its next
+ * request as soon as the previous one answered. A warm-up runs first and is not counted; then requests are counted
+ * and timed for the given duration. Any failed request fails the measurement rather than flattering it.
+ */
+final class ConcurrentLoad {
+
+    /** One client; {@link #call(long)} performs one request for the given user and throws if it failed. */
+    interface Client extends AutoCloseable {
+        void call(long userId) throws Exception;
+
+        @Override
+        default void close() throws java.io.IOException {
+        }
+    }
+
+    interface ClientFactory {
+        Client open() throws Exception;
+    }
+
+    record Result(long requests, double seconds, Histogram latencyMicros) {
+        double perSecond() {
+            return requests / seconds;
+        }
+
+        double p99Millis() {
+            return latencyMicros.getValueAtPercentile(99) / 1000.0;
+        }
+    }
+
+    private ConcurrentLoad() {
+    }
+
+    static Result run(String label, int clients, Duration warmup, Duration duration, int users, long seed,
+                      ClientFactory factory, PrintStream err) throws InterruptedException {
+        long measureFrom = System.nanoTime() + warmup.toNanos();
+        long measureUntil = measureFrom + duration.toNanos();
+        LongAdder requests = new LongAdder();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Histogram> histograms = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            Histogram histogram = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+            histograms.add(histogram);
+            SplittableRandom random = new SplittableRandom(seed + c);
+            threads.add(Thread.ofPlatform().name(label + "-client-" + c).start(() -> {
+                try (Client client = factory.open()) {
+                    for (long now = System.nanoTime(); now < measureUntil && failure.get() == null; ) {
+                        long userId = 1 + random.nextInt(users);
+                        client.call(userId);
+                        long after = System.nanoTime();
+                        // Completions inside the window count, wherever they started: unbiased even for slow calls.
+                        if (after >= measureFrom && after <= measureUntil) {
+                            histogram.recordValue(Math.clamp((after - now) / 1_000, 1, histogram.getHighestTrackableValue()));
+                            requests.increment();
+                        }
+                        now = after;
+                    }
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                }
+            }));
+        }
+        long total = warmup.plus(duration).toMillis();
+        long start = System.nanoTime();
+        try (ProgressBar bar = new ProgressBar(err, label, total, "ms (time-boxed)")) {
+            for (Thread thread : threads) {
+                while (!thread.join(Duration.ofMillis(100))) bar.update(Math.min(total, (System.nanoTime() - start) / 1_000_000));
+            }
+            bar.update(total);
+        }
+        if (failure.get() != null) throw new IllegalStateException(label + ": a request failed", failure.get());
+        Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+        histograms.forEach(merged::add);
+        return new Result(requests.sum(), duration.toNanos() / 1e9, merged);
+    }
+}

@@ -1,0 +1,79 @@
+package io.readmark.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How many cores this JVM, redis-server and everything else on the machine kept busy during one phase. On a
+ * two-core machine the pipeline's JVM (Kafka broker, stream threads, clients) and Redis compete for the same cores,
+ * so every rate is read beside these; {@code otherCores} shows when something outside the benchmark interfered.
+ * Redis's time inside scripts per call tells how much of its CPU the delivery script itself takes.
+ */
+record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
+                double scriptMicrosPerCall) {
+
+    /** A running measurement; {@link #stop()} turns it into the averages since it started. */
+    static final class Meter {
+        private final RedisStats redis;
+        private final long startNanos = System.nanoTime();
+        private final long javaStart = javaCpuNanos();
+        private final double machineStart = machineBusySeconds();
+        private final double redisStart;
+        private final long callsStart;
+        private final long scriptMicrosStart;
+
+        Meter(RedisStats redis) {
+            this.redis = redis;
+            this.redisStart = redis.cpuSeconds();
+            this.callsStart = redis.scriptCalls();
+            this.scriptMicrosStart = redis.scriptMicros();
+        }
+
+        CpuUsage stop() {
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            double java = (javaCpuNanos() - javaStart) / 1e9;
+            double redisCpu = redis.cpuSeconds() - redisStart;
+            double machine = machineBusySeconds() - machineStart;
+            double other = Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - java - redisCpu);
+            long calls = redis.scriptCalls() - callsStart;
+            double micros = redis.scriptMicros() - scriptMicrosStart;
+            return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls,
+                    calls == 0 ? 0 : micros / calls);
+        }
+    }
+
+    static Meter start(RedisStats redis) {
+        return new Meter(redis);
+    }
+
+    private static long javaCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** Busy CPU seconds of the whole machine since boot (Linux {@code /proc/stat}); NaN elsewhere. */
+    static double machineBusySeconds() {
+        try {
+            return busySeconds(Files.readAllLines(Path.of("/proc/stat")).getFirst());
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** From the aggregate {@code cpu} line: everything but idle and iowait, in USER_HZ (1/100 s) ticks. */
+    static double busySeconds(String cpuLine) {
+        String[] fields = cpuLine.trim().split("\\s+");
+        if (!fields[0].equals("cpu")) throw new IllegalArgumentException("not the aggregate cpu line: " + cpuLine);
+        long busy = 0;
+        for (int i = 1; i < fields.length && i <= 8; i++) {
+            if (i != 4 && i != 5) busy += Long.parseLong(fields[i]); // 4 = idle, 5 = iowait
+        }
+        return busy / 100.0;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores", javaCores, redisCores, otherCores);
+    }
+}

@@ -1,0 +1,120 @@
+package io.readmark.bench;
+
+import io.readmark.producer.EventPublisher;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+import org.apache.kafka.common.utils.Utils;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * Whether a big-V fan-out holds up everyone else: publish-to-visible latency of normal authors' posts (about
+ * {@code normalFollowers} followers, taken from the platform graph), first on an idle pipeline, then while a
+ * big-V author's posts fan out to a large audience. The big-V's window runs from its publish until its last post
+ * is visible to its highest-id follower, the last one its fan-out reaches, confirmed by counting every delivery;
+ * every probe issued in the window counts.
+ */
+final class LatencyPhase {
+
+    record Result(VisibilityProbes.Latencies idle, CpuUsage idleCpu, VisibilityProbes.Latencies duringBigv, CpuUsage bigvCpu,
+                  Duration bigvLoad, double bigvWindowSeconds, long bigvDeliveries,
+                  List<VisibilityProbes.ProbeAuthor> probeAuthors, int bigvPartition) {
+    }
+
+    /** Far above every platform id, so the big-V and the probe posts never collide with the workload. */
+    static final long BIGV_AUTHOR = 2_000_000_000L;
+    private static final long BIGV_FIRST_BLOG = 8_000_000_000L;
+    private static final long PROBE_FIRST_BLOG = 9_000_000_000L;
+    private static final Duration BIGV_TIMEOUT = Duration.ofMinutes(10);
+
+    private LatencyPhase() {
+    }
+
+    static Result run(BenchConfig config, PowerLawGraph graph, EventPublisher probePublisher, GraphLoader loader,
+                      RedisConnections redis, RedisStats stats, UnreadKeys keys, int partitions, PrintStream err)
+            throws Exception {
+        List<VisibilityProbes.ProbeAuthor> authors = normalAuthors(graph, config.normalFollowers(), config.probeAuthors(), partitions);
+        int bigvPartition = partitionOf(BIGV_AUTHOR, partitions);
+        VisibilityProbes probes = new VisibilityProbes(probePublisher, redis, keys, authors, PROBE_FIRST_BLOG);
+
+        // Idle: nothing else runs; the probes' own fan-outs are the only load.
+        long idleUntil = System.nanoTime() + config.idleDuration().toNanos();
+        VisibilityProbes.Latencies idle;
+        CpuUsage.Meter idleMeter = CpuUsage.start(stats);
+        try (ProgressBar bar = new ProgressBar(err, "idle", config.idleDuration().toMillis(), "ms of probes")) {
+            idle = probes.run(config.probeInterval(), () -> {
+                bar.update(config.idleDuration().toMillis() - Math.max(0, (idleUntil - System.nanoTime()) / 1_000_000));
+                return System.nanoTime() < idleUntil;
+            });
+        }
+        CpuUsage idleCpu = idleMeter.stop();
+
+        int audience = config.bigvFollowers();
+        Duration load = loader.load("big-V", audience, sink -> {
+            for (long follower = 1; follower <= audience; follower++) sink.follow(BIGV_AUTHOR, follower);
+        }, err);
+
+        long lastPost = BIGV_FIRST_BLOG + config.bigvPosts() - 1;
+        String lastKey = keys.unread(audience, BIGV_AUTHOR);
+        long expected = (long) audience * config.bigvPosts();
+        CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
+        long start = System.nanoTime();
+        for (long blog = BIGV_FIRST_BLOG; blog <= lastPost; blog++) {
+            probePublisher.blogPublished("bigv-" + blog, blog, BIGV_AUTHOR, Instant.now());
+        }
+        long[] windowEnd = {0};
+        long deadline = start + BIGV_TIMEOUT.toNanos();
+        VisibilityProbes.Latencies during;
+        PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv", err);
+        try (RedisConnections.Connection watch = redis.open();
+             ProgressBar bar = new ProgressBar(err, "big-V", expected, "deliveries (approx.)")) {
+            long calls = stats.scriptCalls();
+            during = probes.run(config.probeInterval(), () -> {
+                if (windowEnd[0] != 0) return false;
+                if (System.nanoTime() > deadline) throw new IllegalStateException("big-V fan-out not done within " + BIGV_TIMEOUT);
+                bar.update(Math.min(expected, stats.scriptCalls() - calls));
+                if (watch.sync().zscore(lastKey, Long.toString(lastPost)) != null) windowEnd[0] = System.nanoTime();
+                return windowEnd[0] == 0;
+            });
+        } finally {
+            recording.close();
+        }
+        // The highest follower is the last one reached only if the fan-out goes in follower order, as it does today;
+        // the count decides, and a fan-out that finishes elsewhere later extends the window to when it did.
+        long visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
+        while (visible < expected) {
+            if (System.nanoTime() > deadline) throw new IllegalStateException("big-V: " + visible + " of " + expected + " deliveries visible");
+            Thread.sleep(100);
+            visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
+            windowEnd[0] = System.nanoTime();
+        }
+        CpuUsage bigvCpu = bigvMeter.stop();
+        if (visible != expected) {
+            throw new IllegalStateException("big-V: " + visible + " deliveries visible, expected " + expected);
+        }
+        return new Result(idle, idleCpu, during, bigvCpu, load, (windowEnd[0] - start) / 1e9, visible, authors, bigvPartition);
+    }
+
+    /** Authors whose follower count is closest to {@code target} (a small graph may have none at exactly that). */
+    static List<VisibilityProbes.ProbeAuthor> normalAuthors(PowerLawGraph graph, int target, int count, int partitions) {
+        return IntStream.rangeClosed(1, graph.authors())
+                .filter(a -> graph.followerCount(a) > 0)
+                .boxed()
+                .sorted(Comparator.comparingInt((Integer a) -> Math.abs(graph.followerCount(a) - target)).thenComparingInt(a -> a))
+                .limit(count)
+                .map(a -> new VisibilityProbes.ProbeAuthor(a, graph.follower(a, graph.followerCount(a) - 1),
+                        graph.followerCount(a), partitionOf(a, partitions)))
+                .toList();
+    }
+
+    /** The partition Kafka's default partitioner picks for this id as a record key (murmur2 of the decimal string). */
+    static int partitionOf(long id, int partitions) {
+        return Utils.toPositive(Utils.murmur2(Long.toString(id).getBytes(StandardCharsets.UTF_8))) % partitions;
+    }
+}

@@ -1,0 +1,71 @@
+package io.readmark.bench;
+
+import io.readmark.producer.EventPublisher;
+import io.readmark.store.UnreadKeys;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The whole write path: every post of the workload published to Kafka, fanned out by the stream processor, written
+ * to Redis. The clock runs from the first publish until Σ counts.total over all users equals the expected
+ * deliveries — counted in Redis, not inferred from what was sent. Script calls only tell it when to start counting.
+ */
+final class PipelinePhase {
+
+    record Result(long deliveries, double seconds, double scriptsDoneSeconds, CpuUsage cpu) {
+        double perSecond() {
+            return deliveries / seconds;
+        }
+    }
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    private static final long POLL_MILLIS = 20;
+
+    private PipelinePhase() {
+    }
+
+    static Result run(EventPublisher publisher, RedisStats stats, UnreadKeys keys, Workload workload, PrintStream err)
+            throws Exception {
+        long expected = workload.deliveries();
+        int users = workload.graph().users();
+        long callsBefore = stats.scriptCalls();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        CpuUsage.Meter cpu = CpuUsage.start(stats);
+        long start = System.nanoTime();
+        for (Workload.Post post : workload.posts()) {
+            publisher.blogPublished("p-" + post.blogId(), post.blogId(), post.authorId(),
+                    Instant.ofEpochMilli(post.publishedAtMillis())).whenComplete((ack, error) -> {
+                        if (error != null) failure.compareAndSet(null, error);
+                    });
+        }
+        long scriptsDone = 0;
+        long visible;
+        long deadline = start + TIMEOUT.toNanos();
+        try (ProgressBar bar = new ProgressBar(err, "pipeline", expected, "deliveries")) {
+            while (true) {
+                if (failure.get() != null) throw new IllegalStateException("publishing posts failed", failure.get());
+                if (System.nanoTime() > deadline) throw new IllegalStateException("pipeline not done within " + TIMEOUT);
+                long calls = stats.scriptCalls() - callsBefore;
+                bar.update(Math.min(calls, expected));
+                if (calls >= expected) {
+                    if (scriptsDone == 0) scriptsDone = System.nanoTime();
+                    // Every script ran; now the exact count decides. Redis answers in order, so this sees them all.
+                    visible = stats.visibleDeliveries(keys, 1, users);
+                    if (visible >= expected) break;
+                }
+                Thread.sleep(POLL_MILLIS);
+            }
+            bar.update(visible);
+        }
+        long end = System.nanoTime();
+        CpuUsage usage = cpu.stop();
+        if (visible != expected) {
+            throw new IllegalStateException("pipeline: " + visible + " deliveries visible, expected " + expected);
+        }
+        return new Result(visible, (end - start) / 1e9, (scriptsDone - start) / 1e9, usage);
+    }
+}

@@ -1,0 +1,143 @@
+package io.readmark.bench;
+
+import io.lettuce.core.FlushMode;
+import io.lettuce.core.RedisFuture;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What the benchmark reads back from the Redis it measures, on its own connection: memory, CPU, script calls, and
+ * above all the unread state actually visible. Throughput figures count deliveries here, never events sent.
+ */
+final class RedisStats implements AutoCloseable {
+
+    private static final int BATCH = 2_000;
+
+    private final RedisConnections.Connection connection;
+
+    RedisStats(RedisConnections redis) {
+        this.connection = redis.open();
+    }
+
+    /** Σ counts.total over users {@code from..to}: every delivery that a reader of the view API would see. */
+    long visibleDeliveries(UnreadKeys keys, long from, long to) {
+        return sumHashField(from, to, keys::counts, user -> "total");
+    }
+
+    /** Σ counts[author] over users {@code from..to}: one author's deliveries that are visible. */
+    long visibleDeliveriesOf(UnreadKeys keys, long authorId, long from, long to) {
+        String field = Long.toString(authorId);
+        return sumHashField(from, to, keys::counts, user -> field);
+    }
+
+    private long sumHashField(long from, long to, java.util.function.LongFunction<String> key,
+                              java.util.function.LongFunction<String> field) {
+        long sum = 0;
+        // Pipelined: one flush per batch instead of one round trip per user.
+        connection.stateful().setAutoFlushCommands(false);
+        try {
+            for (long start = from; start <= to; start += BATCH) {
+                List<RedisFuture<String>> replies = new ArrayList<>(BATCH);
+                for (long user = start; user <= Math.min(to, start + BATCH - 1); user++) {
+                    replies.add(connection.async().hget(key.apply(user), field.apply(user)));
+                }
+                connection.stateful().flushCommands();
+                for (RedisFuture<String> reply : replies) {
+                    String value = await(reply);
+                    if (value != null) sum += Long.parseLong(value);
+                }
+            }
+        } finally {
+            connection.stateful().setAutoFlushCommands(true);
+        }
+        return sum;
+    }
+
+    long usedMemory() {
+        return infoLong("memory", "used_memory");
+    }
+
+    /** CPU seconds redis-server has used (user + system), for its utilisation during a phase. */
+    double cpuSeconds() {
+        String info = connection.sync().info("cpu");
+        return infoDouble(info, "used_cpu_user") + infoDouble(info, "used_cpu_sys");
+    }
+
+    /** Scripts Redis has run (EVALSHA and EVAL), a cheap progress signal before the exact count. */
+    long scriptCalls() {
+        String info = connection.sync().info("commandstats");
+        return commandCalls(info, "cmdstat_evalsha") + commandCalls(info, "cmdstat_eval");
+    }
+
+    /** Microseconds Redis spent executing scripts (EVALSHA and EVAL), excluding reading and parsing the commands. */
+    long scriptMicros() {
+        String info = connection.sync().info("commandstats");
+        return commandField(info, "cmdstat_evalsha", "usec") + commandField(info, "cmdstat_eval", "usec");
+    }
+
+    long keys() {
+        return connection.sync().dbsize();
+    }
+
+    String version() {
+        return infoString(connection.sync().info("server"), "redis_version");
+    }
+
+    /** Empties every database synchronously, so the next phase starts from the same empty Redis. */
+    void flushAll() {
+        // SYNC: memory is actually freed when this returns, not in a background thread during the next phase.
+        connection.sync().flushall(FlushMode.SYNC);
+    }
+
+    private long infoLong(String section, String name) {
+        return Long.parseLong(infoString(connection.sync().info(section), name));
+    }
+
+    private static double infoDouble(String info, String name) {
+        return Double.parseDouble(infoString(info, name));
+    }
+
+    static String infoString(String info, String name) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(name + ":")) return line.substring(name.length() + 1).trim();
+        }
+        throw new IllegalStateException("Redis INFO has no " + name);
+    }
+
+    static long commandCalls(String info, String command) {
+        return commandField(info, command, "calls");
+    }
+
+    /** One numeric field of a command's line in INFO commandstats, e.g. calls or usec; 0 if never called. */
+    static long commandField(String info, String command, String field) {
+        for (String line : info.split("\r?\n")) {
+            if (!line.startsWith(command + ":")) continue;
+            for (String pair : line.substring(command.length() + 1).split(",")) {
+                if (pair.startsWith(field + "=")) return Long.parseLong(pair.substring(field.length() + 1));
+            }
+        }
+        return 0;
+    }
+
+    private static <T> T await(RedisFuture<T> reply) {
+        try {
+            return reply.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading Redis", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Redis read failed: " + e, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+}

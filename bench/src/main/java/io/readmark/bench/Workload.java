@@ -1,0 +1,55 @@
+package io.readmark.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The posts every write phase replays — ceiling, naive baseline and pipeline — in the same order over the same
+ * graph, so their rates compare the same work. Every author publishes {@code postsPerAuthor} posts, round by round.
+ */
+public final class Workload {
+
+    /** One publish; {@code publishedAtMillis} increases with the blog id. */
+    public record Post(long blogId, int authorId, long publishedAtMillis) {
+    }
+
+    /** 2026-01-01T00:00:00Z: publish times are synthetic but realistic epoch milliseconds. */
+    static final long EPOCH_2026 = 1_767_225_600_000L;
+    private static final long FIRST_BLOG_ID = 1_000_000L;
+
+    private final PowerLawGraph graph;
+    private final List<Post> posts;
+    private final long deliveries;
+
+    private Workload(PowerLawGraph graph, List<Post> posts, long deliveries) {
+        this.graph = graph;
+        this.posts = posts;
+        this.deliveries = deliveries;
+    }
+
+    public static Workload of(PowerLawGraph graph, int postsPerAuthor) {
+        List<Post> posts = new ArrayList<>(graph.authors() * postsPerAuthor);
+        long deliveries = 0;
+        long blogId = FIRST_BLOG_ID;
+        for (int round = 0; round < postsPerAuthor; round++) {
+            for (int author = 1; author <= graph.authors(); author++, blogId++) {
+                posts.add(new Post(blogId, author, EPOCH_2026 + blogId));
+                deliveries += graph.followerCount(author);
+            }
+        }
+        return new Workload(graph, List.copyOf(posts), deliveries);
+    }
+
+    public PowerLawGraph graph() {
+        return graph;
+    }
+
+    public List<Post> posts() {
+        return posts;
+    }
+
+    /** (post, follower) pairs: what must become visible in Redis. Nobody follows themself, so none is skipped. */
+    public long deliveries() {
+        return deliveries;
+    }
+}

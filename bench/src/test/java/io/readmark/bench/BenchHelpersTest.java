@@ -1,0 +1,83 @@
+package io.readmark.bench;
+
+import io.readmark.common.config.Settings;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The small pure pieces: configuration, progress rendering, INFO parsing, workload and probe-author choice. */
+class BenchHelpersTest {
+
+    @Test
+    void shouldPickQuickOrFullSizesAndLetEverySettingOverrideOne() {
+        BenchConfig full = BenchConfig.from(Settings.of(Map.of(), Map.of()));
+        BenchConfig quick = BenchConfig.from(Settings.of(Map.of("BENCH_QUICK", "true", "BENCH_USERS", "30000"), Map.of()));
+
+        assertThat(full.mode()).isEqualTo("full");
+        assertThat(full.bigvFollowers()).isEqualTo(1_000_000);
+        assertThat(quick.mode()).isEqualTo("quick");
+        assertThat(quick.bigvFollowers()).isEqualTo(200_000);
+        assertThat(quick.users()).isEqualTo(30_000);
+        assertThat(quick.naiveDuration()).isLessThan(full.naiveDuration());
+        assertThat(quick.describe()).containsEntry("BENCH_USERS", 30_000).containsEntry("BENCH_QUICK", true);
+        assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_EXPONENT", "steep"), Map.of())))
+                .hasMessageContaining("BENCH_EXPONENT");
+        assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_AUTHORS", "200000"), Map.of())))
+                .hasMessageContaining("BENCH_AUTHORS");
+    }
+
+    @Test
+    void shouldRenderProgressAsOneLineWithBarPercentCountsAndTime() {
+        assertThat(ProgressBar.render("pipeline", 50, 200, "deliveries", 1.25))
+                .isEqualTo("pipeline   [########......................]  25%  50/200 deliveries  1.3 s");
+        assertThat(ProgressBar.render("x", 300, 200, "u", 0)).contains("[" + "#".repeat(30) + "] 100%");
+    }
+
+    @Test
+    void shouldReadFieldsAndCommandCallsFromRedisInfo() {
+        String info = "# Commandstats\r\ncmdstat_evalsha:calls=1234,usec=99,usec_per_call=0.08,rejected_calls=0,failed_calls=1\r\n"
+                + "cmdstat_eval:calls=5,usec=1\r\n# Memory\r\nused_memory:1048576\r\n";
+
+        assertThat(RedisStats.commandCalls(info, "cmdstat_evalsha")).isEqualTo(1234);
+        assertThat(RedisStats.commandCalls(info, "cmdstat_eval")).isEqualTo(5);
+        assertThat(RedisStats.commandCalls(info, "cmdstat_hget")).isZero();
+        assertThat(RedisStats.infoString(info, "used_memory")).isEqualTo("1048576");
+    }
+
+    @Test
+    void shouldCountBusyMachineTimeWithoutIdleAndIowait() {
+        // user nice system idle iowait irq softirq steal guest guest_nice, in 1/100 s
+        assertThat(CpuUsage.busySeconds("cpu  1000 50 300 9000 200 10 40 0 0 0")).isEqualTo(14.0);
+        assertThatThrownBy(() -> CpuUsage.busySeconds("cpu0 1 2 3 4")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldCountOneDeliveryPerPostAndFollowerAndNumberPostsUniquely() {
+        PowerLawGraph graph = PowerLawGraph.generate(300, 30, 5, 1, 7);
+        Workload workload = Workload.of(graph, 2);
+
+        assertThat(workload.posts()).hasSize(60);
+        assertThat(workload.deliveries()).isEqualTo(2L * graph.edges());
+        assertThat(workload.posts().stream().map(Workload.Post::blogId).distinct()).hasSize(60);
+        assertThat(workload.posts().get(1).publishedAtMillis()).isGreaterThan(workload.posts().get(0).publishedAtMillis());
+    }
+
+    @Test
+    void shouldProbeTheAuthorsClosestToTheTargetFollowerCountWatchingTheirHighestFollower() {
+        PowerLawGraph graph = PowerLawGraph.generate(3_000, 300, 20, 0.9, 7);
+
+        var authors = LatencyPhase.normalAuthors(graph, 100, 5, 3);
+
+        assertThat(authors).hasSize(5).allSatisfy(a -> {
+            assertThat(a.followers()).isEqualTo(graph.followerCount((int) a.authorId())).isBetween(60, 140);
+            assertThat(a.lastFollower()).isEqualTo(graph.follower((int) a.authorId(), a.followers() - 1));
+            assertThat(a.partition()).isBetween(0, 2);
+        });
+        // Kafka's murmur2 of "7" over 3 partitions, as the default partitioner computes it.
+        assertThat(LatencyPhase.partitionOf(7, 3)).isEqualTo(
+                org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2("7".getBytes())) % 3);
+    }
+}

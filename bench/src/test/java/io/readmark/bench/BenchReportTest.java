@@ -1,0 +1,97 @@
+package io.readmark.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.json.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BenchReportTest {
+
+    private static BenchReport complete() {
+        BenchReport report = new BenchReport(Instant.parse("2026-01-02T03:04:05Z"));
+        report.run("mode", "quick");
+        report.run("cores", 2);
+        report.figure("ceiling_deliveries_per_s", 100_000);
+        report.figure("naive_deliveries_per_s", 2_000);
+        report.figure("pipeline_deliveries_per_s", 50_000);
+        report.figure("normal_p50_idle_ms", 3);
+        report.figure("normal_p99_idle_ms", 10);
+        report.figure("normal_p99_during_bigv_ms", 2_500);
+        report.figure("bigv_fanout_s", 20);
+        report.figure("bigv_fanout_deliveries_per_s", 50_000);
+        report.figure("counts_api_rps", 20_000);
+        report.figure("counts_api_p99_ms", 2);
+        report.figure("counts_raw_rps", 30_000);
+        report.figure("seed000_counts_rps", 40);
+        report.figure("bytes_per_unread_entry", 55);
+        report.detail("graph_edges", 400_000);
+        return report;
+    }
+
+    @Test
+    void shouldEvaluateEveryTargetOnTheFigures() {
+        List<BenchReport.Target> targets = complete().targets();
+
+        assertThat(targets).extracting(BenchReport.Target::rule).containsExactly("pipeline >= 0.6 x ceiling",
+                "pipeline >= 20 x naive", "normal p99 during big-V <= 2 x idle p99", "counts API >= 0.5 x raw HGETALL",
+                "bytes per unread entry <= 40");
+        assertThat(targets).extracting(BenchReport.Target::value).containsExactly(0.5, 25.0, 250.0, 20_000 / 30_000.0, 55.0);
+        assertThat(targets).extracting(BenchReport.Target::met).containsExactly(false, true, false, true, false);
+    }
+
+    @Test
+    void shouldWriteEveryFigureTargetAndDetailAsJsonWithATimestampedCopyAndAChart(@TempDir Path dir) throws Exception {
+        List<Path> written = complete().write(dir);
+
+        assertThat(written).extracting(p -> p.getFileName().toString()).containsExactly(
+                "latest.json", "latest.png", "bench-quick-20260102-030405.json", "bench-quick-20260102-030405.png");
+        JsonNode json = Json.MAPPER.readTree(dir.resolve("latest.json").toFile());
+        for (BenchReport.Figure figure : BenchReport.FIGURES) {
+            assertThat(json.get("figures").get(figure.name()).isNumber()).as(figure.name()).isTrue();
+        }
+        assertThat(json.get("figures").get("pipeline_deliveries_per_s").asDouble()).isEqualTo(50_000);
+        assertThat(json.get("targets")).hasSize(5);
+        assertThat(json.get("targets").get(1).get("met").asBoolean()).isTrue();
+        assertThat(json.get("run").get("mode").asText()).isEqualTo("quick");
+        assertThat(json.get("details").get("graph_edges").asLong()).isEqualTo(400_000);
+        assertThat(Files.readAllBytes(dir.resolve("bench-quick-20260102-030405.json")))
+                .isEqualTo(Files.readAllBytes(dir.resolve("latest.json")));
+        BufferedImage chart = ImageIO.read(dir.resolve("latest.png").toFile());
+        assertThat(chart.getWidth()).isGreaterThan(800);
+    }
+
+    @Test
+    void shouldRefuseToWriteAReportWithAMissingOrNonPositiveFigure(@TempDir Path dir) {
+        BenchReport missing = new BenchReport(Instant.now());
+        missing.figure("ceiling_deliveries_per_s", 1);
+        assertThatThrownBy(() -> missing.write(dir)).hasMessageContaining("naive_deliveries_per_s");
+
+        BenchReport zero = complete();
+        zero.figure("counts_api_rps", 0);
+        assertThatThrownBy(() -> zero.write(dir)).hasMessageContaining("counts_api_rps");
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void shouldPrintATableWithEveryFigureAndTheVerdictOfEachTarget() {
+        String table = complete().table();
+
+        for (BenchReport.Figure figure : BenchReport.FIGURES) assertThat(table).contains(figure.name());
+        assertThat(table).contains("100,000").contains("NOT MET   pipeline >= 0.6 x ceiling").contains("met       pipeline >= 20 x naive");
+    }
+
+    @Test
+    void shouldRejectAFigureTheIssueDoesNotName() {
+        assertThatThrownBy(() -> complete().figure("made_up", 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

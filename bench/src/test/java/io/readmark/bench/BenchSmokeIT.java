@@ -1,0 +1,49 @@
+package io.readmark.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.config.Settings;
+import io.readmark.common.json.Json;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole harness at a tiny size — every phase on real embedded Kafka and Redis, in seconds — so it cannot rot:
+ * every figure must come out measured and positive, and the report must be written.
+ */
+class BenchSmokeIT {
+
+    @Test
+    void shouldMeasureEveryFigureAndWriteTheReport() throws Exception {
+        Path output = Path.of("target", "bench-smoke");
+        Settings tiny = Settings.of(Map.ofEntries(
+                Map.entry("BENCH_USERS", "600"), Map.entry("BENCH_AUTHORS", "60"), Map.entry("BENCH_FOLLOWS_PER_USER", "10"),
+                Map.entry("BENCH_NAIVE_DURATION", "300"), Map.entry("BENCH_PROBE_AUTHORS", "4"),
+                Map.entry("BENCH_IDLE_DURATION", "600"), Map.entry("BENCH_BIGV_FOLLOWERS", "3000"),
+                Map.entry("BENCH_BIGV_POSTS", "1"), Map.entry("BENCH_READ_WARMUP", "100"),
+                Map.entry("BENCH_READ_DURATION", "400"), Map.entry("BENCH_READ_CONCURRENCY", "2"),
+                Map.entry("BENCH_NOTICES", "50"), Map.entry("BENCH_MEMORY_USERS", "300"),
+                Map.entry("PROCESSOR_COMMIT_INTERVAL", "200"), Map.entry("BENCH_OUTPUT_DIR", output.toString())), Map.of());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        BenchReport report = Bench.run(tiny, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+
+        for (BenchReport.Figure figure : BenchReport.FIGURES) {
+            assertThat(report.figures()).as(figure.name()).containsKey(figure.name());
+            assertThat(report.figure(figure.name())).as(figure.name()).isPositive().isFinite();
+        }
+        assertThat(report.targets()).hasSize(5);
+        JsonNode json = Json.MAPPER.readTree(output.resolve("latest.json").toFile());
+        assertThat(json.get("figures").size()).isEqualTo(BenchReport.FIGURES.size());
+        assertThat(json.get("details").get("pipeline_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());
+        assertThat(Files.size(output.resolve("latest.png"))).isPositive();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("pipeline_deliveries_per_s").contains("target");
+    }
+}

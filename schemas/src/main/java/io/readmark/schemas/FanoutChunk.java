@@ -1,0 +1,23 @@
+package io.readmark.schemas;
+
+import java.util.List;
+
+/**
+ * One bounded slice of a big-V fan-out on the internal fan-out topic: deliver a blog to, or remove it from, these
+ * followers of its author. Applying a chunk twice changes nothing, so chunks may be re-sent after a crash.
+ * {@code jobFollowers} and {@code jobStartedAtMillis} describe the whole fan-out, for progress reports.
+ */
+public record FanoutChunk(String jobId, Kind kind, long authorId, long blogId, long atMillis,
+                          long jobFollowers, long jobStartedAtMillis, List<Long> followerIds) {
+
+    public enum Kind { DELIVER, REMOVE }
+
+    public FanoutChunk {
+        if (jobId == null || jobId.isBlank()) throw new InvalidEventException("jobId", "is required");
+        if (kind == null) throw new InvalidEventException("kind", "is required");
+        Validation.positive("authorId", authorId);
+        Validation.positive("blogId", blogId);
+        if (followerIds == null || followerIds.isEmpty()) throw new InvalidEventException("followerIds", "must not be empty");
+        followerIds = List.copyOf(followerIds);
+    }
+}

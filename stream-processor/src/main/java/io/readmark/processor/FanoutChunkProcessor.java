@@ -1,0 +1,63 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.FanoutChunk;
+import io.readmark.schemas.InvalidEventException;
+import io.readmark.schemas.Topics;
+import io.readmark.store.UnreadWriter;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it) at the
+ * worker's rate limit. Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
+ */
+final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+
+    private static final Logger log = LoggerFactory.getLogger(FanoutChunkProcessor.class);
+
+    private final ThreadWriters writers;
+    private final RateLimiter rateLimiter;
+    private final FanoutProgress progress;
+    private final String deadLetterSink;
+    private ProcessorContext<byte[], byte[]> context;
+
+    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, String deadLetterSink) {
+        this.writers = writers;
+        this.rateLimiter = rateLimiter;
+        this.progress = progress;
+        this.deadLetterSink = deadLetterSink;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        FanoutChunk chunk;
+        try {
+            chunk = Topics.CHUNK_SERDE.decode(record.value());
+        } catch (InvalidEventException e) {
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            log.warn("dead-lettering fan-out chunk {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), e.getMessage());
+            context.forward(DeadLetters.of(record, source, e.field(), e.getMessage()), deadLetterSink);
+            return;
+        }
+        rateLimiter.acquire(chunk.followerIds().size());
+        UnreadWriter writer = writers.current();
+        for (long follower : chunk.followerIds()) {
+            if (chunk.kind() == FanoutChunk.Kind.DELIVER) {
+                writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+            } else {
+                writer.remove(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+            }
+        }
+        writer.flush();
+        progress.applied(chunk, context.currentSystemTimeMs());
+    }
+}

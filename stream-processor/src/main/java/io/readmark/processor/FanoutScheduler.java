@@ -1,0 +1,145 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.FanoutChunk;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Drives big-V fan-outs a few chunks per tick, so no single call walks a million followers and the stream thread
+ * serves normal authors between ticks. A job's saved cursor only moves past chunks that a commit has made durable,
+ * so a crash resumes without a gap; chunks re-sent after it are harmless.
+ */
+final class FanoutScheduler {
+
+    private static final Logger log = LoggerFactory.getLogger(FanoutScheduler.class);
+    private static final long PROGRESS_LOG_INTERVAL_MS = 5_000;
+
+    /** Receives each chunk; the processor forwards it to the fan-out topic. */
+    @FunctionalInterface
+    interface ChunkSink {
+        void send(FanoutChunk chunk);
+    }
+
+    /** What has been sent for one job, beyond what is saved. */
+    private static final class Progress {
+        FanoutJob job;
+        long emittedCursor;
+        long emittedFollowers;
+        long emittedInCommit = -1;
+        boolean exhausted;
+        long lastLogAt;
+
+        Progress(FanoutJob job) {
+            this.job = job;
+            this.emittedCursor = job.durableCursor();
+            this.emittedFollowers = job.durableFollowers();
+        }
+    }
+
+    private final FollowerGraph graph;
+    private final FanoutJobs jobs;
+    private final ThreadCommits commits;
+    private final FanoutSettings settings;
+    private final ChunkSink sink;
+    private final Map<String, Progress> inFlight = new LinkedHashMap<>();
+
+    FanoutScheduler(FollowerGraph graph, FanoutJobs jobs, ThreadCommits commits, FanoutSettings settings, ChunkSink sink) {
+        this.graph = graph;
+        this.jobs = jobs;
+        this.commits = commits;
+        this.settings = settings;
+        this.sink = sink;
+    }
+
+    /** Picks up the jobs this task owned before a restart or rebalance. */
+    void resume() {
+        for (FanoutJob job : jobs.all()) {
+            inFlight.put(job.jobId(), new Progress(job));
+            log.info("fan-out {} of author {} resumes after follower {} ({}/{} followers done)",
+                    job.jobId(), job.authorId(), job.durableCursor(), job.durableFollowers(), job.totalFollowers());
+        }
+    }
+
+    void start(FanoutChunk.Kind kind, long authorId, long blogId, long atMillis, long nowMillis) {
+        FanoutJob job = FanoutJob.start(kind, authorId, blogId, atMillis, graph.followerCount(authorId), nowMillis);
+        if (inFlight.containsKey(job.jobId())) return; // a replayed publish or delete: the job is already running
+        jobs.save(job);
+        inFlight.put(job.jobId(), new Progress(job));
+        log.info("fan-out {} of author {} started for {} followers", job.jobId(), authorId, job.totalFollowers());
+    }
+
+    /** Stops a running fan-out (a delivery whose blog was deleted meanwhile). */
+    void cancel(String jobId) {
+        if (inFlight.remove(jobId) != null) {
+            jobs.delete(jobId);
+            log.info("fan-out {} cancelled", jobId);
+        }
+    }
+
+    int inFlightCount() {
+        return inFlight.size();
+    }
+
+    void tick(long nowMillis) {
+        long commit = commits.current();
+        int budget = settings.chunksPerTick();
+        for (Progress progress : new ArrayList<>(inFlight.values())) {
+            boolean durable = commit > progress.emittedInCommit;
+            if (durable && progress.exhausted) {
+                complete(progress, nowMillis);
+                continue;
+            }
+            if (durable && progress.emittedCursor > progress.job.durableCursor()) {
+                progress.job = progress.job.withDurableProgress(progress.emittedCursor, progress.emittedFollowers);
+                jobs.save(progress.job);
+                maybeLogProgress(progress, nowMillis);
+            }
+            while (budget > 0 && !progress.exhausted) {
+                if (emitNextChunk(progress)) {
+                    progress.emittedInCommit = commit;
+                    budget--;
+                } else {
+                    progress.exhausted = true;
+                }
+            }
+        }
+    }
+
+    private boolean emitNextChunk(Progress progress) {
+        List<Long> followers = new ArrayList<>(settings.chunkSize());
+        FanoutJob job = progress.job;
+        graph.forEachFollowerAfter(job.authorId(), progress.emittedCursor, follower -> {
+            if (follower != job.authorId()) followers.add(follower);
+            progress.emittedCursor = follower;
+            return followers.size() < settings.chunkSize();
+        });
+        if (followers.isEmpty()) return false;
+        sink.send(new FanoutChunk(job.jobId(), job.kind(), job.authorId(), job.blogId(), job.atMillis(),
+                job.totalFollowers(), job.startedAtMillis(), followers));
+        progress.emittedFollowers += followers.size();
+        return true;
+    }
+
+    private void complete(Progress progress, long nowMillis) {
+        FanoutJob job = progress.job;
+        inFlight.remove(job.jobId());
+        jobs.delete(job.jobId());
+        long tookMs = Math.max(1, nowMillis - job.startedAtMillis());
+        log.info("fan-out {} of author {} handed to workers: {} followers in {} ms ({} followers/s)",
+                job.jobId(), job.authorId(), progress.emittedFollowers, tookMs, progress.emittedFollowers * 1000 / tookMs);
+    }
+
+    private void maybeLogProgress(Progress progress, long nowMillis) {
+        if (nowMillis - progress.lastLogAt < PROGRESS_LOG_INTERVAL_MS) return;
+        progress.lastLogAt = nowMillis;
+        FanoutJob job = progress.job;
+        long elapsed = Math.max(1, nowMillis - job.startedAtMillis());
+        log.info("fan-out {} progress: {}/{} followers ({} followers/s)", job.jobId(), job.durableFollowers(),
+                job.totalFollowers(), job.durableFollowers() * 1000 / elapsed);
+    }
+}

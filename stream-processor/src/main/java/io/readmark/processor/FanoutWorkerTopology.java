@@ -1,0 +1,23 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.Topics;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * The big-V worker's topology: fan-out chunks in, Redis writes out. It runs as its own Kafka Streams application
+ * with its own threads, so it scales apart from the main processor and never occupies a normal author's task.
+ */
+public final class FanoutWorkerTopology {
+
+    static final String CHUNKS = "fanout-worker";
+
+    private FanoutWorkerTopology() {
+    }
+
+    public static Topology build(Topics topics, ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress) {
+        Topology topology = new Topology();
+        UnreadTopology.addEventBranch(topology, CHUNKS, topics.fanoutChunks().name(), topics,
+                () -> new FanoutChunkProcessor(writers, rateLimiter, progress, DeadLetters.sinkFor(CHUNKS)));
+        return topology;
+    }
+}

@@ -1,0 +1,65 @@
+package io.readmark.processor;
+
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Kafka Streams application writing to Redis: its own pipelined writers per thread, offsets committed only
+ * after Redis acknowledged, a failed thread replaced (its uncommitted records are re-read and re-applied).
+ */
+final class StreamsApp implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
+
+    private final String name;
+    private final ThreadWriters writers;
+    private final KafkaStreams streams;
+    private final CountDownLatch running = new CountDownLatch(1);
+
+    StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits) {
+        this.name = name;
+        this.writers = writers;
+        this.streams = new KafkaStreams(topology, properties, new RedisFirstClientSupplier(writers, commits));
+        streams.setStateListener((now, before) -> {
+            log.info("{} {} -> {}", name, before, now);
+            if (now == KafkaStreams.State.RUNNING) running.countDown();
+        });
+        streams.setUncaughtExceptionHandler(error -> {
+            log.error("{}: stream thread failed; replacing it", name, error);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    }
+
+    void start() {
+        streams.start();
+    }
+
+    boolean awaitRunning(Duration timeout) throws InterruptedException {
+        return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** Leaves the consumer group on the way out, so a restarted or remaining instance takes over at once. */
+    @Override
+    public void close() {
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+        writers.close();
+    }
+}

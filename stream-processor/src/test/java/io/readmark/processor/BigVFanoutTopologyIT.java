@@ -1,0 +1,200 @@
+package io.readmark.processor;
+
+import io.readmark.infra.TestInfrastructure;
+import io.readmark.schemas.FanoutChunk;
+import io.readmark.schemas.Topics;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadLimits;
+import io.readmark.store.UnreadReader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The big-V path of the main topology in a TopologyTestDriver: classification with hysteresis, chunked and
+ * emission of fan-out chunks with progress saved only for durable chunks, and deletes during a fan-out. Commits
+ * are simulated through {@link ThreadCommits}, as the driver commits without a consumer; resuming after a real
+ * crash is tested end to end in the launcher.
+ */
+class BigVFanoutTopologyIT {
+
+    private static final Topics TOPICS = Topics.defaults();
+    private static final long BIGV = 7;
+    private static final int THRESHOLD = 100;
+    private static final int CHUNK = 40;
+    private static final Duration TICK = Duration.ofMillis(50);
+    private static RedisConnections redis;
+
+    private final ThreadCommits commits = new ThreadCommits();
+    private UnreadKeys keys;
+    private ThreadWriters writers;
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, String> follows;
+    private TestInputTopic<String, String> blogs;
+    private TestOutputTopic<byte[], byte[]> chunks;
+
+    @BeforeAll
+    static void connect() {
+        redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        redis.close();
+    }
+
+    @BeforeEach
+    void startDriver() throws Exception {
+        keys = new UnreadKeys("bigv-" + UUID.randomUUID());
+        writers = new ThreadWriters(redis, keys, new UnreadLimits(1000, 1000), 1000);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bigv-topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bigv-topology").toString());
+        FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7));
+        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers, commits, settings), props);
+        StringSerializer strings = new StringSerializer();
+        follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
+        blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
+        chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void closeDriver() {
+        driver.close();
+        writers.close();
+    }
+
+    private void follow(long follower, long author) {
+        follows.pipeInput(Long.toString(author), """
+                {"type":"Followed","eventId":"f","followerId":%d,"authorId":%d,"at":"2026-01-01T00:00:00Z"}""".formatted(follower, author));
+    }
+
+    private void unfollow(long follower, long author) {
+        follows.pipeInput(Long.toString(author), """
+                {"type":"Unfollowed","eventId":"u","followerId":%d,"authorId":%d,"at":"2026-01-01T00:00:00Z"}""".formatted(follower, author));
+    }
+
+    private void publish(long blogId, long author) {
+        blogs.pipeInput(Long.toString(author), """
+                {"type":"BlogPublished","eventId":"p","blogId":%d,"authorId":%d,"publishedAt":"2026-01-01T12:00:00Z"}""".formatted(blogId, author));
+    }
+
+    private void followers(long author, long count) {
+        LongStream.rangeClosed(1_001, 1_000 + count).forEach(follower -> follow(follower, author));
+    }
+
+    private List<FanoutChunk> emittedChunks() {
+        return chunks.readValuesToList().stream().map(Topics.CHUNK_SERDE::decode).toList();
+    }
+
+    private static List<Long> followersIn(List<FanoutChunk> emitted) {
+        List<Long> all = new ArrayList<>();
+        emitted.forEach(chunk -> all.addAll(chunk.followerIds()));
+        return all;
+    }
+
+    private long unread(long user) {
+        writers.awaitCurrentThread();
+        return new UnreadReader(redis.shared(), keys).counts(user).total();
+    }
+
+    /** One scheduler tick, preceded by a commit: what was emitted before becomes durable. */
+    private void commitAndTick() {
+        commits.committed();
+        driver.advanceWallClockTime(TICK);
+    }
+
+    @Test
+    void shouldFanABigVPublishOutAsBoundedChunksCoveringEveryFollowerOnce() {
+        followers(BIGV, 250);
+        follow(BIGV, BIGV);
+        publish(5001, BIGV);
+        assertThat(unread(1_001)).as("nothing is delivered inline for a big-V author").isZero();
+
+        for (int tick = 0; tick < 10; tick++) commitAndTick();
+
+        List<FanoutChunk> emitted = emittedChunks();
+        assertThat(emitted).allSatisfy(chunk -> {
+            assertThat(chunk.followerIds()).hasSizeLessThanOrEqualTo(CHUNK);
+            assertThat(chunk.kind()).isEqualTo(FanoutChunk.Kind.DELIVER);
+            assertThat(chunk.jobFollowers()).isEqualTo(251);
+        });
+        assertThat(followersIn(emitted)).doesNotHaveDuplicates().doesNotContain(BIGV)
+                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
+    }
+
+    @Test
+    void shouldEmitOnlyABoundedNumberOfChunksPerTick() {
+        followers(BIGV, 250);
+        publish(5001, BIGV);
+
+        driver.advanceWallClockTime(TICK);
+
+        assertThat(emittedChunks()).hasSize(2);
+    }
+
+    @Test
+    void shouldSaveProgressOnlyForChunksACommitMadeDurable() {
+        followers(BIGV, 250);
+        publish(5001, BIGV);
+        driver.advanceWallClockTime(TICK);            // chunks 1-2 sent, no commit yet
+        assertThat(savedCursor()).as("nothing durable, nothing saved").isZero();
+
+        commitAndTick();                              // 1-2 durable; chunks 3-4 sent
+
+        assertThat(savedCursor()).as("saved up to the last follower of chunk 2").isEqualTo(1_000 + 2 * CHUNK);
+    }
+
+    private long savedCursor() {
+        org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store = driver.getKeyValueStore(FanoutJobs.STORE_NAME);
+        return new FanoutJobs(store).all().getFirst().durableCursor();
+    }
+
+    @Test
+    void shouldRemoveTheBlogFromEveryFollowerWhenItIsDeletedDuringTheFanOut() {
+        followers(BIGV, 250);
+        publish(5001, BIGV);
+        driver.advanceWallClockTime(TICK);
+
+        blogs.pipeInput("7", """
+                {"type":"BlogDeleted","eventId":"d","blogId":5001,"authorId":7,"deletedAt":"2026-01-01T13:00:00Z"}""");
+        for (int tick = 0; tick < 10; tick++) commitAndTick();
+
+        List<FanoutChunk> emitted = emittedChunks();
+        List<FanoutChunk> removals = emitted.stream().filter(c -> c.kind() == FanoutChunk.Kind.REMOVE).toList();
+        assertThat(emitted.stream().filter(c -> c.kind() == FanoutChunk.Kind.DELIVER)).as("delivery cancelled").hasSize(2);
+        assertThat(followersIn(removals)).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
+    }
+
+    @Test
+    void shouldKeepABigVAuthorOnTheBigVPathUntilFollowersDropBelowTheReleaseLevel() {
+        followers(BIGV, THRESHOLD);
+        LongStream.rangeClosed(1_001, 1_005).forEach(f -> unfollow(f, BIGV));   // 95 followers: still big-V
+        publish(5001, BIGV);
+        assertThat(unread(1_050)).as("95 followers, hysteresis keeps it big-V").isZero();
+
+        LongStream.rangeClosed(1_006, 1_011).forEach(f -> unfollow(f, BIGV));   // 89 followers: normal again
+        publish(5002, BIGV);
+        assertThat(unread(1_050)).as("below the release level: inline delivery").isEqualTo(1);
+    }
+}

@@ -1,0 +1,44 @@
+package io.readmark.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class UnreadKeysTest {
+
+    @Test
+    void shouldNameEveryKeyOfAUserWithItsHashTag() {
+        UnreadKeys keys = new UnreadKeys("rm");
+
+        assertThat(keys.unread(101, 7)).isEqualTo("rm:{u:101}:unread:7");
+        assertThat(keys.counts(101)).isEqualTo("rm:{u:101}:counts");
+        assertThat(keys.marks(101)).isEqualTo("rm:{u:101}:marks");
+        assertThat(keys.floors(101)).isEqualTo("rm:{u:101}:floors");
+        assertThatThrownBy(() -> new UnreadKeys("a{b")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldEncodeTheSameNamesAsBytesForTheWriter() {
+        for (String prefix : new String[]{"rm", "tenant-ä", "x"}) {
+            UnreadKeys keys = new UnreadKeys(prefix);
+            for (long user : new long[]{0, 1, 9, 10, 101, 999_999_999L, Long.MAX_VALUE, -5}) {
+                for (long author : new long[]{0, 7, 10, 1_000_000_007L, Long.MAX_VALUE, -3}) {
+                    assertThat(utf8(keys.unreadBytes(user, author))).isEqualTo(keys.unread(user, author));
+                }
+                assertThat(utf8(keys.countsBytes(user))).isEqualTo(keys.counts(user));
+                assertThat(utf8(keys.marksBytes(user))).isEqualTo(keys.marks(user));
+                assertThat(utf8(keys.floorsBytes(user))).isEqualTo(keys.floors(user));
+            }
+        }
+        for (long value : new long[]{0, 5, 10, 99, 100, 1_767_225_600_000L, Long.MAX_VALUE, -1, Long.MIN_VALUE}) {
+            assertThat(utf8(UnreadKeys.decimal(value))).isEqualTo(Long.toString(value));
+        }
+    }
+
+    private static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}
