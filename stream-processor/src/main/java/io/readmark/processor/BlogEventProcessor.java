@@ -6,6 +6,7 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadWriter;
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -48,7 +49,9 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
         graph = new FollowerGraph(context.getStateStore(FollowerGraph.STORE_NAME),
                 context.getStateStore(FollowerGraph.COUNTS_STORE_NAME), settings.policy());
         deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
-        scheduler = new FanoutScheduler(graph, new FanoutJobs(context.getStateStore(FanoutJobs.STORE_NAME)), commits, settings, this::sendChunk);
+        Sensor handedOver = FanoutMetrics.followers(context, "chunked-followers", "followers put into big-V fan-out chunks");
+        scheduler = new FanoutScheduler(graph, new FanoutJobs(context.getStateStore(FanoutJobs.STORE_NAME)), commits,
+                settings, this::sendChunk, handedOver);
         scheduler.resume();
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, scheduler::tick);
         context.schedule(TOMBSTONE_SWEEP, PunctuationType.WALL_CLOCK_TIME, now -> {

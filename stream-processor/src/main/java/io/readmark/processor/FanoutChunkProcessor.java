@@ -4,6 +4,7 @@ import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadWriter;
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -24,6 +25,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
     private final FanoutProgress progress;
     private final String deadLetterSink;
     private ProcessorContext<byte[], byte[]> context;
+    private Sensor applied;
 
     FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, String deadLetterSink) {
         this.writers = writers;
@@ -35,6 +37,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
+        applied = FanoutMetrics.followers(context, "deliveries", "big-V deliveries and removals applied by the worker");
     }
 
     @Override
@@ -58,6 +61,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
             }
         }
         writer.flush();
+        applied.record(chunk.followerIds().size());
         progress.applied(chunk, context.currentSystemTimeMs());
     }
 }

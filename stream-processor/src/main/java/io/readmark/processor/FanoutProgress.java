@@ -27,10 +27,8 @@ final class FanoutProgress {
             return size() > MAX_TRACKED_JOBS;
         }
     };
-    private long appliedTotal;
 
     synchronized void applied(FanoutChunk chunk, long nowMillis) {
-        appliedTotal += chunk.followerIds().size();
         Seen before = jobs.getOrDefault(chunk.jobId(), new Seen(0, nowMillis));
         long applied = before.applied() + chunk.followerIds().size();
         long elapsed = Math.max(1, nowMillis - chunk.jobStartedAtMillis());
@@ -46,10 +44,5 @@ final class FanoutProgress {
                     chunk.jobFollowers(), applied * 1000 / elapsed);
         }
         jobs.put(chunk.jobId(), new Seen(applied, logNow ? nowMillis : before.lastLogAt()));
-    }
-
-    /** Followers applied by this process since it started, over all fan-outs (a metric). */
-    synchronized long appliedTotal() {
-        return appliedTotal;
     }
 }

@@ -1,6 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.schemas.FanoutChunk;
+import org.apache.kafka.common.metrics.Sensor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,14 +47,20 @@ final class FanoutScheduler {
     private final ThreadCommits commits;
     private final FanoutSettings settings;
     private final ChunkSink sink;
+    private final Sensor handedOver;
     private final Map<String, Progress> inFlight = new LinkedHashMap<>();
 
-    FanoutScheduler(FollowerGraph graph, FanoutJobs jobs, ThreadCommits commits, FanoutSettings settings, ChunkSink sink) {
+    /**
+     * @param handedOver records the followers put into chunks (rate and total, as a Kafka Streams metric)
+     */
+    FanoutScheduler(FollowerGraph graph, FanoutJobs jobs, ThreadCommits commits, FanoutSettings settings, ChunkSink sink,
+                    Sensor handedOver) {
         this.graph = graph;
         this.jobs = jobs;
         this.commits = commits;
         this.settings = settings;
         this.sink = sink;
+        this.handedOver = handedOver;
     }
 
     /** Picks up the jobs this task owned before a restart or rebalance. */
@@ -122,6 +129,7 @@ final class FanoutScheduler {
         sink.send(new FanoutChunk(job.jobId(), job.kind(), job.authorId(), job.blogId(), job.atMillis(),
                 job.totalFollowers(), job.startedAtMillis(), followers));
         progress.emittedFollowers += followers.size();
+        handedOver.record(followers.size());
         return true;
     }
 

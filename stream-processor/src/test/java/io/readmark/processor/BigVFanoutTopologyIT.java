@@ -141,6 +141,10 @@ class BigVFanoutTopologyIT {
         });
         assertThat(followersIn(emitted)).doesNotHaveDuplicates().doesNotContain(BIGV)
                 .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
+        assertThat(driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("chunked-followers-total"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum())
+                .as("progress metric").isEqualTo(250.0);
     }
 
     @Test

@@ -89,6 +89,13 @@ class FanoutWorkerTopologyIT {
         send(chunk(FanoutChunk.Kind.DELIVER, List.of(101L, 102L, 103L)));
 
         assertThat(List.of(unread(101), unread(102), unread(103))).containsOnly(1L);
+        assertThat(metric("deliveries-total")).as("applied deliveries, redelivery included").isEqualTo(6.0);
+    }
+
+    private double metric(String name) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && e.getKey().group().contains("readmark-fanout"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
     }
 
     @Test
