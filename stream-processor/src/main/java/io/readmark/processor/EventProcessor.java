@@ -7,9 +7,6 @@ import io.readmark.store.UnreadWriter;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 
@@ -19,8 +16,6 @@ import java.nio.charset.StandardCharsets;
  * dead-letter topic with the reason; the stream keeps going.
  */
 abstract class EventProcessor<E extends Event> implements Processor<byte[], byte[], byte[], byte[]> {
-
-    private static final Logger log = LoggerFactory.getLogger(EventProcessor.class);
 
     private final Class<E> eventType;
     private final ThreadWriters writers;
@@ -44,9 +39,7 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
         try {
             event = decode(record);
         } catch (InvalidEventException e) {
-            RecordMetadata source = context.recordMetadata().orElseThrow();
-            log.warn("dead-lettering {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), e.getMessage());
-            context.forward(DeadLetters.of(record, source, e.field(), e.getMessage()), deadLetterSink);
+            DeadLetters.send(context, record, deadLetterSink, e);
             return;
         }
         UnreadWriter writer = writers.current();

@@ -8,17 +8,12 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it) at the
  * worker's rate limit. Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
-
-    private static final Logger log = LoggerFactory.getLogger(FanoutChunkProcessor.class);
 
     private final ThreadWriters writers;
     private final RateLimiter rateLimiter;
@@ -46,9 +41,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
         try {
             chunk = Topics.CHUNK_SERDE.decode(record.value());
         } catch (InvalidEventException e) {
-            RecordMetadata source = context.recordMetadata().orElseThrow();
-            log.warn("dead-lettering fan-out chunk {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), e.getMessage());
-            context.forward(DeadLetters.of(record, source, e.field(), e.getMessage()), deadLetterSink);
+            DeadLetters.send(context, record, deadLetterSink, e);
             return;
         }
         rateLimiter.acquire(chunk.followerIds().size());
