@@ -88,10 +88,6 @@ final class FanoutScheduler {
         }
     }
 
-    int inFlightCount() {
-        return inFlight.size();
-    }
-
     void tick(long nowMillis) {
         long commit = commits.current();
         int budget = settings.chunksPerTick();

@@ -1,30 +1,19 @@
 package io.readmark.processor;
 
-import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadReader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import java.util.UUID;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,36 +31,19 @@ class BigVFanoutTopologyIT {
     private static final int THRESHOLD = 100;
     private static final int CHUNK = 40;
     private static final Duration TICK = Duration.ofMillis(50);
-    private static RedisConnections redis;
 
     private final ThreadCommits commits = new ThreadCommits();
-    private UnreadKeys keys;
-    private ThreadWriters writers;
+    private TopologyFixture fixture;
     private TopologyTestDriver driver;
     private TestInputTopic<String, String> follows;
     private TestInputTopic<String, String> blogs;
     private TestOutputTopic<byte[], byte[]> chunks;
 
-    @BeforeAll
-    static void connect() {
-        redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        redis.close();
-    }
-
     @BeforeEach
     void startDriver() throws Exception {
-        keys = new UnreadKeys("bigv-" + UUID.randomUUID());
-        writers = new ThreadWriters(redis, keys, new UnreadLimits(1000, 1000), 1000);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bigv-topology-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bigv-topology").toString());
         FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7));
-        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers, commits, settings), props);
+        fixture = new TopologyFixture(writers -> UnreadTopology.build(TOPICS, writers, commits, settings));
+        driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
         blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
@@ -80,8 +52,7 @@ class BigVFanoutTopologyIT {
 
     @AfterEach
     void closeDriver() {
-        driver.close();
-        writers.close();
+        fixture.close();
     }
 
     private void follow(long follower, long author) {
@@ -114,8 +85,7 @@ class BigVFanoutTopologyIT {
     }
 
     private long unread(long user) {
-        writers.awaitCurrentThread();
-        return new UnreadReader(redis.shared(), keys).counts(user).total();
+        return fixture.unread(user);
     }
 
     /** One scheduler tick, preceded by a commit: what was emitted before becomes durable. */
@@ -141,10 +111,7 @@ class BigVFanoutTopologyIT {
         });
         assertThat(followersIn(emitted)).doesNotHaveDuplicates().doesNotContain(BIGV)
                 .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
-        assertThat(driver.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("chunked-followers-total"))
-                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum())
-                .as("progress metric").isEqualTo(250.0);
+        assertThat(fixture.metric("chunked-followers-total")).as("progress metric").isEqualTo(250.0);
     }
 
     @Test

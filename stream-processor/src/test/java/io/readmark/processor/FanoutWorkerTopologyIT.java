@@ -1,31 +1,19 @@
 package io.readmark.processor;
 
-import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadReader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,41 +21,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FanoutWorkerTopologyIT {
 
     private static final Topics TOPICS = Topics.defaults();
-    private static RedisConnections redis;
 
-    private UnreadKeys keys;
-    private ThreadWriters writers;
+    private TopologyFixture fixture;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> chunks;
     private TestOutputTopic<byte[], byte[]> deadLetters;
 
-    @BeforeAll
-    static void connect() {
-        redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        redis.close();
-    }
-
     @BeforeEach
     void startDriver() throws Exception {
-        keys = new UnreadKeys("worker-" + UUID.randomUUID());
-        writers = new ThreadWriters(redis, keys, new UnreadLimits(1000, 1000), 1000);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "worker-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("worker-test").toString());
-        driver = new TopologyTestDriver(FanoutWorkerTopology.build(TOPICS, writers, new RateLimiter(1_000_000), new FanoutProgress()), props);
+        fixture = new TopologyFixture(writers -> FanoutWorkerTopology.build(TOPICS, writers, new RateLimiter(1_000_000), new FanoutProgress()));
+        driver = fixture.driver;
         chunks = driver.createInputTopic(TOPICS.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @AfterEach
     void closeDriver() {
-        driver.close();
-        writers.close();
+        fixture.close();
     }
 
     private void send(FanoutChunk chunk) {
@@ -75,8 +45,7 @@ class FanoutWorkerTopologyIT {
     }
 
     private long unread(long user) {
-        writers.awaitCurrentThread();
-        return new UnreadReader(redis.shared(), keys).counts(user).total();
+        return fixture.unread(user);
     }
 
     private static FanoutChunk chunk(FanoutChunk.Kind kind, List<Long> followers) {
@@ -89,13 +58,7 @@ class FanoutWorkerTopologyIT {
         send(chunk(FanoutChunk.Kind.DELIVER, List.of(101L, 102L, 103L)));
 
         assertThat(List.of(unread(101), unread(102), unread(103))).containsOnly(1L);
-        assertThat(metric("deliveries-total")).as("applied deliveries, redelivery included").isEqualTo(6.0);
-    }
-
-    private double metric(String name) {
-        return driver.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals(name) && e.getKey().group().contains("readmark-fanout"))
-                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+        assertThat(fixture.metric("deliveries-total")).as("applied deliveries, redelivery included").isEqualTo(6.0);
     }
 
     @Test

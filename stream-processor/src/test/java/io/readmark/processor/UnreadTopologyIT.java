@@ -1,33 +1,22 @@
 package io.readmark.processor;
 
-import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.Topics;
-import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadReader;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,36 +25,19 @@ class UnreadTopologyIT {
 
     private static final Topics TOPICS = Topics.defaults();
     private static final long ALICE = 7;
-    private static RedisConnections redis;
 
-    private UnreadKeys keys;
-    private ThreadWriters writers;
+    private TopologyFixture fixture;
     private TopologyTestDriver driver;
     private TestInputTopic<String, String> follows;
     private TestInputTopic<String, String> blogs;
     private TestInputTopic<String, String> reads;
     private TestOutputTopic<byte[], byte[]> deadLetters;
 
-    @BeforeAll
-    static void connect() {
-        redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        redis.close();
-    }
-
     @BeforeEach
     void startDriver() throws Exception {
-        keys = new UnreadKeys("topo-" + UUID.randomUUID());
-        writers = new ThreadWriters(redis, keys, new UnreadLimits(1000, 1000), 1000);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
-        driver = new TopologyTestDriver(UnreadTopology.build(TOPICS, writers, new ThreadCommits(),
-                new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7))), props);
+        fixture = new TopologyFixture(writers -> UnreadTopology.build(TOPICS, writers, new ThreadCommits(),
+                new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7))));
+        driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
         blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
@@ -75,13 +47,11 @@ class UnreadTopologyIT {
 
     @AfterEach
     void closeDriver() {
-        driver.close();
-        writers.close();
+        fixture.close();
     }
 
     private UnreadCounts counts(long userId) {
-        writers.awaitCurrentThread();
-        return new UnreadReader(redis.shared(), keys).counts(userId);
+        return fixture.counts(userId);
     }
 
     private void follow(long follower, long author) {

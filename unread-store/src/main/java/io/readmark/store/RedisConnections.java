@@ -133,10 +133,6 @@ public final class RedisConnections implements AutoCloseable {
         return new BinaryConnection(connection, connection.async(), connection.sync());
     }
 
-    public boolean isCluster() {
-        return cluster;
-    }
-
     @Override
     public void close() {
         shared.close();

@@ -47,11 +47,6 @@ public final class UnreadKeys {
         return user(userId) + ":floors";
     }
 
-    /** The SCAN pattern matching every user's counts hash. */
-    public String countsPattern() {
-        return prefix + ":{u:*}:counts";
-    }
-
     private String user(long userId) {
         return prefix + ":{u:" + userId + "}";
     }

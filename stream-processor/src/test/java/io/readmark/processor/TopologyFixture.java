@@ -1,0 +1,64 @@
+package io.readmark.processor;
+
+import io.readmark.infra.TestInfrastructure;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadCounts;
+import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadLimits;
+import io.readmark.store.UnreadReader;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * A TopologyTestDriver whose topology writes to the real test Redis under a key prefix of its own, one per test.
+ * The driver runs the processors on the test's thread, so that thread's writers are the ones to await.
+ */
+final class TopologyFixture implements AutoCloseable {
+
+    /** One connection for the whole test JVM; it ends with the JVM. */
+    private static final RedisConnections REDIS =
+            RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
+
+    final UnreadKeys keys = new UnreadKeys("topology-" + UUID.randomUUID());
+    final ThreadWriters writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000);
+    final TopologyTestDriver driver;
+
+    TopologyFixture(Function<ThreadWriters, Topology> topology) throws IOException {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
+        driver = new TopologyTestDriver(topology.apply(writers), props);
+    }
+
+    /** The user's counts once Redis acknowledged everything the topology wrote so far. */
+    UnreadCounts counts(long userId) {
+        writers.awaitCurrentThread();
+        return new UnreadReader(REDIS.shared(), keys).counts(userId);
+    }
+
+    long unread(long userId) {
+        return counts(userId).total();
+    }
+
+    /** A metric of the driver, summed over its tags. */
+    double metric(String name) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+        writers.close();
+    }
+}
