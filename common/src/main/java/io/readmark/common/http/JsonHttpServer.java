@@ -55,6 +55,7 @@ public final class JsonHttpServer implements AutoCloseable {
         try (exchange) {
             try {
                 Response response = handle(exchange);
+                response.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
                 HttpResponses.json(exchange, response.status(), response.body());
             } catch (ApiException e) {
                 e.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));

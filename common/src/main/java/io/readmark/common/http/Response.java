@@ -1,7 +1,18 @@
 package io.readmark.common.http;
 
-/** What a route answers: a status and a body that is written as JSON. */
-public record Response(int status, Object body) {
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What a route answers: a status, a body that is written as JSON, and extra headers such as {@code Retry-After}. */
+public record Response(int status, Object body, Map<String, String> headers) {
+
+    public Response {
+        headers = Map.copyOf(headers);
+    }
+
+    public Response(int status, Object body) {
+        this(status, body, Map.of());
+    }
 
     public static Response ok(Object body) {
         return new Response(200, body);
@@ -9,5 +20,12 @@ public record Response(int status, Object body) {
 
     public static Response accepted(Object body) {
         return new Response(202, body);
+    }
+
+    /** This response with one more header; a header of the same name is replaced. */
+    public Response withHeader(String name, String value) {
+        Map<String, String> more = new LinkedHashMap<>(headers);
+        more.put(name, value);
+        return new Response(status, body, more);
     }
 }
