@@ -61,7 +61,7 @@ final class GraphLoader {
         try (ProgressBar bar = new ProgressBar(err, label, count, "follows sent")) {
             edges.forEach((author, follower) -> {
                 inFlight.acquireUninterruptibly();
-                publisher.followed("f-" + author + "-" + follower, follower, author, FOLLOWED_AT).whenComplete((ack, error) -> {
+                publisher.followedAsync("f-" + author + "-" + follower, follower, author, FOLLOWED_AT).whenComplete((ack, error) -> {
                     if (error != null) failure.compareAndSet(null, error);
                     inFlight.release();
                 });

@@ -66,7 +66,7 @@ final class LatencyPhase {
         CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
         long start = System.nanoTime();
         for (long blog = BIGV_FIRST_BLOG; blog <= lastPost; blog++) {
-            probePublisher.blogPublished("bigv-" + blog, blog, BIGV_AUTHOR, Instant.now());
+            probePublisher.blogPublishedAsync("bigv-" + blog, blog, BIGV_AUTHOR, Instant.now());
         }
         long[] windowEnd = {0};
         long deadline = start + BIGV_TIMEOUT.toNanos();

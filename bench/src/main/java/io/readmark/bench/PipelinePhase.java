@@ -37,7 +37,7 @@ final class PipelinePhase {
         CpuUsage.Meter cpu = CpuUsage.start(stats);
         long start = System.nanoTime();
         for (Workload.Post post : workload.posts()) {
-            publisher.blogPublished("p-" + post.blogId(), post.blogId(), post.authorId(),
+            publisher.blogPublishedAsync("p-" + post.blogId(), post.blogId(), post.authorId(),
                     Instant.ofEpochMilli(post.publishedAtMillis())).whenComplete((ack, error) -> {
                         if (error != null) failure.compareAndSet(null, error);
                     });

@@ -99,7 +99,7 @@ final class VisibilityProbes {
                     author.partition());
             outstanding.incrementAndGet();
             issued.add(probe);
-            publisher.blogPublished("probe-" + blogId, blogId, author.authorId(), Instant.now())
+            publisher.blogPublishedAsync("probe-" + blogId, blogId, author.authorId(), Instant.now())
                     .whenComplete((ack, error) -> {
                         if (error != null) failure.compareAndSet(null, error);
                     });

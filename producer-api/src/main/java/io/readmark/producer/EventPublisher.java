@@ -6,6 +6,7 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
+import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.schemas.Unfollowed;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -17,26 +18,62 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Publishes events of the wire contract: each goes to {@link Topics#topicFor(Event)} keyed by
- * {@link Topics#keyOf(Event)}, acknowledged by all in-sync replicas, and every returned future completes
- * (with metadata or an error) within a bounded time instead of hanging.
+ * {@link Topics#keyOf(Event)}, acknowledged by all in-sync replicas through the idempotent producer, so events of one
+ * key are stored in the order they were published.
  *
+ * <p>Every event type has a blocking method and an asynchronous one:
+ * <ul>
+ *   <li>{@code blogPublished(...)} returns once Kafka acknowledged the event, with where it was stored, and throws
+ *       {@link PublishException} when Kafka did not acknowledge it in time or refused it;</li>
+ *   <li>{@code blogPublishedAsync(...)} returns at once; the future completes with where the event was stored, or
+ *       fails with Kafka's error.</li>
+ * </ul>
+ * Both throw {@link InvalidEventException} at once, before anything is sent, for arguments that break the contract
+ * (a blank {@code eventId}, an id that is not positive, a missing instant). {@link #publishAndWait(Event)},
+ * {@link #publish(Event)} and {@link #publishAll(List)} do the same for events built elsewhere. Nothing waits
+ * unbounded: handing an event over takes at most {@code max.block.ms}, its acknowledgement at most
+ * {@code delivery.timeout.ms} more (10 s each by default).
+ *
+ * <p>In a blog service:
  * <pre>{@code
- * try (EventPublisher publisher = EventPublisher.connect("localhost:9092", Topics.defaults())) {
- *     RecordMetadata stored = publisher.blogPublished("blog-42-published", 42, 7, Instant.now())
- *             .get(10, TimeUnit.SECONDS); // or compose the future asynchronously
- *     System.out.println("blog 42 stored at offset " + stored.offset());
+ * // once at startup; thread-safe, share one instance
+ * EventPublisher publisher = EventPublisher.connect("kafka-1:9092,kafka-2:9092", Topics.defaults());
+ *
+ * // publishing a post: answer the author only once the event is stored
+ * try {
+ *     RecordMetadata stored = publisher.blogPublished("blog-" + post.id() + "-published",
+ *             post.id(), post.authorId(), post.publishedAt());
+ *     log.info("post {} stored at {}-{}@{}", post.id(), stored.topic(), stored.partition(), stored.offset());
+ * } catch (PublishException e) {
+ *     // Kafka is down or slow: keep the post, retry the event later with the same eventId
+ *     retryQueue.add(e.eventId());
  * }
+ *
+ * // a reader opened a post: do not hold the page up, just log what failed
+ * publisher.blogReadAsync("read-" + user.id() + "-" + post.id(), user.id(), post.id(), post.authorId(), Instant.now())
+ *         .whenComplete((stored, error) -> {
+ *             if (error != null) log.warn("read of post {} not stored", post.id(), error);
+ *         });
+ *
+ * // at shutdown: waits for events still in flight
+ * publisher.close();
  * }</pre>
  *
- * <p>Thread-safe; share one instance per application. Retrying with the same {@code eventId} is always safe:
- * the pipeline applies every event idempotently.
+ * <p>Thread-safe; share one instance per application. Retrying with the same {@code eventId} is always safe: the
+ * pipeline applies every event idempotently.
  */
 public final class EventPublisher implements AutoCloseable {
 
@@ -45,12 +82,12 @@ public final class EventPublisher implements AutoCloseable {
 
     private final Producer<String, Event> producer;
     private final Topics topics;
-    private final Duration closeTimeout;
+    private final Duration deliveryTimeout;
 
-    EventPublisher(Producer<String, Event> producer, Topics topics, Duration closeTimeout) {
+    EventPublisher(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
         this.producer = Objects.requireNonNull(producer, "producer");
         this.topics = Objects.requireNonNull(topics, "topics");
-        this.closeTimeout = Objects.requireNonNull(closeTimeout, "closeTimeout");
+        this.deliveryTimeout = Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
     }
 
     /** A publisher with the safe defaults: {@code acks=all}, idempotence, 10 s timeouts. */
@@ -112,35 +149,136 @@ public final class EventPublisher implements AutoCloseable {
         return acknowledged;
     }
 
-    /** Throws {@link io.readmark.schemas.InvalidEventException} at once for arguments that break the contract. */
-    public CompletableFuture<RecordMetadata> blogPublished(String eventId, long blogId, long authorId, Instant publishedAt) {
+    /**
+     * Sends {@code event} and waits until Kafka acknowledged it.
+     *
+     * @return where the event was stored
+     * @throws PublishException when Kafka refused the event or did not acknowledge it within the delivery timeout,
+     *                          or the calling thread was interrupted while waiting (its interrupt flag is kept)
+     */
+    public RecordMetadata publishAndWait(Event event) {
+        CompletableFuture<RecordMetadata> acknowledged = publish(event);
+        try {
+            return acknowledged.get(deliveryTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new PublishException(event.eventId(), "Kafka did not store " + describe(event) + ": " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new PublishException(event.eventId(),
+                    "Kafka did not acknowledge " + describe(event) + " within " + deliveryTimeout.toMillis() + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PublishException(event.eventId(), "interrupted while waiting for Kafka to store " + describe(event), e);
+        }
+    }
+
+    /**
+     * Sends {@code events} in list order, so events of one key are stored in that order, and returns one future per
+     * event, in the same order. A {@code null} element fails the whole call before anything is sent.
+     *
+     * <p>When an event cannot even be handed to the producer (no metadata within {@code max.block.ms}, the send
+     * buffer stays full, the publisher is closed), the events after it are not sent and their futures fail with the
+     * same error: an outage costs one {@code max.block.ms}, not one per event, and no event overtakes an earlier
+     * one of the same key that failed this way.
+     */
+    public List<CompletableFuture<RecordMetadata>> publishAll(List<? extends Event> events) {
+        return publishAll(events, () -> true);
+    }
+
+    /**
+     * {@link #publishAll(List)} that also stops sending once {@code keepSending} says no; the events not sent then
+     * fail with Kafka's {@link org.apache.kafka.common.errors.TimeoutException}. Lets a caller with a deadline bound
+     * the time spent in {@code send}, which may block for each event while Kafka is slow.
+     */
+    List<CompletableFuture<RecordMetadata>> publishAll(List<? extends Event> events, BooleanSupplier keepSending) {
+        List<? extends Event> checked = List.copyOf(events);
+        List<CompletableFuture<RecordMetadata>> acknowledgements = new ArrayList<>(checked.size());
+        Throwable stopped = null;
+        for (Event event : checked) {
+            if (stopped == null && !keepSending.getAsBoolean()) {
+                stopped = new org.apache.kafka.common.errors.TimeoutException(
+                        "not sent: the deadline passed while earlier events were sent");
+            }
+            if (stopped != null) {
+                acknowledgements.add(CompletableFuture.failedFuture(stopped));
+                continue;
+            }
+            CompletableFuture<RecordMetadata> acknowledged = publish(event);
+            // Failures reported during send itself complete the future before send returns.
+            if (acknowledged.isCompletedExceptionally()) stopped = acknowledged.exceptionNow();
+            acknowledgements.add(acknowledged);
+        }
+        return acknowledgements;
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata blogPublished(String eventId, long blogId, long authorId, Instant publishedAt) {
+        return publishAndWait(new BlogPublished(eventId, blogId, authorId, publishedAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> blogPublishedAsync(String eventId, long blogId, long authorId, Instant publishedAt) {
         return publish(new BlogPublished(eventId, blogId, authorId, publishedAt));
     }
 
-    public CompletableFuture<RecordMetadata> blogDeleted(String eventId, long blogId, long authorId, Instant deletedAt) {
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata blogDeleted(String eventId, long blogId, long authorId, Instant deletedAt) {
+        return publishAndWait(new BlogDeleted(eventId, blogId, authorId, deletedAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> blogDeletedAsync(String eventId, long blogId, long authorId, Instant deletedAt) {
         return publish(new BlogDeleted(eventId, blogId, authorId, deletedAt));
     }
 
-    public CompletableFuture<RecordMetadata> followed(String eventId, long followerId, long authorId, Instant at) {
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata followed(String eventId, long followerId, long authorId, Instant at) {
+        return publishAndWait(new Followed(eventId, followerId, authorId, at));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> followedAsync(String eventId, long followerId, long authorId, Instant at) {
         return publish(new Followed(eventId, followerId, authorId, at));
     }
 
-    public CompletableFuture<RecordMetadata> unfollowed(String eventId, long followerId, long authorId, Instant at) {
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata unfollowed(String eventId, long followerId, long authorId, Instant at) {
+        return publishAndWait(new Unfollowed(eventId, followerId, authorId, at));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> unfollowedAsync(String eventId, long followerId, long authorId, Instant at) {
         return publish(new Unfollowed(eventId, followerId, authorId, at));
     }
 
-    public CompletableFuture<RecordMetadata> blogRead(String eventId, long userId, long blogId, long authorId, Instant readAt) {
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata blogRead(String eventId, long userId, long blogId, long authorId, Instant readAt) {
+        return publishAndWait(new BlogRead(eventId, userId, blogId, authorId, readAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> blogReadAsync(String eventId, long userId, long blogId, long authorId, Instant readAt) {
         return publish(new BlogRead(eventId, userId, blogId, authorId, readAt));
     }
 
-    public CompletableFuture<RecordMetadata> authorReadAll(String eventId, long userId, long authorId, Instant readAt) {
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata authorReadAll(String eventId, long userId, long authorId, Instant readAt) {
+        return publishAndWait(new AuthorReadAll(eventId, userId, authorId, readAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> authorReadAllAsync(String eventId, long userId, long authorId, Instant readAt) {
         return publish(new AuthorReadAll(eventId, userId, authorId, readAt));
     }
 
     /** Waits for records already sent, at most as long as one delivery may take, then releases the connections. */
     @Override
     public void close() {
-        producer.close(closeTimeout);
+        producer.close(deliveryTimeout);
+    }
+
+    private static String describe(Event event) {
+        return event.typeName() + " " + event.eventId();
     }
 
     private static long millis(Object value) {

@@ -2,9 +2,12 @@ package io.readmark.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +27,7 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
+import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.schemas.Unfollowed;
 
@@ -36,76 +40,93 @@ class EventPublisherIT {
 
     @BeforeAll
     static void connect() {
-        // When
         topics = KafkaRecords.createTopicsFor(EventPublisherIT.class);
         publisher = EventPublisher.connect(KafkaRecords.bootstrap(), topics);
     }
 
-        // Then
     @AfterAll
     static void disconnect() {
         if (publisher != null) publisher.close();
     }
 
     @Test
-    void blogPublishedLandsOnBlogEventsKeyedByAuthor() throws Exception {
-        // Given / When
-        RecordMetadata stored = await(publisher.blogPublished("pub-1", 101, 7, AT));
+    void blogPublishedLandsOnBlogEventsKeyedByAuthor() {
+        // When
+        RecordMetadata stored = publisher.blogPublished("pub-1", 101, 7, AT);
 
         // Then
         assertStored(stored, topics.blogEvents().name(), "7", new BlogPublished("pub-1", 101, 7, AT));
     }
 
     @Test
-    void blogDeletedLandsOnBlogEventsKeyedByAuthor() throws Exception {
+    void blogDeletedLandsOnBlogEventsKeyedByAuthor() {
         // When
-        RecordMetadata stored = await(publisher.blogDeleted("del-1", 101, 8, AT));
+        RecordMetadata stored = publisher.blogDeleted("del-1", 101, 8, AT);
 
         // Then
         assertStored(stored, topics.blogEvents().name(), "8", new BlogDeleted("del-1", 101, 8, AT));
     }
 
     @Test
-    void followedLandsOnFollowEventsKeyedByAuthor() throws Exception {
+    void followedLandsOnFollowEventsKeyedByAuthor() {
         // When
-        RecordMetadata stored = await(publisher.followed("fol-1", 55, 9, AT));
+        RecordMetadata stored = publisher.followed("fol-1", 55, 9, AT);
 
         // Then
         assertStored(stored, topics.followEvents().name(), "9", new Followed("fol-1", 55, 9, AT));
     }
 
     @Test
-    void unfollowedLandsOnFollowEventsKeyedByAuthor() throws Exception {
+    void unfollowedLandsOnFollowEventsKeyedByAuthor() {
         // When
-        RecordMetadata stored = await(publisher.unfollowed("unf-1", 55, 10, AT));
+        RecordMetadata stored = publisher.unfollowed("unf-1", 55, 10, AT);
 
         // Then
         assertStored(stored, topics.followEvents().name(), "10", new Unfollowed("unf-1", 55, 10, AT));
     }
 
     @Test
-    void blogReadLandsOnReadEventsKeyedByReader() throws Exception {
+    void blogReadLandsOnReadEventsKeyedByReader() {
         // When
-        RecordMetadata stored = await(publisher.blogRead("read-1", 300, 101, 7, AT));
+        RecordMetadata stored = publisher.blogRead("read-1", 300, 101, 7, AT);
 
         // Then
         assertStored(stored, topics.readEvents().name(), "300", new BlogRead("read-1", 300, 101, 7, AT));
     }
 
     @Test
-    void authorReadAllLandsOnReadEventsKeyedByReader() throws Exception {
+    void authorReadAllLandsOnReadEventsKeyedByReader() {
         // When
-        RecordMetadata stored = await(publisher.authorReadAll("all-1", 301, 7, AT));
+        RecordMetadata stored = publisher.authorReadAll("all-1", 301, 7, AT);
 
         // Then
         assertStored(stored, topics.readEvents().name(), "301", new AuthorReadAll("all-1", 301, 7, AT));
     }
 
     @Test
+    void everyAsyncVariantLandsWhereItsBlockingTwinDoes() throws Exception {
+        // When
+        RecordMetadata published = await(publisher.blogPublishedAsync("apub-1", 101, 7, AT));
+        RecordMetadata deleted = await(publisher.blogDeletedAsync("adel-1", 101, 8, AT));
+        RecordMetadata followed = await(publisher.followedAsync("afol-1", 55, 9, AT));
+        RecordMetadata unfollowed = await(publisher.unfollowedAsync("aunf-1", 55, 10, AT));
+        RecordMetadata read = await(publisher.blogReadAsync("aread-1", 300, 101, 7, AT));
+        RecordMetadata readAll = await(publisher.authorReadAllAsync("aall-1", 301, 7, AT));
+
+        // Then
+        assertStored(published, topics.blogEvents().name(), "7", new BlogPublished("apub-1", 101, 7, AT));
+        assertStored(deleted, topics.blogEvents().name(), "8", new BlogDeleted("adel-1", 101, 8, AT));
+        assertStored(followed, topics.followEvents().name(), "9", new Followed("afol-1", 55, 9, AT));
+        assertStored(unfollowed, topics.followEvents().name(), "10", new Unfollowed("aunf-1", 55, 10, AT));
+        assertStored(read, topics.readEvents().name(), "300", new BlogRead("aread-1", 300, 101, 7, AT));
+        assertStored(readAll, topics.readEvents().name(), "301", new AuthorReadAll("aall-1", 301, 7, AT));
+    }
+
+    @Test
     void eventsOfOneKeyKeepTheirOrderOnOnePartition() throws Exception {
         // Given two events of the same author, sent back to back
-        CompletableFuture<RecordMetadata> first = publisher.blogPublished("order-1", 1, 42, AT);
-        CompletableFuture<RecordMetadata> second = publisher.blogDeleted("order-2", 1, 42, AT.plusSeconds(1));
+        CompletableFuture<RecordMetadata> first = publisher.blogPublishedAsync("order-1", 1, 42, AT);
+        CompletableFuture<RecordMetadata> second = publisher.blogDeletedAsync("order-2", 1, 42, AT.plusSeconds(1));
 
         // When both are acknowledged
         RecordMetadata a = await(first);
@@ -117,24 +138,66 @@ class EventPublisherIT {
     }
 
     @Test
-    void invalidArgumentsAreRejectedBeforeAnythingIsSent() {
+    void publishAllStoresEveryEventInListOrderWithOneFuturePerEvent() throws Exception {
+        // Given events of two authors, interleaved
+        List<Event> events = List.of(
+                new BlogPublished("all-order-1", 1, 61, AT), new BlogPublished("all-order-2", 2, 62, AT),
+                new BlogDeleted("all-order-3", 1, 61, AT.plusSeconds(1)), new BlogPublished("all-order-4", 3, 62, AT),
+                new Followed("all-order-5", 70, 61, AT));
+
+        // When
+        List<CompletableFuture<RecordMetadata>> sent = publisher.publishAll(events);
+
+        // Then each future tells where its own event is, and one author's blog events are stored in list order
+        assertThat(sent).hasSize(events.size());
+        List<RecordMetadata> stored = new ArrayList<>();
+        for (CompletableFuture<RecordMetadata> future : sent) stored.add(await(future));
+        for (int i = 0; i < events.size(); i++) {
+            Event event = events.get(i);
+            assertStored(stored.get(i), topics.topicFor(event).name(), Topics.keyOf(event), event);
+        }
+        assertThat(stored.get(2).partition()).isEqualTo(stored.get(0).partition());
+        assertThat(stored.get(2).offset()).isGreaterThan(stored.get(0).offset());
+        assertThat(stored.get(3).partition()).isEqualTo(stored.get(1).partition());
+        assertThat(stored.get(3).offset()).isGreaterThan(stored.get(1).offset());
+    }
+
+    @Test
+    void publishAllRefusesANullEventBeforeSendingAnything() {
+        // Given
+        List<Event> events = new ArrayList<>();
+        events.add(new BlogPublished("never-1", 1, 7, AT));
+        events.add(null);
+
         // When / Then
+        assertThatThrownBy(() -> publisher.publishAll(events)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void invalidArgumentsAreRejectedBeforeAnythingIsSent() {
+        // When / Then: blocking and asynchronous alike
         assertThatThrownBy(() -> publisher.blogPublished("bad-1", 0, 7, AT))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("blogId");
+        assertThatThrownBy(() -> publisher.blogPublishedAsync("bad-2", 0, 7, AT))
+                .isInstanceOf(InvalidEventException.class)
                 .hasMessageContaining("blogId");
         assertThatThrownBy(() -> publisher.followed("", 1, 2, AT))
+                .isInstanceOf(InvalidEventException.class)
                 .hasMessageContaining("eventId");
+        assertThatThrownBy(() -> publisher.blogReadAsync("bad-3", 1, 2, 3, null))
+                .isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("readAt");
     }
 
     @Test
     void unreachableKafkaFailsTheFutureInsteadOfHanging() {
         // Given a publisher pointed at a port nothing listens on, with a short blocking bound
-        String nowhere = "127.0.0.1:" + KafkaRecords.unusedLocalPort();
-        try (EventPublisher stranded = EventPublisher.connect(nowhere, topics,
-                Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 500))) {
+        try (EventPublisher stranded = strandedPublisher(500)) {
 
             // When
             long started = System.nanoTime();
-            CompletableFuture<RecordMetadata> sent = stranded.blogPublished("lost-1", 1, 1, AT);
+            CompletableFuture<RecordMetadata> sent = stranded.blogPublishedAsync("lost-1", 1, 1, AT);
 
             // Then the failure arrives through the future, promptly
             assertThatThrownBy(() -> sent.get(10, TimeUnit.SECONDS))
@@ -142,6 +205,49 @@ class EventPublisherIT {
                     .hasCauseInstanceOf(TimeoutException.class);
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         }
+    }
+
+    @Test
+    void unreachableKafkaMakesTheBlockingCallThrowPublishExceptionWithTheCause() {
+        // Given
+        try (EventPublisher stranded = strandedPublisher(500)) {
+
+            // When
+            long started = System.nanoTime();
+            Throwable thrown = catchThrowable(() -> stranded.blogPublished("lost-2", 1, 1, AT));
+
+            // Then
+            assertThat(thrown).isInstanceOfSatisfying(PublishException.class, e -> {
+                assertThat(e.eventId()).isEqualTo("lost-2");
+                assertThat(e.getMessage()).contains("BlogPublished lost-2");
+            }).hasCauseInstanceOf(TimeoutException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void unreachableKafkaFailsAWholePublishAllAfterOneBlockingBoundNotOnePerEvent() {
+        // Given 10 events and a 1 s bound per send: sending each one would take at least 10 s
+        List<Event> events = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) events.add(new BlogPublished("lost-all-" + i, i, 7, AT));
+        try (EventPublisher stranded = strandedPublisher(1_000)) {
+
+            // When
+            long started = System.nanoTime();
+            List<CompletableFuture<RecordMetadata>> sent = stranded.publishAll(events);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            // Then every future fails with Kafka's timeout, and the call gave up after the first event
+            assertThat(sent).hasSize(10).allSatisfy(future -> assertThatThrownBy(() -> future.get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(TimeoutException.class));
+            assertThat(took).isLessThan(Duration.ofSeconds(5));
+        }
+    }
+
+    private static EventPublisher strandedPublisher(int maxBlockMillis) {
+        String nowhere = "127.0.0.1:" + KafkaRecords.unusedLocalPort();
+        return EventPublisher.connect(nowhere, topics, Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlockMillis));
     }
 
     private static RecordMetadata await(CompletableFuture<RecordMetadata> future) throws Exception {
