@@ -15,10 +15,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code POST /v1/events}: an event is answered 202 only after Kafka acknowledged it, with where it was stored.
@@ -32,9 +28,9 @@ final class IngestRoutes {
 
     static final String UNAVAILABLE_TITLE = "Kafka unavailable";
     static final int RETRY_AFTER_SECONDS = 1;
+    static final String JSON = "application/json";
 
     private static final Logger log = LoggerFactory.getLogger(IngestRoutes.class);
-    private static final String JSON = "application/json";
 
     private final EventPublisher publisher;
     private final Duration ackTimeout;
@@ -48,23 +44,38 @@ final class IngestRoutes {
 
     Response ingest(Request request) throws IOException {
         // The deadline starts before publish, because publish itself may block while it waits for metadata.
-        long deadline = System.nanoTime() + ackTimeout.toNanos();
+        AckDeadline deadline = AckDeadline.startingNow(ackTimeout);
         requireJson(request.header("Content-Type").orElse(null));
         Event event = parse(request.body(maxBodyBytes));
-        RecordMetadata stored = awaitAcknowledgement(event, publisher.publish(event), deadline);
+        RecordMetadata stored;
+        try {
+            stored = deadline.await(publisher.publish(event));
+        } catch (AckDeadline.NotAcknowledged e) {
+            log.warn("{} {} not stored: {}", event.typeName(), event.eventId(), e.withCause());
+            throw unavailable(e.getMessage() + "; retry with the same eventId");
+        }
         log.debug("accepted {} {} at {}-{}@{}", event.typeName(), event.eventId(), stored.topic(), stored.partition(), stored.offset());
         return Response.accepted(new Receipt(event.eventId(), stored.topic(), stored.partition(), stored.offset()));
     }
 
     /** Accepts {@code application/json} with any parameters; a request without Content-Type is taken as JSON. */
     static void requireJson(String contentType) {
-        if (contentType == null || contentType.isBlank()) return;
-        int parameters = contentType.indexOf(';');
-        String mediaType = (parameters < 0 ? contentType : contentType.substring(0, parameters)).strip();
-        if (!mediaType.toLowerCase(Locale.ROOT).equals(JSON)) {
-            throw new ApiException(Problem.of(415, "Unsupported media type",
-                    "Content-Type must be " + JSON + ", was '" + contentType + "'"));
+        String mediaType = mediaType(contentType);
+        if (mediaType != null && !mediaType.equals(JSON)) {
+            throw unsupportedMediaType(JSON, contentType);
         }
+    }
+
+    /** The media type of a Content-Type header, lower case and without parameters; null when there is none. */
+    static String mediaType(String contentType) {
+        if (contentType == null || contentType.isBlank()) return null;
+        int parameters = contentType.indexOf(';');
+        return (parameters < 0 ? contentType : contentType.substring(0, parameters)).strip().toLowerCase(Locale.ROOT);
+    }
+
+    static ApiException unsupportedMediaType(String expected, String contentType) {
+        return new ApiException(Problem.of(415, "Unsupported media type",
+                "Content-Type must be " + expected + ", was '" + contentType + "'"));
     }
 
     private static Event parse(byte[] body) {
@@ -79,26 +90,8 @@ final class IngestRoutes {
         return event;
     }
 
-    private RecordMetadata awaitAcknowledgement(Event event, CompletableFuture<RecordMetadata> acknowledged, long deadline) {
-        try {
-            return acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            log.warn("no acknowledgement from Kafka within {} for {} {}", ackTimeout, event.typeName(), event.eventId());
-            throw unavailable("Kafka did not acknowledge the event within " + ackTimeout.toMillis() + " ms");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            log.warn("Kafka rejected {} {}: {}", event.typeName(), event.eventId(), cause.toString());
-            throw unavailable("Kafka did not accept the event (" + cause.getClass().getSimpleName() + ")");
-        } catch (InterruptedException e) {
-            // Only happens when the server shuts down; the client still deserves an answer it can retry on.
-            Thread.currentThread().interrupt();
-            throw unavailable("the server is shutting down");
-        }
-    }
-
-    private static ApiException unavailable(String reason) {
-        // The event may still be stored later; that is harmless because a retry with the same eventId is idempotent.
-        return ApiException.unavailable(UNAVAILABLE_TITLE,
-                reason + "; retry with the same eventId", RETRY_AFTER_SECONDS);
+    /** The event may still be stored later; that is harmless because a retry with the same eventId is idempotent. */
+    static ApiException unavailable(String detail) {
+        return ApiException.unavailable(UNAVAILABLE_TITLE, detail, RETRY_AFTER_SECONDS);
     }
 }

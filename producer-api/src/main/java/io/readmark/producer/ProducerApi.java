@@ -38,8 +38,11 @@ public final class ProducerApi implements AutoCloseable {
         try {
             health = new HealthRoutes(config.bootstrapServers(), config.topics());
             IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
+            BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
+                    config.maxBatchEvents(), config.maxBatchBytes());
             server = new JsonHttpServer("producer-api")
                     .route("POST", "/v1/events", ingest::ingest)
+                    .route("POST", "/v1/events:batch", batch::ingest)
                     .route("GET", "/health/live", health::live)
                     .route("GET", "/health/ready", health::ready);
             server.start(config.host(), config.port());

@@ -8,29 +8,36 @@ import java.util.Objects;
 
 /**
  * Everything the HTTP ingest needs to start. Guarantees a usable configuration: a port in range (0 picks a free
- * one), a positive acknowledgement timeout and body limit; a bad setting fails at startup naming the setting.
+ * one), a positive acknowledgement timeout and positive body and batch limits; a bad setting fails at startup naming
+ * the setting.
  *
  * @param host             interface to listen on
  * @param port             TCP port, 0 for any free port
  * @param bootstrapServers Kafka bootstrap list
  * @param topics           topic names of the event contract
  * @param ackTimeout       how long one request waits for Kafka's acknowledgement before answering 503
- * @param maxBodyBytes     largest accepted request body; larger ones are answered 413
+ * @param maxBodyBytes     largest accepted body of a single event; larger ones are answered 413
+ * @param maxBatchEvents   most events accepted in one batch request; more are answered 413
+ * @param maxBatchBytes    largest accepted body of a batch request; larger ones are answered 413
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
-                                Duration ackTimeout, int maxBodyBytes) {
+                                Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
     public static final String BOOTSTRAP_SERVERS = "KAFKA_BOOTSTRAP_SERVERS";
     public static final String ACK_TIMEOUT = "PRODUCER_API_ACK_TIMEOUT";
     public static final String MAX_BODY_BYTES = "PRODUCER_API_MAX_BODY_BYTES";
+    public static final String MAX_BATCH_EVENTS = "PRODUCER_API_MAX_BATCH_EVENTS";
+    public static final String MAX_BATCH_BYTES = "PRODUCER_API_MAX_BATCH_BYTES";
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 8080;
     public static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+    public static final int DEFAULT_MAX_BATCH_EVENTS = 1000;
+    public static final int DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 
     public ProducerApiConfig {
         Objects.requireNonNull(host, "host");
@@ -44,6 +51,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         // The producer takes its blocking bound as int milliseconds.
         require(ackTimeout.toMillis() <= Integer.MAX_VALUE, ACK_TIMEOUT, "must be at most " + Integer.MAX_VALUE + " ms");
         require(maxBodyBytes > 0, MAX_BODY_BYTES, "must be positive, was " + maxBodyBytes);
+        require(maxBatchEvents > 0, MAX_BATCH_EVENTS, "must be positive, was " + maxBatchEvents);
+        require(maxBatchBytes > 0, MAX_BATCH_BYTES, "must be positive, was " + maxBatchBytes);
     }
 
     /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS} and the topic names. */
@@ -54,7 +63,9 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.string(BOOTSTRAP_SERVERS, DEFAULT_BOOTSTRAP_SERVERS),
                 Topics.from(settings),
                 settings.duration(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT),
-                settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES));
+                settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
+                settings.positiveInteger(MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_EVENTS),
+                settings.positiveInteger(MAX_BATCH_BYTES, DEFAULT_MAX_BATCH_BYTES));
     }
 
     private static void require(boolean condition, String setting, String message) {

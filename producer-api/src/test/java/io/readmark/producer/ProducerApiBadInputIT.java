@@ -20,13 +20,11 @@ class ProducerApiBadInputIT {
 
     @BeforeAll
     static void start() throws Exception {
-        // When
         api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(),
-                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class), Duration.ofSeconds(10), 65_536));
+                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class), Duration.ofSeconds(10), 65_536, 1_000, 1_048_576));
         http = new HttpCalls(api.port());
     }
 
-        // Then
     @AfterAll
     static void stop() {
         if (http != null) http.close();

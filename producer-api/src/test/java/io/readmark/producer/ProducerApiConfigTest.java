@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
@@ -28,6 +30,8 @@ class ProducerApiConfigTest {
         assertThat(config.topics().allNames()).isEqualTo(Topics.defaults().allNames());
         assertThat(config.ackTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.maxBodyBytes()).isEqualTo(65536);
+        assertThat(config.maxBatchEvents()).isEqualTo(1000);
+        assertThat(config.maxBatchBytes()).isEqualTo(1048576);
     }
 
     @Test
@@ -39,7 +43,9 @@ class ProducerApiConfigTest {
                 "KAFKA_BOOTSTRAP_SERVERS", "kafka-1:9092,kafka-2:9092",
                 "READMARK_TOPIC_BLOG_EVENTS", "prod.blog-events",
                 "PRODUCER_API_ACK_TIMEOUT", "PT2.5S",
-                "PRODUCER_API_MAX_BODY_BYTES", "1024"));
+                "PRODUCER_API_MAX_BODY_BYTES", "1024",
+                "PRODUCER_API_MAX_BATCH_EVENTS", "500",
+                "PRODUCER_API_MAX_BATCH_BYTES", "2097152"));
 
         // When
         ProducerApiConfig config = ProducerApiConfig.from(settings);
@@ -52,6 +58,8 @@ class ProducerApiConfigTest {
         assertThat(config.topics().readEvents().name()).isEqualTo(Topics.DEFAULT_READ_EVENTS);
         assertThat(config.ackTimeout()).isEqualTo(Duration.ofMillis(2500));
         assertThat(config.maxBodyBytes()).isEqualTo(1024);
+        assertThat(config.maxBatchEvents()).isEqualTo(500);
+        assertThat(config.maxBatchBytes()).isEqualTo(2097152);
     }
 
     @Test
@@ -114,5 +122,30 @@ class ProducerApiConfigTest {
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PRODUCER_API_MAX_BODY_BYTES");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PRODUCER_API_MAX_BATCH_EVENTS", "PRODUCER_API_MAX_BATCH_BYTES"})
+    void aNonPositiveBatchLimitFailsNamingTheSetting(String setting) {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of(setting, "0"));
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(setting);
+    }
+
+    @Test
+    void aNonPositiveBatchLimitInCodeFailsNamingTheSetting() {
+        // When / Then
+        assertThatThrownBy(() -> new ProducerApiConfig("127.0.0.1", 0, "kafka:9092", Topics.defaults(),
+                Duration.ofSeconds(1), 1024, 0, 1024))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PRODUCER_API_MAX_BATCH_EVENTS");
+        assertThatThrownBy(() -> new ProducerApiConfig("127.0.0.1", 0, "kafka:9092", Topics.defaults(),
+                Duration.ofSeconds(1), 1024, 10, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PRODUCER_API_MAX_BATCH_BYTES");
     }
 }

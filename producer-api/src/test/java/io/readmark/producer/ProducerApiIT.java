@@ -31,7 +31,7 @@ class ProducerApiIT {
     static void start() throws Exception {
         topics = KafkaRecords.createTopicsFor(ProducerApiIT.class);
         api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(), topics,
-                Duration.ofSeconds(10), 65_536));
+                Duration.ofSeconds(10), 65_536, 1_000, 1_048_576));
         http = new HttpCalls(api.port());
     }
 

@@ -79,6 +79,6 @@ class ProducerApiKafkaDownIT {
     }
 
     private static ProducerApiConfig config(String bootstrap, Topics topics) {
-        return new ProducerApiConfig("127.0.0.1", 0, bootstrap, topics, Duration.ofSeconds(1), 65_536);
+        return new ProducerApiConfig("127.0.0.1", 0, bootstrap, topics, Duration.ofSeconds(1), 65_536, 1_000, 1_048_576);
     }
 }

@@ -1,0 +1,113 @@
+package io.readmark.producer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.http.ApiException;
+import io.readmark.common.http.Request;
+import io.readmark.common.http.Response;
+import io.readmark.common.json.Json;
+import io.readmark.schemas.Event;
+import io.readmark.schemas.InvalidEventException;
+import io.readmark.schemas.Topics;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code POST /v1/events:batch}: many events in one request, each with its own outcome. Every event is decoded on its
+ * own, so a bad one never costs the good ones; the valid ones are sent in input order (events of one key keep their
+ * order) and all awaited against one ack timeout. Answers 200 with a {@link BatchResult}, plus {@code Retry-After}
+ * when some event is unavailable, or 503 when Kafka stored none and at least one was unavailable.
+ */
+final class BatchIngestRoutes {
+
+    /** A valid event and its position in the batch. */
+    private record Pending(int index, Event event) {
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(BatchIngestRoutes.class);
+
+    private final EventPublisher publisher;
+    private final Duration ackTimeout;
+    private final int maxEvents;
+    private final int maxBytes;
+
+    BatchIngestRoutes(EventPublisher publisher, Duration ackTimeout, int maxEvents, int maxBytes) {
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.ackTimeout = Objects.requireNonNull(ackTimeout, "ackTimeout");
+        this.maxEvents = maxEvents;
+        this.maxBytes = maxBytes;
+    }
+
+    Response ingest(Request request) throws IOException {
+        // One deadline for the whole request, started before any send, because send itself may block.
+        AckDeadline deadline = AckDeadline.startingNow(ackTimeout);
+        BatchFormat format = BatchFormat.of(request.header("Content-Type").orElse(null));
+        List<byte[]> items = format.split(request.body(maxBytes), maxEvents);
+        if (items.isEmpty()) throw ApiException.badRequest(null, "the batch is empty; send at least one event");
+
+        BatchResult.Item[] results = new BatchResult.Item[items.size()];
+        List<Pending> pending = new ArrayList<>(items.size());
+        for (int index = 0; index < items.size(); index++) {
+            try {
+                pending.add(new Pending(index, decode(items.get(index))));
+            } catch (InvalidEventException e) {
+                results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
+            }
+        }
+
+        List<CompletableFuture<RecordMetadata>> sent =
+                publisher.publishAll(pending.stream().map(Pending::event).toList(), () -> !deadline.passed());
+        AckDeadline.NotAcknowledged firstFailure = null;
+        for (int i = 0; i < pending.size(); i++) {
+            int index = pending.get(i).index();
+            String eventId = pending.get(i).event().eventId();
+            try {
+                RecordMetadata stored = deadline.await(sent.get(i));
+                results[index] = new BatchResult.Accepted(index, eventId, stored.topic(), stored.partition(), stored.offset());
+            } catch (AckDeadline.NotAcknowledged e) {
+                if (firstFailure == null) firstFailure = e;
+                results[index] = new BatchResult.Unavailable(index, eventId, e.getMessage() + "; retry with the same eventId");
+            }
+        }
+        return answer(BatchResult.of(Arrays.asList(results)), firstFailure);
+    }
+
+    private static Response answer(BatchResult result, AckDeadline.NotAcknowledged firstFailure) {
+        int events = result.results().size();
+        log.debug("batch of {}: {} accepted, {} rejected, {} unavailable",
+                events, result.accepted(), result.rejected(), result.unavailable());
+        if (result.unavailable() == 0) return Response.ok(result);
+        log.warn("batch of {}: {} events not stored; first: {}", events, result.unavailable(), firstFailure.withCause());
+        if (result.accepted() == 0) {
+            // Nothing got through: the same answer as for a single event, so clients handle an outage one way.
+            throw IngestRoutes.unavailable("Kafka stored none of the events: " + firstFailure.getMessage()
+                    + "; retry with the same eventIds");
+        }
+        return Response.ok(result).withHeader("Retry-After", Integer.toString(IngestRoutes.RETRY_AFTER_SECONDS));
+    }
+
+    private static Event decode(byte[] json) {
+        Event event = Topics.EVENT_SERDE.decode(json);
+        // A JSON null decodes to no event at all.
+        if (event == null) throw new InvalidEventException(null, "expected one JSON object, got null");
+        return event;
+    }
+
+    /** The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it. */
+    private static String eventIdOf(byte[] json) {
+        try {
+            JsonNode eventId = Json.MAPPER.readTree(json).get("eventId");
+            return eventId != null && eventId.isTextual() ? eventId.textValue() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}
