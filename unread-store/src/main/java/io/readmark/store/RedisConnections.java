@@ -60,12 +60,20 @@ public final class RedisConnections implements AutoCloseable {
     private RedisConnections(AbstractRedisClient client, boolean cluster) {
         this.client = client;
         this.cluster = cluster;
-        this.shared = open();
+        try {
+            this.shared = open();
+        } catch (RuntimeException e) {
+            // Nobody else can shut this client down: without it, every failed attempt would leak its I/O threads.
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            throw e;
+        }
     }
 
     /**
      * Connects; commands fail after {@code commandTimeout}. With {@code failFastWhenDisconnected} commands are
      * rejected at once while the connection is down (for request paths), otherwise queued until it returns.
+     *
+     * @throws io.lettuce.core.RedisException when Redis cannot be reached now
      */
     public static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected) {
         ClientOptions.DisconnectedBehavior whenDown = failFastWhenDisconnected

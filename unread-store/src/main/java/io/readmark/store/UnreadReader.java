@@ -2,7 +2,9 @@ package io.readmark.store;
 
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Instant;
@@ -11,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Reads a user's unread counts and newest-first pages from Redis; never writes. */
+/** Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. */
 public final class UnreadReader {
 
     private final RedisClusterCommands<String, String> redis;
@@ -68,5 +70,52 @@ public final class UnreadReader {
             last = new PageCursor(score, entry.getValue());
         }
         return new UnreadPage(items, more ? last.encode() : null);
+    }
+
+    /**
+     * Newest-first page of a user's unread blogs across all authors ({@link UnreadItem#NEWEST_FIRST}), continuing
+     * after {@code cursor} (null for the first). Two round trips however many authors: the authors with unread (the
+     * count fields), then one read-only script that reads each author's candidates (see {@code merged_page.lua}).
+     * A script rather than a pipeline: a candidate list that ends inside a run of equal scores must be completed,
+     * which a pipeline would only learn from the replies and need a third round trip for.
+     * @throws InvalidCursorException when the cursor is malformed
+     */
+    public UnreadPage mergedPage(long userId, int limit, String cursor) {
+        UnreadItem after = cursor == null ? null : MergedCursor.decode(cursor);
+        List<Long> authors = redis.hkeys(keys.counts(userId)).stream()
+                .filter(field -> !field.equals("total")).map(Long::parseLong).toList();
+        if (authors.isEmpty()) return new UnreadPage(List.of(), null);
+        String[] unreadKeys = authors.stream().map(authorId -> keys.unread(userId, authorId)).toArray(String[]::new);
+        String maxScore = after == null ? "+inf" : Long.toString(after.publishedAt().toEpochMilli());
+        List<Object> lists = run(ReadScript.MERGED_PAGE, unreadKeys, maxScore, Integer.toString(limit + 1));
+
+        List<UnreadItem> candidates = new ArrayList<>();
+        for (int i = 0; i < authors.size(); i++) {
+            List<?> list = (List<?>) lists.get(i);
+            for (int j = 0; j < list.size(); j += 2) {
+                long blogId = Long.parseLong((String) list.get(j));
+                long score = (long) Double.parseDouble((String) list.get(j + 1));
+                UnreadItem item = new UnreadItem(blogId, authors.get(i), Instant.ofEpochMilli(score));
+                if (after == null || UnreadItem.NEWEST_FIRST.compare(item, after) > 0) candidates.add(item);
+            }
+        }
+        candidates.sort(UnreadItem.NEWEST_FIRST);
+        if (candidates.size() <= limit) return new UnreadPage(candidates, null);
+        List<UnreadItem> items = List.copyOf(candidates.subList(0, limit));
+        return new UnreadPage(items, MergedCursor.encode(items.getLast()));
+    }
+
+    /** True when the blog is among the user's unread blogs by that author. */
+    public boolean isUnread(long userId, long authorId, long blogId) {
+        return redis.zscore(keys.unread(userId, authorId), Long.toString(blogId)) != null;
+    }
+
+    /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
+    private List<Object> run(ReadScript script, String[] scriptKeys, String... args) {
+        try {
+            return redis.evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args);
+        }
     }
 }

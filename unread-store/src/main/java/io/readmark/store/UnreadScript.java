@@ -34,7 +34,7 @@ public enum UnreadScript {
         return sha;
     }
 
-    private static String resource(String name) {
+    static String resource(String name) {
         try (InputStream in = UnreadScript.class.getResourceAsStream(name)) {
             if (in == null) throw new IllegalStateException("missing script resource " + name);
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -43,7 +43,7 @@ public enum UnreadScript {
         }
     }
 
-    private static String sha1(String text) {
+    static String sha1(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

@@ -3,6 +3,7 @@ package io.readmark.store;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +14,7 @@ class UnreadReaderIT {
 
     private static final long T0 = 1_767_225_600_000L;
     private static final long ALICE = 7;
+    private static final long BOB = 9;
     private static final RedisFixture redis = new RedisFixture();
 
     @AfterAll
@@ -29,6 +31,25 @@ class UnreadReaderIT {
             for (long blogId : blogIds) writer.deliver(user, ALICE, blogId, T0 + blogId);
             writer.awaitAcknowledged();
         }
+    }
+
+    private static void deliverAt(long user, long author, long publishedAt, long... blogIds) {
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+            for (long blogId : blogIds) writer.deliver(user, author, blogId, publishedAt);
+            writer.awaitAcknowledged();
+        }
+    }
+
+    private static List<UnreadItem> allMergedPages(long user, int limit) {
+        List<UnreadItem> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            UnreadPage page = redis.reader().mergedPage(user, limit, cursor);
+            assertThat(page.items().size()).isLessThanOrEqualTo(limit);
+            all.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return all;
     }
 
     @Test
@@ -102,5 +123,104 @@ class UnreadReaderIT {
                 .isInstanceOf(InvalidCursorException.class).hasMessageContaining("cursor");
         assertThatThrownBy(() -> redis.reader().page(1, ALICE, 3, "%%%"))
                 .isInstanceOf(InvalidCursorException.class);
+    }
+
+    @Test
+    void shouldMergeAuthorsNewestFirstAndBreakTiesByAuthorThenBlogDescending() {
+        long user = 6001;
+        deliverAt(user, ALICE, T0 + 5, 50);
+        deliverAt(user, BOB, T0 + 4, 40);
+        deliverAt(user, ALICE, T0 + 3, 8, 9, 10);   // "9" sorts after "10" as text, not as a number
+        deliverAt(user, BOB, T0 + 3, 1, 2);
+        deliverAt(user, ALICE, T0 + 1, 100);
+
+        List<UnreadItem> expected = List.of(
+                new UnreadItem(50, ALICE, Instant.ofEpochMilli(T0 + 5)),
+                new UnreadItem(40, BOB, Instant.ofEpochMilli(T0 + 4)),
+                new UnreadItem(2, BOB, Instant.ofEpochMilli(T0 + 3)),
+                new UnreadItem(1, BOB, Instant.ofEpochMilli(T0 + 3)),
+                new UnreadItem(10, ALICE, Instant.ofEpochMilli(T0 + 3)),
+                new UnreadItem(9, ALICE, Instant.ofEpochMilli(T0 + 3)),
+                new UnreadItem(8, ALICE, Instant.ofEpochMilli(T0 + 3)),
+                new UnreadItem(100, ALICE, Instant.ofEpochMilli(T0 + 1)));
+        for (int limit = 1; limit <= expected.size() + 1; limit++) {
+            assertThat(allMergedPages(user, limit)).as("pages of %d", limit).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void shouldNotSkipABlogWhenAPageEndsInsideARunOfEqualInstantsOfOneAuthor() {
+        // Redis returns 9, 8, 10 for equal scores; a list cut after two entries would lack 10, the first in our order.
+        long user = 6002;
+        deliverAt(user, ALICE, T0, 8, 9, 10);
+
+        assertThat(allMergedPages(user, 1)).extracting(UnreadItem::blogId).containsExactly(10L, 9L, 8L);
+    }
+
+    @Test
+    void shouldNeitherRepeatNorSkipAcrossAuthorsWhenItemsArriveAndAreReadBetweenPages() {
+        long user = 6003;
+        deliver(user, 10, 30, 50);
+        deliverAt(user, BOB, T0 + 20, 20);
+        deliverAt(user, BOB, T0 + 40, 40);
+        UnreadPage first = redis.reader().mergedPage(user, 2, null);
+
+        deliverAt(user, BOB, T0 + 60, 60);             // newer: belongs before the cursor
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+            writer.remove(user, BOB, 40, T0);          // already shown
+            writer.remove(user, ALICE, 30, T0);        // not yet shown: simply gone
+            writer.awaitAcknowledged();
+        }
+        List<Long> rest = new ArrayList<>();
+        for (String cursor = first.nextCursor(); cursor != null; ) {
+            UnreadPage page = redis.reader().mergedPage(user, 2, cursor);
+            rest.addAll(ids(page));
+            cursor = page.nextCursor();
+        }
+
+        assertThat(ids(first)).containsExactly(50L, 40L);
+        assertThat(rest).containsExactly(20L, 10L);
+    }
+
+    @Test
+    void shouldAnswerAnEmptyMergedPageForAUserRedisNeverSaw() {
+        UnreadPage page = redis.reader().mergedPage(424242, 5, null);
+        assertThat(page.items()).isEmpty();
+        assertThat(page.nextCursor()).isNull();
+    }
+
+    @Test
+    void shouldRunTheMergedPageScriptAgainWhenRedisLostIt() {
+        long user = 6004;
+        deliver(user, 1, 2);
+        redis.sync.scriptFlush();
+        assertThat(ids(redis.reader().mergedPage(user, 5, null))).containsExactly(2L, 1L);
+    }
+
+    @Test
+    void shouldRejectACursorOfTheOtherList() {
+        long user = 6005;
+        deliver(user, 1, 2, 3);
+        String perAuthor = redis.reader().page(user, ALICE, 1, null).nextCursor();
+        String merged = redis.reader().mergedPage(user, 1, null).nextCursor();
+
+        assertThatThrownBy(() -> redis.reader().mergedPage(user, 1, perAuthor)).isInstanceOf(InvalidCursorException.class);
+        assertThatThrownBy(() -> redis.reader().mergedPage(user, 1, "bm90LWEtY3Vyc29y")).isInstanceOf(InvalidCursorException.class);
+        assertThat(ids(redis.reader().mergedPage(user, 1, merged))).containsExactly(2L);
+    }
+
+    @Test
+    void shouldTellWhetherOneBlogIsUnread() {
+        long user = 6006;
+        deliver(user, 1, 2);
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+            writer.remove(user, ALICE, 2, T0);
+            writer.awaitAcknowledged();
+        }
+
+        assertThat(redis.reader().isUnread(user, ALICE, 1)).isTrue();
+        assertThat(redis.reader().isUnread(user, ALICE, 2)).as("read").isFalse();
+        assertThat(redis.reader().isUnread(user, BOB, 1)).as("another author").isFalse();
+        assertThat(redis.reader().isUnread(424242, ALICE, 1)).as("unknown user").isFalse();
     }
 }

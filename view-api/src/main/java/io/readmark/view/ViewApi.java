@@ -2,7 +2,6 @@ package io.readmark.view;
 
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
-import io.readmark.store.RedisConnections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,32 +11,34 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The view API service: one Redis client and one HTTP server, started together and closed together. Reads fail fast
- * while Redis is disconnected instead of queueing, so a Redis outage answers 503 within the command timeout.
+ * The view API service: a Redis connector and one HTTP server, started together and closed together. The server
+ * starts even while Redis is unreachable (reads and readiness answer 503 until it connects). Reads fail fast while
+ * Redis is disconnected instead of queueing, and a circuit breaker stops asking a Redis that keeps failing, so an
+ * outage answers 503 within the command timeout, and at once after a few failures.
  */
 public final class ViewApi implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ViewApi.class);
 
-    private final RedisConnections redis;
+    private final RedisConnector redis;
     private final JsonHttpServer server;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ViewApi(RedisConnections redis, JsonHttpServer server) {
+    private ViewApi(RedisConnector redis, JsonHttpServer server) {
         this.redis = redis;
         this.server = server;
     }
 
     /**
-     * Connects to Redis and starts serving.
+     * Starts serving and connects to Redis, in the background if it cannot be reached now.
      *
-     * @throws io.lettuce.core.RedisConnectionException if Redis cannot be reached at startup
-     * @throws UncheckedIOException                     if the HTTP port cannot be bound
+     * @throws UncheckedIOException if the HTTP port cannot be bound
      */
     public static ViewApi start(ViewApiConfig config) {
-        RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), true);
+        RedisConnector redis = RedisConnector.start(config.redisUrl(), config.redisTimeout());
         try {
-            ViewRoutes routes = new ViewRoutes(redis.shared(), config);
+            CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime);
+            ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, config.redisTimeout()), config);
             JsonHttpServer server = routes.register(new JsonHttpServer("view-api")).start(config.host(), config.port());
             return new ViewApi(redis, server);
         } catch (IOException e) {

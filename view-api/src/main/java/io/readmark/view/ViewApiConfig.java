@@ -9,16 +9,18 @@ import java.time.Duration;
  * Everything the view API reads from its environment, validated once at startup so a bad value fails with the name
  * of the variable to fix rather than surfacing later as a wrong answer.
  *
- * @param host         interface to listen on
- * @param port         HTTP port; 0 picks a free one
- * @param redisUrl     {@code redis://host:port} or {@code redis-cluster://host:port[,host:port...]}
- * @param redisPrefix  key namespace shared with the stream processor that writes the keys
- * @param redisTimeout how long one Redis command (and a readiness PING) may take before the answer is 503
- * @param defaultLimit page size when a request names none
- * @param maxLimit     the largest page size a request may ask for
+ * @param host            interface to listen on
+ * @param port            HTTP port; 0 picks a free one
+ * @param redisUrl        {@code redis://host:port} or {@code redis-cluster://host:port[,host:port...]}
+ * @param redisPrefix     key namespace shared with the stream processor that writes the keys
+ * @param redisTimeout    how long one Redis command (and a readiness PING) may take before the answer is 503
+ * @param defaultLimit    page size when a request names none
+ * @param maxLimit        the largest page size a request may ask for
+ * @param circuitFailures consecutive Redis failures after which requests are refused without asking Redis
+ * @param circuitOpen     how long they are refused before one trial call may close the circuit again
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
-                            int defaultLimit, int maxLimit) {
+                            int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -27,6 +29,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
     public static final String REDIS_TIMEOUT = "VIEW_API_REDIS_TIMEOUT";
     public static final String DEFAULT_LIMIT = "VIEW_API_DEFAULT_LIMIT";
     public static final String MAX_LIMIT = "VIEW_API_MAX_LIMIT";
+    public static final String CIRCUIT_FAILURES = "VIEW_API_CIRCUIT_FAILURES";
+    public static final String CIRCUIT_OPEN = "VIEW_API_CIRCUIT_OPEN";
 
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
@@ -41,6 +45,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         require(maxLimit > 0, MAX_LIMIT, "a positive integer", maxLimit);
         require(defaultLimit > 0 && defaultLimit <= maxLimit, DEFAULT_LIMIT,
                 "an integer 1.." + maxLimit + " (" + MAX_LIMIT + ")", defaultLimit);
+        require(circuitFailures > 0, CIRCUIT_FAILURES, "a positive integer", circuitFailures);
+        require(circuitOpen != null && circuitOpen.isPositive(), CIRCUIT_OPEN, "a positive duration", circuitOpen);
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -52,7 +58,9 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.string(REDIS_PREFIX, UnreadKeys.DEFAULT_PREFIX),
                 settings.duration(REDIS_TIMEOUT, Duration.ofSeconds(1)),
                 settings.integer(DEFAULT_LIMIT, 20),
-                settings.integer(MAX_LIMIT, 100));
+                settings.integer(MAX_LIMIT, 100),
+                settings.integer(CIRCUIT_FAILURES, 5),
+                settings.duration(CIRCUIT_OPEN, Duration.ofSeconds(2)));
     }
 
     /** The key names this configuration reads. */

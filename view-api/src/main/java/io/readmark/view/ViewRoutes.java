@@ -1,40 +1,53 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.lettuce.core.RedisException;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.store.InvalidCursorException;
-import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
+import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadPage;
 import io.readmark.store.UnreadReader;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.OptionalInt;
+import java.util.function.Function;
 
 /**
  * The view API's endpoints. Every input is validated into a 400 naming it before Redis is asked, and every Redis
- * failure becomes a retryable 503, so a client never sees a 500 or a stack trace because of its input or of Redis.
+ * call goes through {@link RedisGuard}, so a client never sees a 500 or a stack trace because of its input or of Redis.
  */
 final class ViewRoutes {
 
-    private static final Logger log = LoggerFactory.getLogger(ViewRoutes.class);
-    private static final int RETRY_AFTER_SECONDS = 1;
+    private static final int MAX_CAP = 1_000_000;
     private static final Status UP = new Status("UP");
 
-    /** {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings. */
-    record CountsBody(long userId, long total, Map<String, Long> byAuthor) {
+    /**
+     * {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings;
+     * {@code display} only when the request named a cap.
+     */
+    record CountsBody(long userId, long total, Map<String, Long> byAuthor,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
+    }
+
+    /** The counts as a badge shows them: a count above the cap reads {@code "<cap>+"}. */
+    record DisplayBody(String total, Map<String, String> byAuthor) {
+
+        static DisplayBody of(long total, Map<String, Long> byAuthor, int cap) {
+            Map<String, String> shown = new LinkedHashMap<>();
+            byAuthor.forEach((authorId, count) -> shown.put(authorId, capped(count, cap)));
+            return new DisplayBody(capped(total, cap), shown);
+        }
+
+        private static String capped(long count, int cap) {
+            return count > cap ? cap + "+" : Long.toString(count);
+        }
     }
 
     /** One page, newest first; {@code nextCursor} is written as null on the last page so clients can rely on it. */
@@ -44,19 +57,21 @@ final class ViewRoutes {
     record ItemBody(long blogId, long authorId, Instant publishedAt) {
     }
 
+    /** {@code GET /v1/users/{userId}/blogs/{blogId}?authorId=}: whether that blog is unread for the user. */
+    record BlogBody(long userId, long blogId, long authorId, boolean unread) {
+    }
+
     record Status(String status) {
     }
 
-    private final UnreadReader reader;
-    private final RedisClusterCommands<String, String> redis;
-    private final Duration redisTimeout;
+    private final RedisGuard redis;
+    private final UnreadKeys keys;
     private final int defaultLimit;
     private final int maxLimit;
 
-    ViewRoutes(RedisConnections.Connection connection, ViewApiConfig config) {
-        this.reader = new UnreadReader(connection, config.keys());
-        this.redis = connection.sync();
-        this.redisTimeout = config.redisTimeout();
+    ViewRoutes(RedisGuard redis, ViewApiConfig config) {
+        this.redis = redis;
+        this.keys = config.keys();
         this.defaultLimit = config.defaultLimit();
         this.maxLimit = config.maxLimit();
     }
@@ -64,17 +79,22 @@ final class ViewRoutes {
     JsonHttpServer register(JsonHttpServer server) {
         return server
                 .route("GET", "/v1/users/{userId}/unread", this::counts)
+                // Before the per-author template, which would take "items" for an authorId: the first match wins.
+                .route("GET", "/v1/users/{userId}/unread/items", this::items)
                 .route("GET", "/v1/users/{userId}/unread/{authorId}", this::page)
+                .route("GET", "/v1/users/{userId}/blogs/{blogId}", this::blog)
                 .route("GET", "/health/live", this::live)
                 .route("GET", "/health/ready", this::ready);
     }
 
     Response counts(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
-        UnreadCounts counts = fromRedis(() -> reader.counts(userId));
+        OptionalInt cap = cap(request.query("cap"));
+        UnreadCounts counts = read(reader -> reader.counts(userId));
         Map<String, Long> byAuthor = new LinkedHashMap<>();
         counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
-        return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor));
+        DisplayBody display = cap.isPresent() ? DisplayBody.of(counts.total(), byAuthor, cap.getAsInt()) : null;
+        return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor, display));
     }
 
     Response page(Request request) {
@@ -82,9 +102,47 @@ final class ViewRoutes {
         long authorId = Request.positiveId("authorId", request.pathVariable("authorId"));
         int limit = limit(request.query("limit"));
         String cursor = request.query("cursor").orElse(null);
+        return pageResponse(cursor, reader -> reader.page(userId, authorId, limit, cursor));
+    }
+
+    Response items(Request request) {
+        long userId = Request.positiveId("userId", request.pathVariable("userId"));
+        int limit = limit(request.query("limit"));
+        String cursor = request.query("cursor").orElse(null);
+        return pageResponse(cursor, reader -> reader.mergedPage(userId, limit, cursor));
+    }
+
+    Response blog(Request request) {
+        long userId = Request.positiveId("userId", request.pathVariable("userId"));
+        long blogId = Request.positiveId("blogId", request.pathVariable("blogId"));
+        long authorId = Request.positiveId("authorId", request.query("authorId").orElseThrow(() ->
+                ApiException.badRequest("authorId", "authorId is required: the positive 64-bit id of the blog's author")));
+        boolean unread = read(reader -> reader.isUnread(userId, authorId, blogId));
+        return Response.ok(new BlogBody(userId, blogId, authorId, unread));
+    }
+
+    /** Liveness says only that this process serves HTTP; restarting it would not bring Redis back. */
+    Response live(Request request) {
+        return Response.ok(UP);
+    }
+
+    /**
+     * Ready only while Redis answers and the circuit is closed, so a load balancer stops sending reads this instance
+     * can only refuse. While the circuit is half-open, a probe may be the trial call that closes it.
+     */
+    Response ready(Request request) {
+        redis.call(connection -> connection.sync().ping());
+        return Response.ok(UP);
+    }
+
+    private <T> T read(Function<UnreadReader, T> query) {
+        return redis.call(connection -> query.apply(new UnreadReader(connection, keys)));
+    }
+
+    private Response pageResponse(String cursor, Function<UnreadReader, UnreadPage> query) {
         UnreadPage page;
         try {
-            page = fromRedis(() -> reader.page(userId, authorId, limit, cursor));
+            page = read(query);
         } catch (InvalidCursorException e) {
             throw ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was '" + cursor + "'");
         }
@@ -94,41 +152,22 @@ final class ViewRoutes {
         return Response.ok(new PageBody(items, page.nextCursor()));
     }
 
-    /** Liveness says only that this process serves HTTP; restarting it would not bring Redis back. */
-    Response live(Request request) {
-        return Response.ok(UP);
-    }
-
-    /** Ready only while Redis answers, so a load balancer stops sending reads this instance can only refuse. */
-    Response ready(Request request) {
-        fromRedis(redis::ping);
-        return Response.ok(UP);
-    }
-
     private int limit(Optional<String> raw) {
         if (raw.isEmpty()) return defaultLimit;
+        return boundedInt("limit", raw.get(), maxLimit);
+    }
+
+    private static OptionalInt cap(Optional<String> raw) {
+        return raw.isEmpty() ? OptionalInt.empty() : OptionalInt.of(boundedInt("cap", raw.get(), MAX_CAP));
+    }
+
+    private static int boundedInt(String name, String raw, int max) {
         try {
-            int limit = Integer.parseInt(raw.get());
-            if (limit >= 1 && limit <= maxLimit) return limit;
+            int value = Integer.parseInt(raw);
+            if (value >= 1 && value <= max) return value;
         } catch (NumberFormatException e) {
             // reported below with the same message as an out-of-range number
         }
-        throw ApiException.badRequest("limit", "limit must be an integer 1.." + maxLimit + ", was '" + raw.get() + "'");
-    }
-
-    /**
-     * Runs one Redis call; any Lettuce failure (refused while disconnected, connect failure, timeout) means the view
-     * is unavailable right now, which the client should retry, not an error in its request.
-     */
-    private <T> T fromRedis(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (RedisException e) {
-            // The exception's text can name hosts and ports, so it goes to the log and not to the client.
-            log.warn("Redis unavailable, answering 503: {}", e.toString());
-            throw ApiException.unavailable("Redis unavailable",
-                    "unread state is stored in Redis, which did not answer within " + redisTimeout.toMillis()
-                            + " ms; retry after " + RETRY_AFTER_SECONDS + " s", RETRY_AFTER_SECONDS);
-        }
+        throw ApiException.badRequest(name, name + " must be an integer 1.." + max + ", was '" + raw + "'");
     }
 }

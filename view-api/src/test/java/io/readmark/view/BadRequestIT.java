@@ -52,6 +52,29 @@ class BadRequestIT {
             "/v1/users/101/unread/7?cursor=bm90LWEtY3Vyc29y, cursor",
             "/v1/users/101/unread/7?cursor=%25%25%25, cursor",
             "/v1/users/101/unread/7?cursor=, cursor",
+            "/v1/users/101/unread?cap=0, cap",
+            "/v1/users/101/unread?cap=1000001, cap",
+            "/v1/users/101/unread?cap=-5, cap",
+            "/v1/users/101/unread?cap=9.5, cap",
+            "/v1/users/101/unread?cap=many, cap",
+            "/v1/users/101/unread?cap=, cap",
+            "/v1/users/0/unread/items, userId",
+            "/v1/users/abc/unread/items, userId",
+            "/v1/users/101/unread/items?limit=0, limit",
+            "/v1/users/101/unread/items?limit=101, limit",
+            "/v1/users/101/unread/items?limit=ten, limit",
+            "/v1/users/101/unread/items?cursor=bm90LWEtY3Vyc29y, cursor",
+            "/v1/users/101/unread/items?cursor=%25%25%25, cursor",
+            "/v1/users/101/unread/items?cursor=, cursor",
+            "/v1/users/-1/blogs/11?authorId=7, userId",
+            "/v1/users/101/blogs/0?authorId=7, blogId",
+            "/v1/users/101/blogs/x?authorId=7, blogId",
+            "/v1/users/101/blogs/99999999999999999999?authorId=7, blogId",
+            "/v1/users/101/blogs/11, authorId",
+            "/v1/users/101/blogs/11?authorId=, authorId",
+            "/v1/users/101/blogs/11?authorId=0, authorId",
+            "/v1/users/101/blogs/11?authorId=-7, authorId",
+            "/v1/users/101/blogs/11?authorId=seven, authorId",
     })
     void shouldAnswer400NamingTheBadParameter(String pathAndQuery, String field) {
         // Given a request with one bad parameter
@@ -62,6 +85,20 @@ class BadRequestIT {
         assertProblem(response, 400);
         assertThat(json(response).get("field").asText()).isEqualTo(field);
         assertThat(json(response).get("detail").asText()).contains(field);
+    }
+
+    @Test
+    void shouldRefuseACursorOfThePerAuthorListOnTheMergedList() {
+        // Given a cursor the per-author list issued
+        view.deliver(101, 7, 1, 2);
+        String perAuthor = json(view.get("/v1/users/101/unread/7?limit=1")).get("nextCursor").asText();
+
+        // When
+        HttpResponse<String> response = view.get("/v1/users/101/unread/items?limit=1&cursor=" + perAuthor);
+
+        // Then
+        assertProblem(response, 400);
+        assertThat(json(response).get("field").asText()).isEqualTo("cursor");
     }
 
     @Test

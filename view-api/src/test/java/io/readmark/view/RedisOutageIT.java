@@ -1,11 +1,16 @@
 package io.readmark.view;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.store.RedisConnections;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -120,5 +125,42 @@ class RedisOutageIT {
         // Then the API is ready again
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
                 .untilAsserted(() -> assertThat(view.get(READY).statusCode()).isEqualTo(200));
+    }
+
+    @Test
+    void shouldStartWhileRedisIsDownAndServeOnceItComesUp() {
+        ListAppender<ILoggingEvent> connectorLog = new ListAppender<>();
+        connectorLog.start();
+        Logger connectorLogger = (Logger) LoggerFactory.getLogger(RedisConnector.class);
+        connectorLogger.addAppender(connectorLog);
+        // Given a Redis that is not running yet
+        try (EmbeddedRedis later = EmbeddedRedis.start(0)) {
+            later.stop();
+
+            // When the API starts
+            try (ViewApiFixture starting = ViewApiFixture.on(later.url())) {
+
+                // Then it serves HTTP: live, not ready, and reads are refused with a retryable problem
+                assertThat(starting.get(LIVE).statusCode()).isEqualTo(200);
+                assertRedisUnavailable(starting.get(READY));
+                assertRedisUnavailable(starting.get(COUNTS));
+                assertRedisUnavailable(starting.get(PAGE));
+
+                // When Redis starts
+                later.restart();
+                starting.deliver(101, 7, 1);
+
+                // Then the API connects by itself, says so, and serves
+                await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                        assertThat(starting.get(COUNTS).body()).isEqualTo("{\"userId\":101,\"total\":1,\"byAuthor\":{\"7\":1}}"));
+                assertThat(starting.get(READY).statusCode()).isEqualTo(200);
+                assertThat(connectorLog.list).anySatisfy(event -> {
+                    assertThat(event.getLevel()).isEqualTo(Level.INFO);
+                    assertThat(event.getFormattedMessage()).isEqualTo("view-api connected to Redis at " + later.url());
+                });
+            }
+        } finally {
+            connectorLogger.detachAppender(connectorLog);
+        }
     }
 }

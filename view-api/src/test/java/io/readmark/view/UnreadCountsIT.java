@@ -2,6 +2,8 @@ package io.readmark.view;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.http.HttpResponse;
 
@@ -58,5 +60,51 @@ class UnreadCountsIT {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(ViewApiFixture.json(response).get("userId").asLong()).isEqualTo(userId);
         assertThat(ViewApiFixture.json(response).get("total").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldAddCappedDisplayStringsNextToTheExactCountsWhenACapIsGiven() {
+        // Given 120 unread: 100 by Alice, 20 by Bob
+        long[] alice = new long[100];
+        for (int i = 0; i < alice.length; i++) alice[i] = i + 1;
+        long[] bob = new long[20];
+        for (int i = 0; i < bob.length; i++) bob[i] = 1000 + i;
+        view.deliver(1, ALICE, alice);
+        view.deliver(1, BOB, bob);
+
+        // When
+        HttpResponse<String> response = view.get("/v1/users/1/unread?cap=99");
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"userId\":1,\"total\":120,\"byAuthor\":{\"7\":100,\"9\":20},"
+                + "\"display\":{\"total\":\"99+\",\"byAuthor\":{\"7\":\"99+\",\"9\":\"20\"}}}");
+    }
+
+    @Test
+    void shouldShowACountEqualToTheCapWithoutPlus() {
+        // Given
+        view.deliver(102, ALICE, 1, 2, 3);
+        view.deliver(102, BOB, 4);
+
+        // When
+        HttpResponse<String> response = view.get("/v1/users/102/unread?cap=3");
+
+        // Then
+        assertThat(response.body()).isEqualTo("{\"userId\":102,\"total\":4,\"byAuthor\":{\"7\":3,\"9\":1},"
+                + "\"display\":{\"total\":\"3+\",\"byAuthor\":{\"7\":\"3\",\"9\":\"1\"}}}");
+    }
+
+    @ParameterizedTest(name = "cap={0}")
+    @ValueSource(ints = {1, 1_000_000})
+    void shouldAcceptTheSmallestAndLargestCap(int cap) {
+        // Given a user Redis has never seen
+        // When
+        HttpResponse<String> response = view.get("/v1/users/424243/unread?cap=" + cap);
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo(
+                "{\"userId\":424243,\"total\":0,\"byAuthor\":{},\"display\":{\"total\":\"0\",\"byAuthor\":{}}}");
     }
 }

@@ -25,7 +25,7 @@ class ViewApiConfigTest {
         ViewApiConfig config = fromEnvironment(Map.of());
         // Then
         assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
-                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100));
+                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2)));
     }
 
     @Test
@@ -38,12 +38,14 @@ class ViewApiConfigTest {
                 "READMARK_REDIS_PREFIX", "staging",
                 "VIEW_API_REDIS_TIMEOUT", "PT0.5S",
                 "VIEW_API_DEFAULT_LIMIT", "10",
-                "VIEW_API_MAX_LIMIT", "50");
+                "VIEW_API_MAX_LIMIT", "50",
+                "VIEW_API_CIRCUIT_FAILURES", "3",
+                "VIEW_API_CIRCUIT_OPEN", "PT10S");
         // When
         ViewApiConfig config = fromEnvironment(environment);
         // Then
         assertThat(config).isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
-                "staging", Duration.ofMillis(500), 10, 50));
+                "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10)));
     }
 
     @Test
@@ -52,6 +54,14 @@ class ViewApiConfigTest {
         ViewApiConfig config = fromEnvironment(Map.of("VIEW_API_REDIS_TIMEOUT", "250"));
         // Then
         assertThat(config.redisTimeout()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void shouldReadTheCircuitOpenTimeGivenAsMilliseconds() {
+        // Given / When
+        ViewApiConfig config = fromEnvironment(Map.of("VIEW_API_CIRCUIT_OPEN", "1500"));
+        // Then
+        assertThat(config.circuitOpen()).isEqualTo(Duration.ofMillis(1500));
     }
 
     @Test
@@ -75,6 +85,12 @@ class ViewApiConfigTest {
             "VIEW_API_DEFAULT_LIMIT, 0",
             "VIEW_API_DEFAULT_LIMIT, 101",
             "VIEW_API_MAX_LIMIT, 0",
+            "VIEW_API_CIRCUIT_FAILURES, 0",
+            "VIEW_API_CIRCUIT_FAILURES, -2",
+            "VIEW_API_CIRCUIT_FAILURES, many",
+            "VIEW_API_CIRCUIT_OPEN, 0",
+            "VIEW_API_CIRCUIT_OPEN, -PT1S",
+            "VIEW_API_CIRCUIT_OPEN, a while",
             "READMARK_REDIS_PREFIX, a{b}",
     })
     void shouldNameTheVariableWhenAValueIsBad(String variable, String value) {

@@ -16,8 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * A running view API over a real Redis, with a key prefix of its own so test classes never see each other's keys,
@@ -36,23 +38,30 @@ final class ViewApiFixture implements AutoCloseable {
             .build();
     private RedisConnections writerRedis;
 
-    private ViewApiFixture(String redisUrl) {
-        config = ViewApiConfig.from(Settings.of(Map.of(
+    private ViewApiFixture(String redisUrl, Map<String, String> settings) {
+        Map<String, String> all = new HashMap<>(settings);
+        all.putAll(Map.of(
                 ViewApiConfig.HOST, "127.0.0.1",
                 ViewApiConfig.PORT, "0",
                 ViewApiConfig.REDIS_URL, redisUrl,
-                ViewApiConfig.REDIS_PREFIX, "test-" + UUID.randomUUID()), Map.of()));
+                ViewApiConfig.REDIS_PREFIX, "test-" + UUID.randomUUID()));
+        config = ViewApiConfig.from(Settings.of(all, Map.of()));
         api = ViewApi.start(config);
     }
 
     /** On the JVM-wide test Redis. */
     static ViewApiFixture onSharedRedis() {
-        return new ViewApiFixture(TestInfrastructure.shared().redisUrl());
+        return new ViewApiFixture(TestInfrastructure.shared().redisUrl(), Map.of());
     }
 
     /** On a Redis the test owns, for example one it stops. */
     static ViewApiFixture on(String redisUrl) {
-        return new ViewApiFixture(redisUrl);
+        return new ViewApiFixture(redisUrl, Map.of());
+    }
+
+    /** On a Redis the test owns, with more view API settings (for example the circuit breaker's). */
+    static ViewApiFixture on(String redisUrl, Map<String, String> settings) {
+        return new ViewApiFixture(redisUrl, settings);
     }
 
     static Instant publishedAt(long blogId) {
@@ -61,9 +70,27 @@ final class ViewApiFixture implements AutoCloseable {
 
     /** Makes the blogs unread for the user the way the stream processor does, under this fixture's prefix. */
     void deliver(long userId, long authorId, long... blogIds) {
+        write(writer -> {
+            for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt(blogId).toEpochMilli());
+        });
+    }
+
+    /** As {@link #deliver}, all published at the same instant. */
+    void deliverAt(Instant publishedAt, long userId, long authorId, long... blogIds) {
+        write(writer -> {
+            for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt.toEpochMilli());
+        });
+    }
+
+    /** The user reads the blog, as the stream processor applies a BlogRead. */
+    void read(long userId, long authorId, long blogId) {
+        write(writer -> writer.remove(userId, authorId, blogId, T0.toEpochMilli()));
+    }
+
+    private void write(Consumer<UnreadWriter> changes) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
         try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
-            for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt(blogId).toEpochMilli());
+            changes.accept(writer);
             writer.awaitAcknowledged();
         }
     }

@@ -1,0 +1,97 @@
+package io.readmark.view;
+
+import io.lettuce.core.RedisException;
+import io.readmark.store.RedisConnections;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Connects to Redis without making the view API's start depend on it: the first attempt is made at once, and while
+ * Redis cannot be reached further attempts follow in the background with exponential backoff. Once connected,
+ * Lettuce itself reconnects after any later outage.
+ */
+final class RedisConnector implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisConnector.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(5);
+
+    private final String url;
+    private final Duration commandTimeout;
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("view-api-redis-connect").daemon().factory());
+    private volatile RedisConnections connections;
+    private boolean closed; // guarded by this
+
+    private RedisConnector(String url, Duration commandTimeout) {
+        this.url = url;
+        this.commandTimeout = commandTimeout;
+    }
+
+    /** Tries to connect now; if Redis is unreachable, returns anyway and keeps trying in the background. */
+    static RedisConnector start(String url, Duration commandTimeout) {
+        RedisConnector connector = new RedisConnector(url, commandTimeout);
+        try {
+            connector.attempt(FIRST_RETRY);
+        } catch (RuntimeException e) { // not an outage but a bad URL: no retry would help
+            connector.close();
+            throw e;
+        }
+        return connector;
+    }
+
+    /** The shared connection, once connected. */
+    Optional<RedisConnections.Connection> connection() {
+        RedisConnections current = connections;
+        return current == null ? Optional.empty() : Optional.of(current.shared());
+    }
+
+    private void attempt(Duration nextRetry) {
+        RedisConnections connected;
+        try {
+            connected = RedisConnections.connect(url, commandTimeout, true);
+        } catch (RedisException e) {
+            synchronized (this) {
+                if (closed) return;
+                log.warn("Redis at {} is unreachable ({}); answering 503 and connecting again in {} ms",
+                        redacted(url), e.getMessage(), nextRetry.toMillis());
+                Duration doubled = nextRetry.multipliedBy(2);
+                Duration after = doubled.compareTo(MAX_RETRY) < 0 ? doubled : MAX_RETRY;
+                retries.schedule(() -> attempt(after), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                connected.close();
+                return;
+            }
+            connections = connected;
+        }
+        log.info("view-api connected to Redis at {}", redacted(url));
+    }
+
+    /** The URL without a password, for the log. */
+    private static String redacted(String url) {
+        return url.replaceFirst("//[^/@]*@", "//");
+    }
+
+    /** Stops connecting and closes the connection; idempotent. */
+    @Override
+    public void close() {
+        RedisConnections current;
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+            current = connections;
+        }
+        retries.shutdownNow();
+        if (current != null) current.close();
+    }
+}
