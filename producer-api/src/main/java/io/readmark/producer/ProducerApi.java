@@ -1,5 +1,8 @@
 package io.readmark.producer;
 
+import io.readmark.common.auth.Access;
+import io.readmark.common.auth.AccessRule;
+import io.readmark.common.auth.Scopes;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -38,8 +41,9 @@ public final class ProducerApi implements AutoCloseable {
         try {
             health = new HealthRoutes(config.bootstrapServers(), config.topics());
             IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
+            Access access = Access.from("producer-api", config.auth());
             server = new JsonHttpServer("producer-api")
-                    .route("POST", "/v1/events", ingest::ingest)
+                    .route("POST", "/v1/events", access.require(AccessRule.scope(Scopes.PUBLISH), ingest::ingest))
                     .route("GET", "/health/live", health::live)
                     .route("GET", "/health/ready", health::ready);
             server.start(config.host(), config.port());

@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
 
@@ -16,9 +17,10 @@ import java.util.Objects;
  * @param topics           topic names of the event contract
  * @param ackTimeout       how long one request waits for Kafka's acknowledgement before answering 503
  * @param maxBodyBytes     largest accepted request body; larger ones are answered 413
+ * @param auth             how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
-                                Duration ackTimeout, int maxBodyBytes) {
+                                Duration ackTimeout, int maxBodyBytes, AuthConfig auth) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
@@ -37,6 +39,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(ackTimeout, "ackTimeout");
+        Objects.requireNonNull(auth, "auth");
         require(!host.isBlank(), HOST, "must not be blank");
         require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
         require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
@@ -46,7 +49,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         require(maxBodyBytes > 0, MAX_BODY_BYTES, "must be positive, was " + maxBodyBytes);
     }
 
-    /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS} and the topic names. */
+    /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS}, the topic names and auth. */
     public static ProducerApiConfig from(Settings settings) {
         return new ProducerApiConfig(
                 settings.string(HOST, DEFAULT_HOST),
@@ -54,7 +57,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.string(BOOTSTRAP_SERVERS, DEFAULT_BOOTSTRAP_SERVERS),
                 Topics.from(settings),
                 settings.duration(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT),
-                settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES));
+                settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
+                AuthConfig.from(settings));
     }
 
     private static void require(boolean condition, String setting, String message) {

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
 
@@ -15,8 +16,8 @@ class ProducerApiConfigTest {
 
     @Test
     void nothingSetGivesTheDocumentedDefaults() {
-        // Given an empty environment
-        Settings settings = Settings.of(Map.of(), Map.of());
+        // Given an environment that only turns authentication off, which has no usable default
+        Settings settings = Settings.of(Map.of(), Map.of("READMARK_AUTH", "off"));
 
         // When
         ProducerApiConfig config = ProducerApiConfig.from(settings);
@@ -28,6 +29,18 @@ class ProducerApiConfigTest {
         assertThat(config.topics().allNames()).isEqualTo(Topics.defaults().allNames());
         assertThat(config.ackTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.maxBodyBytes()).isEqualTo(65536);
+        assertThat(config.auth()).isEqualTo(AuthConfig.off());
+    }
+
+    @Test
+    void nothingSetAtAllFailsBecauseAuthenticationNeedsAKey() {
+        // Given an empty environment
+        Settings settings = Settings.of(Map.of(), Map.of());
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("READMARK_AUTH=jwt needs one of AUTH_JWT_HS256_SECRET");
     }
 
     @Test
@@ -39,7 +52,9 @@ class ProducerApiConfigTest {
                 "KAFKA_BOOTSTRAP_SERVERS", "kafka-1:9092,kafka-2:9092",
                 "READMARK_TOPIC_BLOG_EVENTS", "prod.blog-events",
                 "PRODUCER_API_ACK_TIMEOUT", "PT2.5S",
-                "PRODUCER_API_MAX_BODY_BYTES", "1024"));
+                "PRODUCER_API_MAX_BODY_BYTES", "1024",
+                "AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes",
+                "AUTH_JWT_ISSUER", "https://issuer.example"));
 
         // When
         ProducerApiConfig config = ProducerApiConfig.from(settings);
@@ -52,12 +67,14 @@ class ProducerApiConfigTest {
         assertThat(config.topics().readEvents().name()).isEqualTo(Topics.DEFAULT_READ_EVENTS);
         assertThat(config.ackTimeout()).isEqualTo(Duration.ofMillis(2500));
         assertThat(config.maxBodyBytes()).isEqualTo(1024);
+        assertThat(config.auth().enabled()).isTrue();
+        assertThat(config.auth().issuer()).isEqualTo("https://issuer.example");
     }
 
     @Test
     void overridesWinOverTheEnvironment() {
         // Given
-        Settings settings = Settings.of(Map.of("PRODUCER_API_PORT", "0"), Map.of("PRODUCER_API_PORT", "9000"));
+        Settings settings = Settings.of(Map.of("PRODUCER_API_PORT", "0"), Map.of("PRODUCER_API_PORT", "9000", "READMARK_AUTH", "off"));
 
         // When / Then: 0 is allowed and means "any free port"
         assertThat(ProducerApiConfig.from(settings).port()).isZero();
@@ -66,7 +83,7 @@ class ProducerApiConfigTest {
     @Test
     void ackTimeoutMayBeGivenInMilliseconds() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "1500"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "1500", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThat(ProducerApiConfig.from(settings).ackTimeout()).isEqualTo(Duration.ofMillis(1500));
@@ -75,7 +92,7 @@ class ProducerApiConfigTest {
     @Test
     void aPortOutOfRangeFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "70000"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "70000", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -86,7 +103,7 @@ class ProducerApiConfigTest {
     @Test
     void aPortThatIsNoNumberFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "http"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "http", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -97,7 +114,7 @@ class ProducerApiConfigTest {
     @Test
     void aZeroAckTimeoutFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "PT0S"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "PT0S", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -108,7 +125,7 @@ class ProducerApiConfigTest {
     @Test
     void aNonPositiveBodyLimitFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_MAX_BODY_BYTES", "0"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_MAX_BODY_BYTES", "0", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))

@@ -1,5 +1,6 @@
 package io.readmark.view;
 
+import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.store.RedisConnections;
@@ -38,7 +39,8 @@ public final class ViewApi implements AutoCloseable {
         RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), true);
         try {
             ViewRoutes routes = new ViewRoutes(redis.shared(), config);
-            JsonHttpServer server = routes.register(new JsonHttpServer("view-api")).start(config.host(), config.port());
+            Access access = Access.from("view-api", config.auth());
+            JsonHttpServer server = routes.register(new JsonHttpServer("view-api"), access).start(config.host(), config.port());
             return new ViewApi(redis, server);
         } catch (IOException e) {
             redis.close();

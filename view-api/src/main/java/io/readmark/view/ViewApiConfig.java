@@ -1,9 +1,11 @@
 package io.readmark.view;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.store.UnreadKeys;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Everything the view API reads from its environment, validated once at startup so a bad value fails with the name
@@ -16,9 +18,10 @@ import java.time.Duration;
  * @param redisTimeout how long one Redis command (and a readiness PING) may take before the answer is 503
  * @param defaultLimit page size when a request names none
  * @param maxLimit     the largest page size a request may ask for
+ * @param auth         how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
-                            int defaultLimit, int maxLimit) {
+                            int defaultLimit, int maxLimit, AuthConfig auth) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -41,6 +44,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         require(maxLimit > 0, MAX_LIMIT, "a positive integer", maxLimit);
         require(defaultLimit > 0 && defaultLimit <= maxLimit, DEFAULT_LIMIT,
                 "an integer 1.." + maxLimit + " (" + MAX_LIMIT + ")", defaultLimit);
+        Objects.requireNonNull(auth, "auth");
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -52,7 +56,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.string(REDIS_PREFIX, UnreadKeys.DEFAULT_PREFIX),
                 settings.duration(REDIS_TIMEOUT, Duration.ofSeconds(1)),
                 settings.integer(DEFAULT_LIMIT, 20),
-                settings.integer(MAX_LIMIT, 100));
+                settings.integer(MAX_LIMIT, 100),
+                AuthConfig.from(settings));
     }
 
     /** The key names this configuration reads. */

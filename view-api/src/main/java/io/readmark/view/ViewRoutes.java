@@ -3,6 +3,9 @@ package io.readmark.view;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.readmark.common.auth.Access;
+import io.readmark.common.auth.AccessRule;
+import io.readmark.common.auth.Scopes;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Request;
@@ -32,6 +35,7 @@ final class ViewRoutes {
     private static final Logger log = LoggerFactory.getLogger(ViewRoutes.class);
     private static final int RETRY_AFTER_SECONDS = 1;
     private static final Status UP = new Status("UP");
+    private static final AccessRule OWN_USER = AccessRule.ownUser("userId", Scopes.READ_ANY);
 
     /** {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings. */
     record CountsBody(long userId, long total, Map<String, Long> byAuthor) {
@@ -61,10 +65,10 @@ final class ViewRoutes {
         this.maxLimit = config.maxLimit();
     }
 
-    JsonHttpServer register(JsonHttpServer server) {
+    JsonHttpServer register(JsonHttpServer server, Access access) {
         return server
-                .route("GET", "/v1/users/{userId}/unread", this::counts)
-                .route("GET", "/v1/users/{userId}/unread/{authorId}", this::page)
+                .route("GET", "/v1/users/{userId}/unread", access.require(OWN_USER, this::counts))
+                .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
                 .route("GET", "/health/live", this::live)
                 .route("GET", "/health/ready", this::ready);
     }
