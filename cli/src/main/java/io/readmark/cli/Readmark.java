@@ -62,13 +62,14 @@ public final class Readmark {
         }, "readmark-shutdown"));
         out.printf("""
 
-                Readmark is running (local mode: no authentication).
+                Readmark is running (local mode, %s).
                   Kafka          %s   topics: %s
                   Redis          %s
                   Producer API   %s   POST /v1/events
                   View API       %s   GET /v1/users/{userId}/unread
                 Press Ctrl-C to stop.
-                %n""", stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
+                %n""", stack.authenticated() ? "bearer JWT authentication on" : "authentication OFF, for local use only",
+                stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
                 stack.producerApiUrl(), stack.viewApiUrl());
         stopped.await();
     }

@@ -1,5 +1,6 @@
 package io.readmark.launcher;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
@@ -22,6 +23,7 @@ import java.util.Map;
 /**
  * The whole pipeline in one process: Kafka and Redis (embedded unless {@code KAFKA_BOOTSTRAP_SERVERS} /
  * {@code REDIS_URL} point elsewhere), the topics, the stream processor and both APIs. Closes in reverse order.
+ * Authentication is off unless {@code READMARK_AUTH=jwt} is set explicitly.
  */
 public final class LocalStack implements AutoCloseable {
 
@@ -33,6 +35,7 @@ public final class LocalStack implements AutoCloseable {
     private Topics topics;
     private ProducerApi producerApi;
     private ViewApi viewApi;
+    private boolean authenticated;
 
     private LocalStack() {
     }
@@ -55,9 +58,11 @@ public final class LocalStack implements AutoCloseable {
                 started(EmbeddedRedis.start(settings.integer("REDIS_PORT", 6379))).url());
 
         // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state.
+        // They serve one developer on loopback, who has no token issuer: authentication is off unless asked for.
         Settings effective = settings
                 .withDefaults(Map.of("PRODUCER_API_HOST", "127.0.0.1", "VIEW_API_HOST", "127.0.0.1",
-                        "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString()))
+                        "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString(),
+                        AuthConfig.MODE, "off"))
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
         topics = Topics.from(effective);
         int partitions = effective.positiveInteger("READMARK_PARTITIONS", 3);
@@ -68,10 +73,15 @@ public final class LocalStack implements AutoCloseable {
                 topics.deadLetters().name(), 1,
                 topics.fanoutChunks().name(), partitions));
 
+        // Read before anything slow starts, so a bad API setting fails at once.
+        ProducerApiConfig producerConfig = ProducerApiConfig.from(effective);
+        ViewApiConfig viewConfig = ViewApiConfig.from(effective);
+        authenticated = producerConfig.auth().enabled();
+
         StreamProcessor processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
         awaitRunning(processor);
-        producerApi = started(ProducerApi.start(ProducerApiConfig.from(effective)));
-        viewApi = started(ViewApi.start(ViewApiConfig.from(effective)));
+        producerApi = started(ProducerApi.start(producerConfig));
+        viewApi = started(ViewApi.start(viewConfig));
     }
 
     private static void awaitRunning(StreamProcessor processor) {
@@ -100,6 +110,11 @@ public final class LocalStack implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    /** Whether the APIs require bearer tokens; false by default in local runs. */
+    public boolean authenticated() {
+        return authenticated;
     }
 
     public String producerApiUrl() {

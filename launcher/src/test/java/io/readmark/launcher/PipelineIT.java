@@ -61,6 +61,12 @@ class PipelineIT {
     }
 
     @Test
+    void shouldRunWithoutAuthenticationUnlessAskedFor() {
+        // The other tests call both APIs without a token; this names why they may.
+        assertThat(stack.authenticated()).isFalse();
+    }
+
+    @Test
     void shouldShowAPublishedPostToEveryFollowerUntilTheyReadIt() throws Exception {
         // Given three followers of author 7
         for (long follower : List.of(101L, 102L, 103L)) {

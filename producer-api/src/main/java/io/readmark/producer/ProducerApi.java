@@ -1,5 +1,8 @@
 package io.readmark.producer;
 
+import io.readmark.common.auth.Access;
+import io.readmark.common.auth.AccessRule;
+import io.readmark.common.auth.Scopes;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -40,9 +43,11 @@ public final class ProducerApi implements AutoCloseable {
             IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
             BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
                     config.maxBatchEvents(), config.maxBatchBytes());
+            Access access = Access.from("producer-api", config.auth());
+            AccessRule publish = AccessRule.scope(Scopes.PUBLISH);
             server = new JsonHttpServer("producer-api")
-                    .route("POST", "/v1/events", ingest::ingest)
-                    .route("POST", "/v1/events:batch", batch::ingest)
+                    .route("POST", "/v1/events", access.require(publish, ingest::ingest))
+                    .route("POST", "/v1/events:batch", access.require(publish, batch::ingest))
                     .route("GET", "/health/live", health::live)
                     .route("GET", "/health/ready", health::ready);
             server.start(config.host(), config.port());

@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
 
@@ -19,9 +20,11 @@ import java.util.Objects;
  * @param maxBodyBytes     largest accepted body of a single event; larger ones are answered 413
  * @param maxBatchEvents   most events accepted in one batch request; more are answered 413
  * @param maxBatchBytes    largest accepted body of a batch request; larger ones are answered 413
+ * @param auth             how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
-                                Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes) {
+                                Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes,
+                                AuthConfig auth) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
@@ -44,6 +47,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(ackTimeout, "ackTimeout");
+        Objects.requireNonNull(auth, "auth");
         require(!host.isBlank(), HOST, "must not be blank");
         require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
         require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
@@ -55,7 +59,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         require(maxBatchBytes > 0, MAX_BATCH_BYTES, "must be positive, was " + maxBatchBytes);
     }
 
-    /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS} and the topic names. */
+    /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS}, the topic names and auth. */
     public static ProducerApiConfig from(Settings settings) {
         return new ProducerApiConfig(
                 settings.string(HOST, DEFAULT_HOST),
@@ -65,7 +69,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.duration(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT),
                 settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
                 settings.positiveInteger(MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_EVENTS),
-                settings.positiveInteger(MAX_BATCH_BYTES, DEFAULT_MAX_BATCH_BYTES));
+                settings.positiveInteger(MAX_BATCH_BYTES, DEFAULT_MAX_BATCH_BYTES),
+                AuthConfig.from(settings));
     }
 
     private static void require(boolean condition, String setting, String message) {

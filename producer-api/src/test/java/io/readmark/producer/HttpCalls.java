@@ -31,9 +31,15 @@ final class HttpCalls implements AutoCloseable {
 
     /** {@code contentType} null sends no Content-Type header at all. */
     HttpResponse<String> post(String path, String contentType, byte[] body) {
+        return post(path, contentType, body, null);
+    }
+
+    /** {@code authorization} null sends no Authorization header. */
+    HttpResponse<String> post(String path, String contentType, byte[] body, String authorization) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (contentType != null) request.header("Content-Type", contentType);
+        if (authorization != null) request.header("Authorization", authorization);
         return send(request.build());
     }
 

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.readmark.common.auth.AuthConfig;
+
 /** Every kind of bad request gets a 4xx problem+json that says what to fix; none is a 500 or a hang. */
 class ProducerApiBadInputIT {
 
@@ -21,7 +23,7 @@ class ProducerApiBadInputIT {
     @BeforeAll
     static void start() throws Exception {
         api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(),
-                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class), Duration.ofSeconds(10), 65_536, 1_000, 1_048_576));
+                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class), Duration.ofSeconds(10), 65_536, 1_000, 1_048_576, AuthConfig.off()));
         http = new HttpCalls(api.port());
     }
 

@@ -2,6 +2,8 @@ package io.readmark.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.readmark.common.auth.AuthConfig;
+
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -298,7 +300,7 @@ class ProducerApiBatchIT {
     }
 
     private static ProducerApiConfig config(String bootstrap, Topics topics, Duration ackTimeout) {
-        return new ProducerApiConfig("127.0.0.1", 0, bootstrap, topics, ackTimeout, 65_536, MAX_EVENTS, MAX_BYTES);
+        return new ProducerApiConfig("127.0.0.1", 0, bootstrap, topics, ackTimeout, 65_536, MAX_EVENTS, MAX_BYTES, AuthConfig.off());
     }
 
     private static String published(String eventId, long blogId, long authorId) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
 
@@ -17,8 +18,8 @@ class ProducerApiConfigTest {
 
     @Test
     void nothingSetGivesTheDocumentedDefaults() {
-        // Given an empty environment
-        Settings settings = Settings.of(Map.of(), Map.of());
+        // Given an environment that only turns authentication off, which has no usable default
+        Settings settings = Settings.of(Map.of(), Map.of("READMARK_AUTH", "off"));
 
         // When
         ProducerApiConfig config = ProducerApiConfig.from(settings);
@@ -35,6 +36,17 @@ class ProducerApiConfigTest {
     }
 
     @Test
+    void nothingSetAtAllFailsBecauseAuthenticationNeedsAKey() {
+        // Given an empty environment
+        Settings settings = Settings.of(Map.of(), Map.of());
+
+        // When / Then
+        assertThatThrownBy(() -> ProducerApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("READMARK_AUTH=jwt needs one of AUTH_JWT_HS256_SECRET");
+    }
+
+    @Test
     void everySettingIsReadFromTheEnvironment() {
         // Given
         Settings settings = Settings.of(Map.of(), Map.of(
@@ -45,7 +57,10 @@ class ProducerApiConfigTest {
                 "PRODUCER_API_ACK_TIMEOUT", "PT2.5S",
                 "PRODUCER_API_MAX_BODY_BYTES", "1024",
                 "PRODUCER_API_MAX_BATCH_EVENTS", "500",
-                "PRODUCER_API_MAX_BATCH_BYTES", "2097152"));
+                "PRODUCER_API_MAX_BATCH_BYTES", "2097152",
+
+                "AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes",
+                "AUTH_JWT_ISSUER", "https://issuer.example"));
 
         // When
         ProducerApiConfig config = ProducerApiConfig.from(settings);
@@ -60,12 +75,14 @@ class ProducerApiConfigTest {
         assertThat(config.maxBodyBytes()).isEqualTo(1024);
         assertThat(config.maxBatchEvents()).isEqualTo(500);
         assertThat(config.maxBatchBytes()).isEqualTo(2097152);
+        assertThat(config.auth().enabled()).isTrue();
+        assertThat(config.auth().issuer()).isEqualTo("https://issuer.example");
     }
 
     @Test
     void overridesWinOverTheEnvironment() {
         // Given
-        Settings settings = Settings.of(Map.of("PRODUCER_API_PORT", "0"), Map.of("PRODUCER_API_PORT", "9000"));
+        Settings settings = Settings.of(Map.of("PRODUCER_API_PORT", "0"), Map.of("PRODUCER_API_PORT", "9000", "READMARK_AUTH", "off"));
 
         // When / Then: 0 is allowed and means "any free port"
         assertThat(ProducerApiConfig.from(settings).port()).isZero();
@@ -74,7 +91,7 @@ class ProducerApiConfigTest {
     @Test
     void ackTimeoutMayBeGivenInMilliseconds() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "1500"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "1500", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThat(ProducerApiConfig.from(settings).ackTimeout()).isEqualTo(Duration.ofMillis(1500));
@@ -83,7 +100,7 @@ class ProducerApiConfigTest {
     @Test
     void aPortOutOfRangeFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "70000"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "70000", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -94,7 +111,7 @@ class ProducerApiConfigTest {
     @Test
     void aPortThatIsNoNumberFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "http"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_PORT", "http", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -105,7 +122,7 @@ class ProducerApiConfigTest {
     @Test
     void aZeroAckTimeoutFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "PT0S"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_ACK_TIMEOUT", "PT0S", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -116,7 +133,7 @@ class ProducerApiConfigTest {
     @Test
     void aNonPositiveBodyLimitFailsNamingTheSetting() {
         // Given
-        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_MAX_BODY_BYTES", "0"));
+        Settings settings = Settings.of(Map.of(), Map.of("PRODUCER_API_MAX_BODY_BYTES", "0", "READMARK_AUTH", "off"));
 
         // When / Then
         assertThatThrownBy(() -> ProducerApiConfig.from(settings))
@@ -140,11 +157,11 @@ class ProducerApiConfigTest {
     void aNonPositiveBatchLimitInCodeFailsNamingTheSetting() {
         // When / Then
         assertThatThrownBy(() -> new ProducerApiConfig("127.0.0.1", 0, "kafka:9092", Topics.defaults(),
-                Duration.ofSeconds(1), 1024, 0, 1024))
+                Duration.ofSeconds(1), 1024, 0, 1024, AuthConfig.off()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PRODUCER_API_MAX_BATCH_EVENTS");
         assertThatThrownBy(() -> new ProducerApiConfig("127.0.0.1", 0, "kafka:9092", Topics.defaults(),
-                Duration.ofSeconds(1), 1024, 10, -1))
+                Duration.ofSeconds(1), 1024, 10, -1, AuthConfig.off()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PRODUCER_API_MAX_BATCH_BYTES");
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Topics;
@@ -31,7 +32,7 @@ class ProducerApiIT {
     static void start() throws Exception {
         topics = KafkaRecords.createTopicsFor(ProducerApiIT.class);
         api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(), topics,
-                Duration.ofSeconds(10), 65_536, 1_000, 1_048_576));
+                Duration.ofSeconds(10), 65_536, 1_000, 1_048_576, AuthConfig.off()));
         http = new HttpCalls(api.port());
     }
 

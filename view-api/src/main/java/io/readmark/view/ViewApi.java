@@ -1,5 +1,6 @@
 package io.readmark.view;
 
+import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import org.slf4j.Logger;
@@ -39,7 +40,8 @@ public final class ViewApi implements AutoCloseable {
         try {
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime);
             ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, config.redisTimeout()), config);
-            JsonHttpServer server = routes.register(new JsonHttpServer("view-api")).start(config.host(), config.port());
+            Access access = Access.from("view-api", config.auth());
+            JsonHttpServer server = routes.register(new JsonHttpServer("view-api"), access).start(config.host(), config.port());
             return new ViewApi(redis, server);
         } catch (IOException e) {
             redis.close();

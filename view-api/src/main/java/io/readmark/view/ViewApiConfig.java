@@ -1,9 +1,11 @@
 package io.readmark.view;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.store.UnreadKeys;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Everything the view API reads from its environment, validated once at startup so a bad value fails with the name
@@ -18,9 +20,11 @@ import java.time.Duration;
  * @param maxLimit        the largest page size a request may ask for
  * @param circuitFailures consecutive Redis failures after which requests are refused without asking Redis
  * @param circuitOpen     how long they are refused before one trial call may close the circuit again
+ * @param auth            how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
-                            int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen) {
+                            int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
+                            AuthConfig auth) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -47,6 +51,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 "an integer 1.." + maxLimit + " (" + MAX_LIMIT + ")", defaultLimit);
         require(circuitFailures > 0, CIRCUIT_FAILURES, "a positive integer", circuitFailures);
         require(circuitOpen != null && circuitOpen.isPositive(), CIRCUIT_OPEN, "a positive duration", circuitOpen);
+        Objects.requireNonNull(auth, "auth");
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -60,7 +65,9 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.integer(DEFAULT_LIMIT, 20),
                 settings.integer(MAX_LIMIT, 100),
                 settings.integer(CIRCUIT_FAILURES, 5),
-                settings.duration(CIRCUIT_OPEN, Duration.ofSeconds(2)));
+                settings.duration(CIRCUIT_OPEN, Duration.ofSeconds(2)),
+
+                AuthConfig.from(settings));
     }
 
     /** The key names this configuration reads. */

@@ -1,6 +1,9 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.readmark.common.auth.Access;
+import io.readmark.common.auth.AccessRule;
+import io.readmark.common.auth.Scopes;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Request;
@@ -27,6 +30,7 @@ final class ViewRoutes {
 
     private static final int MAX_CAP = 1_000_000;
     private static final Status UP = new Status("UP");
+    private static final AccessRule OWN_USER = AccessRule.ownUser("userId", Scopes.READ_ANY);
 
     /**
      * {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings;
@@ -76,13 +80,13 @@ final class ViewRoutes {
         this.maxLimit = config.maxLimit();
     }
 
-    JsonHttpServer register(JsonHttpServer server) {
+    JsonHttpServer register(JsonHttpServer server, Access access) {
         return server
-                .route("GET", "/v1/users/{userId}/unread", this::counts)
+                .route("GET", "/v1/users/{userId}/unread", access.require(OWN_USER, this::counts))
                 // Before the per-author template, which would take "items" for an authorId: the first match wins.
-                .route("GET", "/v1/users/{userId}/unread/items", this::items)
-                .route("GET", "/v1/users/{userId}/unread/{authorId}", this::page)
-                .route("GET", "/v1/users/{userId}/blogs/{blogId}", this::blog)
+                .route("GET", "/v1/users/{userId}/unread/items", access.require(OWN_USER, this::items))
+                .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
+                .route("GET", "/v1/users/{userId}/blogs/{blogId}", access.require(OWN_USER, this::blog))
                 .route("GET", "/health/live", this::live)
                 .route("GET", "/health/ready", this::ready);
     }

@@ -1,5 +1,6 @@
 package io.readmark.view;
 
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.store.UnreadKeys;
 import org.junit.jupiter.api.Test;
@@ -7,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,38 +16,57 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ViewApiConfigTest {
 
+    /** With authentication off unless the environment says otherwise, as it has no usable default. */
     private static ViewApiConfig fromEnvironment(Map<String, String> environment) {
-        return ViewApiConfig.from(Settings.of(Map.of(), environment));
+        Map<String, String> withAuth = new HashMap<>(environment);
+        withAuth.putIfAbsent(AuthConfig.MODE, "off");
+        return ViewApiConfig.from(Settings.of(Map.of(), withAuth));
     }
 
     @Test
     void shouldUseTheLocalDefaultsWhenNothingIsSet() {
-        // Given an empty environment
+        // Given an empty environment but for READMARK_AUTH=off
         // When
         ViewApiConfig config = fromEnvironment(Map.of());
         // Then
         assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
-                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2)));
+                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off()));
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutAKeyWhenAuthenticationIsLeftOn() {
+        // Given an empty environment
+        Settings settings = Settings.of(Map.of(), Map.of());
+        // When / Then
+        assertThatThrownBy(() -> ViewApiConfig.from(settings))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("READMARK_AUTH=jwt needs one of AUTH_JWT_HS256_SECRET, AUTH_JWT_PUBLIC_KEY_FILE, AUTH_JWKS_FILE");
     }
 
     @Test
     void shouldTakeEverySettingFromTheEnvironment() {
         // Given
-        Map<String, String> environment = Map.of(
-                "VIEW_API_HOST", "127.0.0.1",
-                "VIEW_API_PORT", "9090",
-                "REDIS_URL", "redis-cluster://r1:7000,r2:7001",
-                "READMARK_REDIS_PREFIX", "staging",
-                "VIEW_API_REDIS_TIMEOUT", "PT0.5S",
-                "VIEW_API_DEFAULT_LIMIT", "10",
-                "VIEW_API_MAX_LIMIT", "50",
-                "VIEW_API_CIRCUIT_FAILURES", "3",
-                "VIEW_API_CIRCUIT_OPEN", "PT10S");
+        Map<String, String> environment = Map.ofEntries(
+                Map.entry("VIEW_API_HOST", "127.0.0.1"),
+                Map.entry("VIEW_API_PORT", "9090"),
+                Map.entry("REDIS_URL", "redis-cluster://r1:7000,r2:7001"),
+                Map.entry("READMARK_REDIS_PREFIX", "staging"),
+                Map.entry("VIEW_API_REDIS_TIMEOUT", "PT0.5S"),
+                Map.entry("VIEW_API_DEFAULT_LIMIT", "10"),
+                Map.entry("VIEW_API_MAX_LIMIT", "50"),
+                Map.entry("VIEW_API_CIRCUIT_FAILURES", "3"),
+                Map.entry("VIEW_API_CIRCUIT_OPEN", "PT10S"),
+                Map.entry("READMARK_AUTH", "jwt"),
+                Map.entry("AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"),
+                Map.entry("AUTH_JWT_AUDIENCE", "readmark-view"));
         // When
         ViewApiConfig config = fromEnvironment(environment);
         // Then
-        assertThat(config).isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
-                "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10)));
+        assertThat(config).usingRecursiveComparison().ignoringFields("auth")
+                .isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
+                        "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off()));
+        assertThat(config.auth().enabled()).isTrue();
+        assertThat(config.auth().audience()).isEqualTo("readmark-view");
     }
 
     @Test
@@ -67,7 +88,7 @@ class ViewApiConfigTest {
     @Test
     void shouldLetOverridesBeatTheEnvironment() {
         // Given
-        Settings settings = Settings.of(Map.of("VIEW_API_PORT", "0"), Map.of("VIEW_API_PORT", "9090"));
+        Settings settings = Settings.of(Map.of("VIEW_API_PORT", "0"), Map.of("VIEW_API_PORT", "9090", "READMARK_AUTH", "off"));
         // When
         ViewApiConfig config = ViewApiConfig.from(settings);
         // Then
@@ -92,6 +113,7 @@ class ViewApiConfigTest {
             "VIEW_API_CIRCUIT_OPEN, -PT1S",
             "VIEW_API_CIRCUIT_OPEN, a while",
             "READMARK_REDIS_PREFIX, a{b}",
+            "READMARK_AUTH, maybe",
     })
     void shouldNameTheVariableWhenAValueIsBad(String variable, String value) {
         // Given

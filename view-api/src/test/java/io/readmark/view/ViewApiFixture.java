@@ -1,6 +1,7 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.common.json.Json;
 import io.readmark.infra.TestInfrastructure;
@@ -39,19 +40,25 @@ final class ViewApiFixture implements AutoCloseable {
     private RedisConnections writerRedis;
 
     private ViewApiFixture(String redisUrl, Map<String, String> settings) {
-        Map<String, String> all = new HashMap<>(settings);
-        all.putAll(Map.of(
+        Map<String, String> all = new HashMap<>(Map.of(
                 ViewApiConfig.HOST, "127.0.0.1",
                 ViewApiConfig.PORT, "0",
                 ViewApiConfig.REDIS_URL, redisUrl,
-                ViewApiConfig.REDIS_PREFIX, "test-" + UUID.randomUUID()));
+                ViewApiConfig.REDIS_PREFIX, "test-" + UUID.randomUUID(),
+                AuthConfig.MODE, "off"));
+        all.putAll(settings);
         config = ViewApiConfig.from(Settings.of(all, Map.of()));
         api = ViewApi.start(config);
     }
 
-    /** On the JVM-wide test Redis. */
+    /** On the JVM-wide test Redis, authentication off. */
     static ViewApiFixture onSharedRedis() {
-        return new ViewApiFixture(TestInfrastructure.shared().redisUrl(), Map.of());
+        return onSharedRedis(Map.of());
+    }
+
+    /** On the JVM-wide test Redis, with these settings on top (for example the {@code AUTH_*} ones). */
+    static ViewApiFixture onSharedRedis(Map<String, String> settings) {
+        return new ViewApiFixture(TestInfrastructure.shared().redisUrl(), settings);
     }
 
     /** On a Redis the test owns, for example one it stops. */
@@ -99,13 +106,22 @@ final class ViewApiFixture implements AutoCloseable {
         return send("GET", pathAndQuery);
     }
 
+    /** {@code authorization} null sends no Authorization header. */
+    HttpResponse<String> get(String pathAndQuery, String authorization) {
+        return send("GET", pathAndQuery, authorization);
+    }
+
     HttpResponse<String> send(String method, String pathAndQuery) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + pathAndQuery))
+        return send(method, pathAndQuery, null);
+    }
+
+    private HttpResponse<String> send(String method, String pathAndQuery, String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + pathAndQuery))
                 .timeout(Duration.ofSeconds(10))
-                .method(method, HttpRequest.BodyPublishers.noBody())
-                .build();
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (authorization != null) request.header("Authorization", authorization);
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

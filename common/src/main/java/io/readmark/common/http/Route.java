@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** A method and a path template such as {@code /v1/users/{userId}/unread}; matches whole segments only. */
-record Route(String method, List<String> segments, Handler handler) {
+public record Route(String method, List<String> segments, Handler handler) {
 
     @FunctionalInterface
     public interface Handler {

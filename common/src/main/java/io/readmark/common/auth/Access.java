@@ -1,0 +1,63 @@
+package io.readmark.common.auth;
+
+import io.readmark.common.http.Route;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.Locale;
+
+/**
+ * One API's gate in front of its protected routes: {@code server.route("POST", "/v1/events",
+ * access.require(AccessRule.scope(Scopes.PUBLISH), handler))}. It authenticates the bearer token (401), then lets the
+ * route's {@link AccessRule} decide (400 for a bad path id, 403). Routes registered without it are public.
+ * With authentication off, {@link #require} hands the handler back unchanged.
+ */
+public final class Access {
+
+    private static final Logger log = LoggerFactory.getLogger(Access.class);
+    private static final String BEARER = "bearer";
+
+    private final JwtVerifier verifier;
+
+    Access(JwtVerifier verifier) {
+        this.verifier = verifier;
+    }
+
+    /** Built once per API at startup; logs whether and how requests are authenticated. */
+    public static Access from(String api, AuthConfig config) {
+        if (!config.enabled()) {
+            log.warn("{}: authentication is OFF ({}=off): every request is allowed. This is for local runs only.", api, AuthConfig.MODE);
+            return new Access(null);
+        }
+        log.info("{}: bearer JWT authentication on: {}, issuer {}, audience {}", api, config.keys(),
+                config.issuer() == null ? "any" : config.issuer(), config.audience() == null ? "any" : config.audience());
+        return new Access(new JwtVerifier(config, Clock.systemUTC()));
+    }
+
+    public Route.Handler require(AccessRule rule, Route.Handler handler) {
+        if (verifier == null) return handler;
+        return request -> {
+            rule.check(authenticate(request.header("Authorization").orElse(null)), request);
+            return handler.handle(request);
+        };
+    }
+
+    /** The principal of an {@code Authorization} header value (null when absent), or a 401. */
+    Principal authenticate(String authorization) {
+        String value = authorization == null ? "" : authorization.strip();
+        int space = value.indexOf(' ');
+        String scheme = space < 0 ? value : value.substring(0, space);
+        if (!scheme.toLowerCase(Locale.ROOT).equals(BEARER)) {
+            // RFC 6750 §3.1: no credentials of our scheme, so a bare challenge without an error code.
+            throw BearerChallenge.missingToken("this needs a bearer token: Authorization: Bearer <JWT>");
+        }
+        String token = space < 0 ? "" : value.substring(space + 1).strip();
+        if (token.isEmpty()) throw BearerChallenge.invalidToken("the Authorization header has no token after Bearer");
+        try {
+            return verifier.verify(token);
+        } catch (InvalidTokenException e) {
+            throw BearerChallenge.invalidToken(e.getMessage());
+        }
+    }
+}

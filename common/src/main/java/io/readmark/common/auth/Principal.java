@@ -1,0 +1,61 @@
+package io.readmark.common.auth;
+
+import com.nimbusds.jwt.JWTClaimsSet;
+
+import java.text.ParseException;
+import java.util.LinkedHashSet;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Who a verified token speaks for: its subject ({@code sub}, null when absent) and its scopes. A user token's subject
+ * is the user id; a service token carries a Readmark scope.
+ */
+public record Principal(String subject, Set<String> scopes) {
+
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,19}");
+
+    public Principal {
+        scopes = Set.copyOf(scopes);
+    }
+
+    public boolean hasScope(String scope) {
+        return scopes.contains(scope);
+    }
+
+    /** The subject as a user id, when it is a positive 64-bit decimal. */
+    public OptionalLong userId() {
+        if (subject == null || !DECIMAL.matcher(subject).matches()) return OptionalLong.empty();
+        try {
+            long id = Long.parseLong(subject);
+            return id > 0 ? OptionalLong.of(id) : OptionalLong.empty();
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty(); // beyond Long.MAX_VALUE
+        }
+    }
+
+    /** Scopes from {@code scope} (space-separated, RFC 8693) and {@code scp} (array or string), as issuers differ. */
+    static Principal from(JWTClaimsSet claims) throws InvalidTokenException {
+        Set<String> scopes = new LinkedHashSet<>();
+        try {
+            addSpaceSeparated(scopes, claims.getStringClaim("scope"));
+            Object scp = claims.getClaim("scp");
+            if (scp instanceof String value) {
+                addSpaceSeparated(scopes, value);
+            } else if (scp != null) {
+                for (String scope : claims.getStringArrayClaim("scp")) addSpaceSeparated(scopes, scope);
+            }
+            return new Principal(claims.getSubject(), scopes);
+        } catch (ParseException e) {
+            throw new InvalidTokenException("the token's scope or scp claim is neither a string nor an array of strings");
+        }
+    }
+
+    private static void addSpaceSeparated(Set<String> scopes, String value) {
+        if (value == null) return;
+        for (String scope : value.split(" ")) {
+            if (!scope.isEmpty()) scopes.add(scope);
+        }
+    }
+}
