@@ -66,6 +66,11 @@ final class PipelineFixture implements AutoCloseable {
     }
 
     static PipelineFixture start(String name) throws Exception {
+        return start(name, Map.of());
+    }
+
+    /** A pipeline whose settings are the test defaults with {@code settings} on top. */
+    static PipelineFixture start(String name, Map<String, String> settings) throws Exception {
         Infrastructure infra = TestInfrastructure.shared();
         String run = name + "-" + UUID.randomUUID().toString().substring(0, 8);
         return new PipelineFixture(LocalStack.start(Settings.of(Map.of(
@@ -78,7 +83,12 @@ final class PipelineFixture implements AutoCloseable {
                 "READMARK_TOPIC_DLQ", "dlq-" + run,
                 "PROCESSOR_APPLICATION_ID", run,
                 "PRODUCER_API_PORT", "0",
-                "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run))));
+                "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run))
+                .withOverrides(settings)));
+    }
+
+    LocalStack stack() {
+        return stack;
     }
 
     /** A user, author or blog id no other test of this pipeline uses. */

@@ -1,0 +1,193 @@
+package io.readmark.launcher;
+
+import io.readmark.common.config.Settings;
+import io.readmark.infra.TestInfrastructure;
+import io.readmark.producer.ProducerApi;
+import io.readmark.producer.ProducerApiConfig;
+import io.readmark.view.ViewApi;
+import io.readmark.view.ViewApiConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.readmark.launcher.TestTokens.bearer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Both APIs against their served OpenAPI documents: every route the server has is documented, and every documented
+ * operation and status is produced by a real request here and matches its documented media type, headers and body.
+ * The 503s come from a second pair of APIs whose Kafka and Redis do not exist.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ApiContractIT {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final Set<String> exercised = new TreeSet<>();
+    private PipelineFixture pipeline;
+    private ProducerApi producerWithoutKafka;
+    private ViewApi viewWithoutRedis;
+    private ApiContract producer;
+    private ApiContract view;
+    private String producerUrl;
+    private String viewUrl;
+
+    @BeforeAll
+    void start() throws Exception {
+        pipeline = PipelineFixture.start("contract", TestTokens.SETTINGS);
+        producerUrl = pipeline.stack().producerApiUrl();
+        viewUrl = pipeline.stack().viewApiUrl();
+        producer = ApiContract.fetch(http, producerUrl);
+        view = ApiContract.fetch(http, viewUrl);
+
+        Map<String, String> down = new HashMap<>(TestTokens.SETTINGS);
+        down.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + unusedPort(), "PRODUCER_API_PORT", "0",
+                "PRODUCER_API_ACK_TIMEOUT", "PT1S", "REDIS_URL", "redis://127.0.0.1:" + unusedPort(), "VIEW_API_PORT", "0",
+                "VIEW_API_REDIS_TIMEOUT", "PT0.5S"));
+        Settings settings = Settings.of(Map.of(), down);
+        producerWithoutKafka = ProducerApi.start(ProducerApiConfig.from(settings));
+        viewWithoutRedis = ViewApi.start(ViewApiConfig.from(settings));
+    }
+
+    @AfterAll
+    void stop() {
+        if (viewWithoutRedis != null) viewWithoutRedis.close();
+        if (producerWithoutKafka != null) producerWithoutKafka.close();
+        if (pipeline != null) pipeline.close();
+    }
+
+    @Test
+    void shouldDocumentEveryRouteOfBothServers() {
+        assertThat(producer.operations()).containsExactlyInAnyOrderElementsOf(pipeline.stack().producerApiRoutes());
+        assertThat(view.operations()).containsExactlyInAnyOrderElementsOf(pipeline.stack().viewApiRoutes());
+    }
+
+    @Test
+    void shouldAnswerEveryProducerOperationAsDocumented() throws Exception {
+        String service = TestTokens.service();
+        String event = """
+                {"type":"Followed","eventId":"contract-1","followerId":11,"authorId":12,"at":"2026-01-01T00:00:00Z"}""";
+        String events = "/v1/events";
+        check(producer, producerUrl, "POST", events, events, service, "application/json", event, 202);
+        check(producer, producerUrl, "POST", events, events, service, "application/json", "{\"type\":\"Followed\"}", 400);
+        check(producer, producerUrl, "POST", events, events, service, "application/json", "x".repeat(70_000), 413);
+        check(producer, producerUrl, "POST", events, events, service, "text/plain", event, 415);
+        check(producer, producerUrl, "POST", events, events, null, "application/json", event, 401);
+        check(producer, producerUrl, "POST", events, events, TestTokens.user(11), "application/json", event, 403);
+
+        String batch = "/v1/events:batch";
+        String mixed = "[" + event + ",{\"type\":\"Nope\"}]";
+        check(producer, producerUrl, "POST", batch, batch, service, "application/json", mixed, 200);
+        check(producer, producerUrl, "POST", batch, batch, service, "application/x-ndjson", event + "\n" + event + "\n", 200);
+        check(producer, producerUrl, "POST", batch, batch, service, "application/json", "[]", 400);
+        check(producer, producerUrl, "POST", batch, batch, service, "application/json", "[" + (event + ",").repeat(1100) + event + "]", 413);
+        check(producer, producerUrl, "POST", batch, batch, service, "text/csv", mixed, 415);
+        check(producer, producerUrl, "POST", batch, batch, TestTokens.expired(), "application/json", mixed, 401);
+        check(producer, producerUrl, "POST", batch, batch, TestTokens.user(11), "application/json", mixed, 403);
+
+        operations(producer, producerUrl);
+
+        String down = "http://localhost:" + producerWithoutKafka.port();
+        check(producer, down, "POST", events, events, service, "application/json", event, 503);
+        check(producer, down, "POST", batch, batch, service, "application/json", "[" + event + "]", 503);
+        check(producer, down, "GET", "/health/ready", "/health/ready", null, null, null, 503);
+
+        assertEveryDocumentedStatusExercised(producer);
+    }
+
+    @Test
+    void shouldAnswerEveryViewOperationAsDocumented() throws Exception {
+        long user = pipeline.newId();
+        long author = pipeline.newId();
+        long blog = pipeline.newId();
+        pipeline.produce(pipeline.followed(user, author));
+        pipeline.produce(pipeline.published(blog, author, Instant.parse("2026-01-02T00:00:00Z")));
+        String service = TestTokens.service();
+        String own = TestTokens.user(user);
+        String other = TestTokens.user(user + 1);
+        PipelineFixture.eventually(() -> assertThat(call(viewUrl, "GET", "/v1/users/" + user + "/unread/items", own, null, null).body())
+                .contains("\"blogId\":" + blog));
+
+        String counts = "/v1/users/{userId}/unread";
+        check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", own, null, null, 200);
+        check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread?cap=99", service, null, null, 200);
+        check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread?cap=0", own, null, null, 400);
+        check(view, viewUrl, "GET", counts, "/v1/users/-1/unread", service, null, null, 400);
+        check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", null, null, null, 401);
+        check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", other, null, null, 403);
+
+        String items = "/v1/users/{userId}/unread/items";
+        check(view, viewUrl, "GET", items, "/v1/users/" + user + "/unread/items?limit=1", own, null, null, 200);
+        check(view, viewUrl, "GET", items, "/v1/users/" + user + "/unread/items?cursor=bogus", own, null, null, 400);
+        check(view, viewUrl, "GET", items, "/v1/users/" + user + "/unread/items", "not-a-jwt", null, null, 401);
+        check(view, viewUrl, "GET", items, "/v1/users/" + user + "/unread/items", other, null, null, 403);
+
+        String byAuthor = "/v1/users/{userId}/unread/{authorId}";
+        check(view, viewUrl, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, own, null, null, 200);
+        check(view, viewUrl, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author + "?limit=0", own, null, null, 400);
+        check(view, viewUrl, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, TestTokens.expired(), null, null, 401);
+        check(view, viewUrl, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, other, null, null, 403);
+
+        String blogState = "/v1/users/{userId}/blogs/{blogId}";
+        check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, own, null, null, 200);
+        check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog, own, null, null, 400);
+        check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, null, null, null, 401);
+        check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, other, null, null, 403);
+
+        operations(view, viewUrl);
+
+        String down = "http://localhost:" + viewWithoutRedis.port();
+        check(view, down, "GET", counts, "/v1/users/" + user + "/unread", service, null, null, 503);
+        check(view, down, "GET", items, "/v1/users/" + user + "/unread/items", service, null, null, 503);
+        check(view, down, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, service, null, null, 503);
+        check(view, down, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, service, null, null, 503);
+        check(view, down, "GET", "/health/ready", "/health/ready", null, null, null, 503);
+
+        assertEveryDocumentedStatusExercised(view);
+    }
+
+    /** The public operations every deployable has. */
+    private void operations(ApiContract contract, String baseUrl) throws Exception {
+        for (String path : new String[]{"/health/live", "/health/ready", "/metrics", "/openapi.json"}) {
+            check(contract, baseUrl, "GET", path, path, null, null, null, 200);
+        }
+    }
+
+    private void assertEveryDocumentedStatusExercised(ApiContract contract) {
+        assertThat(exercised).as("documented statuses without a request in this test").containsAll(contract.statuses());
+    }
+
+    private void check(ApiContract contract, String baseUrl, String method, String template, String path, String token,
+                       String contentType, String body, int expectedStatus) throws Exception {
+        HttpResponse<String> response = call(baseUrl, method, path, token, contentType, body);
+        assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isEqualTo(expectedStatus);
+        contract.check(method, template, response);
+        exercised.add(method + " " + template + " " + expectedStatus);
+    }
+
+    private HttpResponse<String> call(String baseUrl, String method, String path, String token, String contentType, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(15))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) request.header("Authorization", bearer(token));
+        if (contentType != null) request.header("Content-Type", contentType);
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int unusedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
