@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -119,6 +120,16 @@ public final class LocalStack implements AutoCloseable {
 
     public String producerApiUrl() {
         return "http://localhost:" + producerApi.port();
+    }
+
+    /** The producer API's routes, as {@code "POST /v1/events"}. */
+    public List<String> producerApiRoutes() {
+        return producerApi.routes();
+    }
+
+    /** The view API's routes, as {@code "GET /v1/users/{userId}/unread"}. */
+    public List<String> viewApiRoutes() {
+        return viewApi.routes();
     }
 
     public String viewApiUrl() {

@@ -110,8 +110,9 @@ class ApiFuzzIT {
             case 1 -> post("bad id", "/v1/events", withField(validEvent(), ID_FIELDS, pick(BAD_IDS)));
             case 2 -> post("bad instant", "/v1/events", withField(validEvent(), List.of("publishedAt", "deletedAt", "at", "readAt"), pick(BAD_INSTANTS)));
             case 3 -> post("missing or unknown field value", "/v1/events", missingOrUnknown(validEvent()));
-            case 4 -> new Probe("oversized body", "POST", random.nextBoolean() ? "/v1/events" : "/v1/events:batch",
-                    bearer(service), "application/json", oversized(random.nextBoolean() ? 65_537 : 1_048_577));
+            case 4 -> random.nextBoolean()
+                    ? new Probe("oversized body", "POST", "/v1/events", bearer(service), "application/json", oversized(65_537))
+                    : new Probe("oversized body", "POST", "/v1/events:batch", bearer(service), "application/json", oversized(1_048_577));
             case 5 -> new Probe("bad token", "POST", random.nextBoolean() ? "/v1/events" : "/v1/events:batch",
                     badAuthorization(), "application/json", validEvent().getBytes(StandardCharsets.UTF_8));
             case 6 -> new Probe("bad content type", "POST", random.nextBoolean() ? "/v1/events" : "/v1/events:batch",

@@ -12,14 +12,21 @@ import io.readmark.schemas.Unfollowed;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The producer API's OpenAPI event schemas must say what the wire contract's JSON Schema files say. */
+/**
+ * The OpenAPI documents agree with the README's API section, and the producer API's event schemas say what the wire
+ * contract's JSON Schema files say.
+ */
 class OpenApiDocumentsTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T12:00:00Z");
@@ -28,7 +35,20 @@ class OpenApiDocumentsTest {
             new Followed("e3", 101, 7, NOW), new Unfollowed("e4", 101, 7, NOW),
             new BlogRead("e5", 101, 1001, 7, NOW), new AuthorReadAll("e6", 101, 7, NOW));
 
+    private static final Pattern OPERATION = Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^`?]*)[^`]*`");
+
     private final ApiContract producer = ApiContract.of(resource("/io/readmark/producer/openapi.json"));
+    private final ApiContract view = ApiContract.of(resource("/io/readmark/view/openapi.json"));
+
+    @Test
+    void shouldListInTheReadmeExactlyTheOperationsOfEachDocument() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String api = readme.substring(readme.indexOf("## API"), readme.indexOf("**Java client.**"));
+        String producerTable = api.substring(api.indexOf("**Producer API**"), api.indexOf("**View API**"));
+        String viewTable = api.substring(api.indexOf("**View API**"));
+        assertThat(operations(producerTable)).as("README producer API").isEqualTo(new TreeSet<>(producer.operations()));
+        assertThat(operations(viewTable)).as("README view API").isEqualTo(new TreeSet<>(view.operations()));
+    }
 
     @Test
     void shouldDescribeEveryEventWithTheFieldsOfItsJsonSchemaFile() {
@@ -49,6 +69,13 @@ class OpenApiDocumentsTest {
             JsonNode negative = ((com.fasterxml.jackson.databind.node.ObjectNode) json.deepCopy()).put("authorId", -1);
             assertThat(producer.validate(eventSchema, negative)).as(event.typeName() + " with authorId -1").isNotEmpty();
         }
+    }
+
+    private static Set<String> operations(String markdown) {
+        Set<String> operations = new TreeSet<>();
+        Matcher matcher = OPERATION.matcher(markdown);
+        while (matcher.find()) operations.add(matcher.group(1) + " " + matcher.group(2));
+        return operations;
     }
 
     private static Set<String> names(JsonNode array) {

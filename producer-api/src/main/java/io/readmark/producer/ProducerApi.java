@@ -5,11 +5,13 @@ import io.readmark.common.auth.AccessRule;
 import io.readmark.common.auth.Scopes;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.http.OpenApiDocument;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -49,7 +51,8 @@ public final class ProducerApi implements AutoCloseable {
                     .route("POST", "/v1/events", access.require(publish, ingest::ingest))
                     .route("POST", "/v1/events:batch", access.require(publish, batch::ingest))
                     .route("GET", "/health/live", health::live)
-                    .route("GET", "/health/ready", health::ready);
+                    .route("GET", "/health/ready", health::ready)
+                    .route("GET", "/openapi.json", OpenApiDocument.handler(ProducerApi.class, "openapi.json"));
             server.start(config.host(), config.port());
             return new ProducerApi(publisher, health, server);
         } catch (IOException | RuntimeException e) {
@@ -72,6 +75,11 @@ public final class ProducerApi implements AutoCloseable {
                 ProducerConfig.CLIENT_ID_CONFIG, "readmark-producer-api",
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) ackMillis,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) deliveryMillis);
+    }
+
+    /** The routes served, as {@code "POST /v1/events"}. */
+    public List<String> routes() {
+        return server.routes();
     }
 
     /** The port actually bound, useful when the configuration asked for 0. */

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -50,6 +51,11 @@ public final class ViewApi implements AutoCloseable {
             redis.close();
             throw e;
         }
+    }
+
+    /** The routes served, as {@code "GET /v1/users/{userId}/unread"}. */
+    public List<String> routes() {
+        return server.routes();
     }
 
     /** The bound HTTP port (the real one when the configuration asked for 0). */

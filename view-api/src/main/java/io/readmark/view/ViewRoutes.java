@@ -6,6 +6,7 @@ import io.readmark.common.auth.AccessRule;
 import io.readmark.common.auth.Scopes;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.http.OpenApiDocument;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.store.InvalidCursorException;
@@ -88,7 +89,8 @@ final class ViewRoutes {
                 .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
                 .route("GET", "/v1/users/{userId}/blogs/{blogId}", access.require(OWN_USER, this::blog))
                 .route("GET", "/health/live", this::live)
-                .route("GET", "/health/ready", this::ready);
+                .route("GET", "/health/ready", this::ready)
+                .route("GET", "/openapi.json", OpenApiDocument.handler(ViewRoutes.class, "openapi.json"));
     }
 
     Response counts(Request request) {

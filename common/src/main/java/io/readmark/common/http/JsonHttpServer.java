@@ -47,6 +47,11 @@ public final class JsonHttpServer implements AutoCloseable {
         return this;
     }
 
+    /** Every route as {@code "GET /v1/users/{userId}/unread"}, in registration order. */
+    public List<String> routes() {
+        return routes.stream().map(route -> route.method() + " /" + String.join("/", route.segments())).toList();
+    }
+
     public int port() {
         return server.getAddress().getPort();
     }

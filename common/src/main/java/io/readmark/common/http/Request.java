@@ -7,11 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import com.sun.net.httpserver.HttpExchange;
 
 /** One HTTP request as a route sees it: path variables, query parameters and a size-limited body. */
 public final class Request {
+
+    private static final Pattern CANONICAL_ID = Pattern.compile("[1-9][0-9]{0,18}");
 
     private final HttpExchange exchange;
     private final Map<String, String> pathVariables;
@@ -48,11 +51,13 @@ public final class Request {
 
     /** A path or query value that must be a positive 64-bit id; 400 naming the parameter otherwise. */
     public static long positiveId(String name, String value) {
-        try {
-            long id = Long.parseLong(value);
-            if (id > 0) return id;
-        } catch (NumberFormatException | NullPointerException e) {
-            // fall through to the uniform message
+        // Only the canonical decimal form, as in the event schemas: no sign, no leading zeros, nothing Long would forgive.
+        if (value != null && CANONICAL_ID.matcher(value).matches()) {
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                // beyond Long.MAX_VALUE: the uniform message below
+            }
         }
         throw ApiException.badRequest(name, name + " must be a positive 64-bit integer, was '" + value + "'");
     }
