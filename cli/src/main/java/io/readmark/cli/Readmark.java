@@ -3,8 +3,15 @@ package io.readmark.cli;
 import io.readmark.bench.Bench;
 import io.readmark.common.config.Settings;
 import io.readmark.launcher.LocalStack;
+import io.readmark.processor.ProcessorConfig;
+import io.readmark.processor.StreamProcessor;
+import io.readmark.producer.ProducerApi;
+import io.readmark.producer.ProducerApiConfig;
+import io.readmark.view.ViewApi;
+import io.readmark.view.ViewApiConfig;
 
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +19,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C; {@code bench}
- * measures it on a synthetic platform. Every command takes every setting as a flag of the same name.
+ * measures it on a synthetic platform; {@code producer-api}, {@code view-api} and {@code stream-processor} each run
+ * one deployable (what the container images start); {@code token} signs a JWT for trying the APIs. Every command
+ * takes every setting as a flag of the same name.
  */
 public final class Readmark {
 
@@ -20,14 +29,31 @@ public final class Readmark {
             usage: readmark <command> [--setting-name value ...]
 
             commands:
-              local            run Kafka, Redis, the stream processor and both APIs in this process (Ctrl-C stops)
-              bench [--quick]  measure throughput, latency, reads and memory on a synthetic platform; prints a
-                               table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
-              help             show this text
+              local             run Kafka, Redis, the stream processor and both APIs in this process (Ctrl-C stops)
+              producer-api      run the HTTP ingest against KAFKA_BOOTSTRAP_SERVERS until stopped
+              view-api          run the HTTP reads against REDIS_URL until stopped
+              stream-processor  run the Kafka Streams processor (PROCESSOR_ROLES) until stopped
+              token --token-subject <user id or service> [--token-scope readmark:publish] [--token-ttl PT1H]
+                                print an HS256 JWT signed with AUTH_JWT_HS256_SECRET, for trying the APIs
+              bench [--quick]   measure throughput, latency, reads and memory on a synthetic platform; prints a
+                                table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
+              help              show this text
 
             Every setting can be given as an environment variable or as a flag of the same name,
-            e.g. VIEW_API_PORT=9001 or --view-api-port 9001. See README.md and docs/BENCHMARKS.md for the list.
+            e.g. VIEW_API_PORT=9001 or --view-api-port 9001. See docs/CONFIGURATION.md and docs/BENCHMARKS.md.
             """;
+
+    /** Starts one deployable; it runs until closed. */
+    @FunctionalInterface
+    interface Deployable {
+        AutoCloseable start(Settings settings) throws Exception;
+    }
+
+    /** The deployables by command name: the names the container images' entry points use. */
+    static final Map<String, Deployable> DEPLOYABLES = Map.of(
+            "producer-api", settings -> ProducerApi.start(ProducerApiConfig.from(settings)),
+            "view-api", settings -> ViewApi.start(ViewApiConfig.from(settings)),
+            "stream-processor", settings -> StreamProcessor.start(ProcessorConfig.from(settings)));
 
     /** Flags of {@code bench} that take no value. */
     private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK");
@@ -43,8 +69,10 @@ public final class Readmark {
         List<String> rest = Arrays.asList(args).subList(1, args.length);
         try {
             switch (args[0]) {
-                case "local" -> runLocal(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest)), System.out);
+                case "local" -> runLocal(settings(rest), System.out);
                 case "bench" -> runBench(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest, BENCH_SWITCHES)));
+                case "token" -> System.out.println(TokenCommand.sign(settings(rest), Instant.now()));
+                case String command when DEPLOYABLES.containsKey(command) -> runDeployable(command, settings(rest));
                 default -> fail("unknown command '" + args[0] + "'");
             }
         } catch (IllegalArgumentException e) {
@@ -83,6 +111,42 @@ public final class Readmark {
         Bench.run(settings, System.out, System.err);
         // Kafka's and Lettuce's non-daemon threads are closed by then; exit explicitly in case a client lingers.
         System.exit(0);
+    }
+
+    private static Settings settings(List<String> flags) {
+        return Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(flags));
+    }
+
+    private static void runDeployable(String command, Settings settings) throws Exception {
+        AutoCloseable deployable;
+        try {
+            deployable = DEPLOYABLES.get(command).start(settings);
+        } catch (IllegalArgumentException e) {
+            throw e; // a bad setting: main reports it with the usage
+        } catch (Exception e) {
+            // Exit with a failure status even if a half-started client left a non-daemon thread behind, so the
+            // container stops and its restart policy (or the orchestrator) takes over.
+            System.err.println("readmark: " + command + " could not start");
+            e.printStackTrace();
+            System.exit(1);
+            return;
+        }
+        awaitShutdown(deployable, command + "-shutdown");
+    }
+
+    /** Blocks until the JVM is asked to stop (SIGTERM, Ctrl-C); a shutdown hook closes {@code running} first. */
+    private static void awaitShutdown(AutoCloseable running, String threadName) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                running.close();
+            } catch (Exception e) {
+                System.err.println("readmark: error while stopping: " + e);
+            } finally {
+                stopped.countDown();
+            }
+        }, threadName));
+        stopped.await();
     }
 
     private static void fail(String message) {

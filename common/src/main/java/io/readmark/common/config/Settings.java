@@ -9,12 +9,15 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Looks up one named setting through layers: explicit overrides (command-line flags), then environment variables,
  * then the properties file named by {@code READMARK_CONFIG}, then defaults set for a mode (local runs), then the
  * default given in code.
  * A value that does not parse fails loudly with the setting's name instead of falling back silently.
+ * Remembers every name looked up, so a test can check that each setting the code reads is documented.
  */
 public final class Settings {
 
@@ -24,12 +27,16 @@ public final class Settings {
     private final Map<String, String> environment;
     private final Properties file;
     private final Map<String, String> defaults;
+    /** Shared with every lookup derived from this one by {@link #withOverrides} and {@link #withDefaults}. */
+    private final Set<String> namesLookedUp;
 
-    private Settings(Map<String, String> overrides, Map<String, String> environment, Properties file, Map<String, String> defaults) {
+    private Settings(Map<String, String> overrides, Map<String, String> environment, Properties file,
+                     Map<String, String> defaults, Set<String> namesLookedUp) {
         this.overrides = Map.copyOf(overrides);
         this.environment = Map.copyOf(environment);
         this.file = file;
         this.defaults = Map.copyOf(defaults);
+        this.namesLookedUp = namesLookedUp;
     }
 
     /** Settings from the process environment and, if {@code READMARK_CONFIG} names one, a properties file. */
@@ -47,29 +54,35 @@ public final class Settings {
                 throw new IllegalArgumentException(CONFIG_FILE_VARIABLE + ": cannot read '" + path + "': " + e.getMessage(), e);
             }
         }
-        return new Settings(overrides, environment, file, Map.of());
+        return new Settings(overrides, environment, file, Map.of(), ConcurrentHashMap.newKeySet());
     }
 
     /** The same lookup with more overrides on top (for example flags parsed after the environment). */
     public Settings withOverrides(Map<String, String> more) {
         Map<String, String> merged = new HashMap<>(overrides);
         merged.putAll(more);
-        return new Settings(merged, environment, file, defaults);
+        return new Settings(merged, environment, file, defaults, namesLookedUp);
     }
 
     /** The same lookup with different defaults below every other layer (for example local-mode defaults). */
     public Settings withDefaults(Map<String, String> more) {
         Map<String, String> merged = new HashMap<>(defaults);
         merged.putAll(more);
-        return new Settings(overrides, environment, file, merged);
+        return new Settings(overrides, environment, file, merged, namesLookedUp);
     }
 
     public Optional<String> find(String name) {
+        namesLookedUp.add(name);
         String value = overrides.get(name);
         if (value == null) value = environment.get(name);
         if (value == null) value = file.getProperty(name);
         if (value == null) value = defaults.get(name);
         return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    /** Every setting name looked up so far, here or in a lookup derived from this one. */
+    public Set<String> namesLookedUp() {
+        return Set.copyOf(namesLookedUp);
     }
 
     public String string(String name, String defaultValue) {

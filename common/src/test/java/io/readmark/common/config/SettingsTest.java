@@ -47,6 +47,19 @@ class SettingsTest {
     }
 
     @Test
+    void shouldRememberEveryNameLookedUpIncludingThroughDerivedLookups() {
+        Settings settings = Settings.of(Map.of(), Map.of("SET", "1"));
+        Settings derived = settings.withOverrides(Map.of("FLAG", "x")).withDefaults(Map.of("MODE", "y"));
+
+        settings.string("SET", "0");
+        derived.integer("UNSET", 7);
+        derived.find("FLAG");
+
+        assertThat(settings.namesLookedUp()).containsExactlyInAnyOrder("SET", "UNSET", "FLAG");
+        assertThat(derived.namesLookedUp()).isEqualTo(settings.namesLookedUp());
+    }
+
+    @Test
     void shouldFailClearlyWhenTheConfigFileIsMissing() {
         assertThatThrownBy(() -> Settings.of(Map.of(), Map.of(Settings.CONFIG_FILE_VARIABLE, "/nonexistent/x.properties")))
                 .hasMessageContaining("READMARK_CONFIG").hasMessageContaining("/nonexistent/x.properties");

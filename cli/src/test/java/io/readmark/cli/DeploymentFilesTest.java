@@ -1,0 +1,290 @@
+package io.readmark.cli;
+
+import io.readmark.cli.DeploymentFiles.Compose;
+import io.readmark.cli.DeploymentFiles.ConfigurationDoc;
+import io.readmark.cli.DeploymentFiles.Dockerfile;
+import io.readmark.cli.DeploymentFiles.Service;
+import io.readmark.cli.DeploymentFiles.Stage;
+import io.readmark.common.config.Settings;
+import io.readmark.processor.ProcessorConfig;
+import io.readmark.producer.ProducerApiConfig;
+import io.readmark.schemas.Topics;
+import io.readmark.view.ViewApiConfig;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.SoftAssertions.assertSoftly;
+
+/**
+ * Holds docker-compose.yml, the Dockerfiles and docs/CONFIGURATION.md to the code: setting names, ports,
+ * addresses, topics and entry points that would otherwise only fail once the containers run.
+ */
+class DeploymentFilesTest {
+
+    private static final Path ROOT = DeploymentFiles.repositoryRoot();
+    /** What the README has users put in .env. */
+    private static final Map<String, String> DOT_ENV = Map.of("READMARK_JWT_SECRET", "a-test-secret-of-at-least-32-bytes");
+    private static final Compose COMPOSE = Compose.read(ROOT.resolve("docker-compose.yml"), DOT_ENV);
+    private static final ConfigurationDoc DOCS = ConfigurationDoc.read(ROOT.resolve("docs/CONFIGURATION.md"));
+    private static final String KAFKA = "kafka";
+    private static final String REDIS = "redis";
+    private static final String TOPICS_JOB = "topics";
+
+    /** What each command reads: building its configuration looks up every setting it has. */
+    private static final Map<String, Consumer<Settings>> CONFIGS = Map.of(
+            "producer-api", ProducerApiConfig::from,
+            "view-api", ViewApiConfig::from,
+            "stream-processor", ProcessorConfig::from,
+            "token", settings -> TokenCommand.sign(settings, Instant.now()));
+
+    @Test
+    void shouldDocumentEverySettingTheCodeReads() {
+        assertSoftly(softly -> CONFIGS.forEach((command, config) -> {
+            // Only what a command cannot start without is set; it reads every other setting with its default.
+            Settings settings = Settings.of(Map.of(), Map.of(TokenCommand.SECRET, "x".repeat(32), TokenCommand.SUBJECT, "1"));
+            config.accept(settings);
+            softly.assertThat(undocumented(settings.namesLookedUp()))
+                    .as("settings `readmark %s` reads that docs/CONFIGURATION.md does not document", command).isEmpty();
+        }));
+    }
+
+    @Test
+    void shouldRefuseToStartTheApisWithoutASecretRatherThanShipOne() {
+        Compose withoutDotEnv = COMPOSE.withVariables(Map.of());
+        assertSoftly(softly -> COMPOSE.builtServices().stream()
+                .filter(service -> service.environment().containsKey(TokenCommand.SECRET))
+                .forEach(service -> softly.assertThat(catchThrowable(() -> withoutDotEnv.service(service.name()).environment()))
+                        .as("error of service %s without READMARK_JWT_SECRET set (it must not fall back to a default secret)", service.name())
+                        .hasMessageContaining("requires READMARK_JWT_SECRET")));
+    }
+
+    @Test
+    void shouldDocumentEveryVariableTheDeploymentSets() {
+        assertSoftly(softly -> COMPOSE.builtServices().forEach(service -> {
+            softly.assertThat(undocumented(service.environment().keySet()))
+                    .as("variables service %s sets in docker-compose.yml that docs/CONFIGURATION.md does not document", service.name())
+                    .isEmpty();
+            softly.assertThat(undocumented(runtimeStage(service).environment().keySet()))
+                    .as("variables %s sets with ENV that docs/CONFIGURATION.md does not document", dockerfile(service).path())
+                    .isEmpty();
+        }));
+    }
+
+    @Test
+    void shouldPublishExposeAndProbeThePortEachServiceListensOn() {
+        Pattern probe = Pattern.compile("/dev/tcp/[^/\\s]+/(\\d+)\\b.*GET (\\S+) HTTP/");
+        assertSoftly(softly -> COMPOSE.builtServices().forEach(service -> {
+            int port = listenPort(service);
+            softly.assertThat(service.containerPorts())
+                    .as("container ports of service %s in docker-compose.yml (it listens on %d)", service.name(), port)
+                    .isNotEmpty().allMatch(p -> p == port);
+            softly.assertThat(runtimeStage(service).exposedPorts())
+                    .as("EXPOSE in %s (service %s listens on %d)", dockerfile(service).path(), service.name(), port)
+                    .containsExactly(port);
+            Matcher healthcheck = probe.matcher(service.healthcheck());
+            if (!healthcheck.find()) {
+                softly.fail("healthcheck of service %s does not probe /dev/tcp/<host>/<port> with GET <path>: %s",
+                        service.name(), service.healthcheck());
+                return;
+            }
+            softly.assertThat(Integer.parseInt(healthcheck.group(1)))
+                    .as("port the healthcheck of service %s probes (it listens on %d)", service.name(), port).isEqualTo(port);
+            softly.assertThat(healthcheck.group(2)).as("path the healthcheck of service %s probes", service.name())
+                    .isEqualTo("/health/ready");
+        }));
+    }
+
+    @Test
+    void shouldPointEachServiceAtTheKafkaAndRedisServicesAndStartItAfterThem() {
+        String bootstrap = internalKafkaListener();
+        String redisUrl = "redis://" + REDIS + ":6379";
+        assertSoftly(softly -> COMPOSE.builtServices().forEach(service -> {
+            Set<String> reads = namesRead(service);
+            Map<String, String> env = service.environment();
+            if (reads.contains("KAFKA_BOOTSTRAP_SERVERS")) {
+                softly.assertThat(env.get("KAFKA_BOOTSTRAP_SERVERS"))
+                        .as("KAFKA_BOOTSTRAP_SERVERS of service %s (the kafka service's inter-broker listener)", service.name())
+                        .isEqualTo(bootstrap);
+                softly.assertThat(service.dependsOn().get(TOPICS_JOB)).as("service %s depends_on %s", service.name(), TOPICS_JOB)
+                        .isEqualTo("service_completed_successfully");
+            }
+            if (reads.contains("REDIS_URL")) {
+                softly.assertThat(env.get("REDIS_URL")).as("REDIS_URL of service %s", service.name()).isEqualTo(redisUrl);
+                softly.assertThat(service.dependsOn().get(REDIS)).as("service %s depends_on %s", service.name(), REDIS)
+                        .isEqualTo("service_healthy");
+            }
+        }));
+    }
+
+    @Test
+    void shouldCreateEveryTopicTheServicesUseWithBlogAndFollowEventsCoPartitioned() {
+        Map<String, Integer> created = createdTopics();
+        Service processor = serviceRunning("stream-processor");
+        Topics topics = Topics.from(settingsOf(processor));
+
+        assertSoftly(softly -> {
+            softly.assertThat(created.keySet()).as("topics the %s job creates", TOPICS_JOB).containsAll(topics.allNames());
+            softly.assertThat(created.get(topics.followEvents().name()))
+                    .as("partitions of %s, which must equal those of %s", topics.followEvents().name(), topics.blogEvents().name())
+                    .isEqualTo(created.get(topics.blogEvents().name()));
+            COMPOSE.builtServices().stream().filter(s -> namesRead(s).contains("READMARK_TOPIC_BLOG_EVENTS")).forEach(service ->
+                    softly.assertThat(Topics.from(settingsOf(service)).allNames())
+                            .as("topic names service %s uses (the processor's: %s)", service.name(), topics.allNames())
+                            .isEqualTo(topics.allNames()));
+        });
+    }
+
+    @Test
+    void shouldBuildEachImageToRunItsDeployableAsAnUnprivilegedUser() {
+        String buildStage = stageText(dockerfile(COMPOSE.builtServices().getFirst()).stages().getFirst());
+        assertSoftly(softly -> COMPOSE.builtServices().forEach(service -> {
+            Dockerfile dockerfile = dockerfile(service);
+            Stage runtime = dockerfile.runtime();
+            String user = runtime.last("USER").orElse("root").split(":")[0];
+            softly.assertThat(user).as("USER of the runtime stage of %s", dockerfile.path()).isNotIn("root", "0");
+
+            List<String> entrypoint = runtime.entrypoint();
+            softly.assertThat(entrypoint.getFirst()).as("ENTRYPOINT of %s", dockerfile.path()).isEqualTo("java");
+            int jar = entrypoint.indexOf("-jar");
+            softly.assertThat(jar).as("ENTRYPOINT of %s runs a jar", dockerfile.path()).isPositive();
+            if (jar > 0) {
+                softly.assertThat(runtime.all("COPY")).as("COPY of %s puts the jar the ENTRYPOINT runs in place", dockerfile.path())
+                        .anyMatch(copy -> copy.startsWith("--from=") && copy.endsWith(" " + entrypoint.get(jar + 1)));
+            }
+            softly.assertThat(Readmark.DEPLOYABLES.keySet()).as("deployables of the readmark command; ENTRYPOINT of %s runs %s",
+                    dockerfile.path(), entrypoint.getLast()).contains(entrypoint.getLast());
+
+            softly.assertThat(stageText(dockerfile.stages().getFirst()))
+                    .as("build stage of %s, the same in every Dockerfile so the Maven build is cached once", dockerfile.path())
+                    .isEqualTo(buildStage);
+        }));
+    }
+
+    @Test
+    void shouldCopyEveryModulePomBeforeResolvingDependencies() {
+        List<String> modules = Pattern.compile("<module>([^<]+)</module>").matcher(DeploymentFiles.read(ROOT.resolve("pom.xml")))
+                .results().map(m -> m.group(1)).toList();
+        Stage build = dockerfile(COMPOSE.builtServices().getFirst()).stages().getFirst();
+        int firstRun = build.instructions().indexOf(build.instructions().stream()
+                .filter(i -> i.keyword().equals("RUN")).findFirst().orElseThrow());
+        List<String> copiedBefore = build.instructions().subList(0, firstRun).stream()
+                .filter(i -> i.keyword().equals("COPY")).map(i -> i.arguments().split("\\s+")[0]).toList();
+
+        assertThat(copiedBefore).as("poms the build stage copies before its first RUN (a missing one fails the build)")
+                .containsAll(modules.stream().map(m -> m + "/pom.xml").toList());
+    }
+
+    @Test
+    void shouldKeepTheProcessorStateOnANamedVolume() {
+        Service processor = serviceRunning("stream-processor");
+        String stateDir = ProcessorConfig.from(settingsOf(processor)).stateDir().toString();
+
+        assertThat(processor.volumeMounts()).as("volumes of service %s (PROCESSOR_STATE_DIR is %s)", processor.name(), stateDir)
+                .containsValue(stateDir);
+        processor.volumeMounts().forEach((volume, path) -> {
+            if (path.equals(stateDir)) assertThat(COMPOSE.namedVolumes()).as("named volumes").contains(volume);
+        });
+    }
+
+    private static Set<String> undocumented(Set<String> names) {
+        Set<String> missing = new TreeSet<>(names);
+        missing.removeAll(DOCS.names());
+        return missing;
+    }
+
+    private static Dockerfile dockerfile(Service service) {
+        return Dockerfile.read(service.dockerfile(ROOT));
+    }
+
+    private static Stage runtimeStage(Service service) {
+        return dockerfile(service).runtime();
+    }
+
+    /** The readmark command the service's image runs. */
+    private static String command(Service service) {
+        String command = runtimeStage(service).entrypoint().getLast();
+        if (!CONFIGS.containsKey(command) || !Readmark.DEPLOYABLES.containsKey(command)) {
+            throw new AssertionError("service " + service.name() + " runs `readmark " + command + "`, which is no deployable; "
+                    + "the deployables are " + Readmark.DEPLOYABLES.keySet());
+        }
+        return command;
+    }
+
+    private static Service serviceRunning(String command) {
+        return COMPOSE.builtServices().stream().filter(s -> command(s).equals(command)).findFirst()
+                .orElseThrow(() -> new AssertionError("no service in docker-compose.yml runs `readmark " + command + "`"));
+    }
+
+    /** The image's ENV below the service's environment, as the container sees them. */
+    private static Settings settingsOf(Service service) {
+        Map<String, String> env = new HashMap<>(runtimeStage(service).environment());
+        env.putAll(service.environment());
+        return Settings.of(Map.of(), env);
+    }
+
+    private static Set<String> namesRead(Service service) {
+        Settings settings = settingsOf(service);
+        CONFIGS.get(command(service)).accept(settings);
+        return settings.namesLookedUp();
+    }
+
+    private static int listenPort(Service service) {
+        Settings settings = settingsOf(service);
+        return switch (command(service)) {
+            case "producer-api" -> ProducerApiConfig.from(settings).port();
+            case "view-api" -> ViewApiConfig.from(settings).port();
+            // The processor's health and metrics server reads PROCESSOR_HTTP_PORT; its documented default stands in.
+            case "stream-processor" -> settings.integer("PROCESSOR_HTTP_PORT", Integer.parseInt(DOCS.defaultOf("PROCESSOR_HTTP_PORT")));
+            default -> throw new AssertionError("no port known for service " + service.name());
+        };
+    }
+
+    /** {@code host:port} the kafka service advertises on its inter-broker listener, the one for other containers. */
+    private static String internalKafkaListener() {
+        Map<String, String> env = COMPOSE.service(KAFKA).environment();
+        String listener = env.get("KAFKA_INTER_BROKER_LISTENER_NAME");
+        String address = Arrays.stream(env.get("KAFKA_ADVERTISED_LISTENERS").split(","))
+                .filter(l -> l.startsWith(listener + "://")).findFirst()
+                .map(l -> l.substring(listener.length() + 3))
+                .orElseThrow(() -> new AssertionError("KAFKA_ADVERTISED_LISTENERS of the kafka service has no " + listener));
+        assertThat(address).as("the kafka service's advertised %s listener", listener).startsWith(KAFKA + ":");
+        return address;
+    }
+
+    /** Topic → partitions, from each {@code kafka-topics.sh --create} line of the topics job. */
+    private static Map<String, Integer> createdTopics() {
+        Map<String, Integer> created = new HashMap<>();
+        for (String line : COMPOSE.service(TOPICS_JOB).command().split("\n")) {
+            if (!line.contains("kafka-topics.sh") || !line.contains("--create")) continue;
+            List<String> words = List.of(line.strip().split("\\s+"));
+            assertThat(words).as("topics job line %s", line).contains("--if-not-exists");
+            assertThat(valueOf(words, "--bootstrap-server")).as("bootstrap server of topics job line %s", line)
+                    .isEqualTo(internalKafkaListener());
+            created.put(valueOf(words, "--topic"), Integer.parseInt(valueOf(words, "--partitions")));
+        }
+        return created;
+    }
+
+    private static String valueOf(List<String> words, String option) {
+        int i = words.indexOf(option);
+        if (i < 0 || i + 1 >= words.size()) throw new AssertionError("no " + option + " in " + String.join(" ", words));
+        return words.get(i + 1);
+    }
+
+    private static String stageText(Stage stage) {
+        return String.join("\n", stage.instructions().stream().map(Object::toString).toList());
+    }
+}
