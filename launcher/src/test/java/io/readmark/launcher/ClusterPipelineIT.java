@@ -191,16 +191,30 @@ class ClusterPipelineIT {
                 assertThat(view.get("total").asLong()).as("total of user " + user)
                         .isEqualTo(counts.get(user).values().stream().mapToLong(Long::longValue).sum());
                 assertThat(pagedUnread(user, AUTHOR)).as("pages of user " + user).isEqualTo(unreadOfAuthor.get(user));
+                assertThat(paged(user, "/unread/items")).as("merged pages of user " + user)
+                        .isEqualTo(withOtherAuthorsPost(unreadOfAuthor.get(user)));
             }
         });
     }
 
-    /** Walks the newest-first list two items at a time, following nextCursor to the end. */
     private static List<Long> pagedUnread(long user, long author) throws Exception {
+        return paged(user, "/unread/" + author);
+    }
+
+    /** The merged newest-first list: the other author's 8001 (12:10) sits below 7006 (14:00) and above the rest. */
+    private static List<Long> withOtherAuthorsPost(List<Long> ofAuthor) {
+        List<Long> merged = new ArrayList<>(ofAuthor.stream().filter(id -> id == 7006L).toList());
+        merged.add(8001L);
+        ofAuthor.stream().filter(id -> id != 7006L).forEach(merged::add);
+        return merged;
+    }
+
+    /** Walks a newest-first list two items at a time, following nextCursor to the end. */
+    private static List<Long> paged(long user, String list) throws Exception {
         List<Long> blogIds = new ArrayList<>();
         String cursor = null;
         do {
-            JsonNode page = get("/v1/users/" + user + "/unread/" + author + "?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
+            JsonNode page = get("/v1/users/" + user + list + "?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
             assertThat(page.get("items").size()).isLessThanOrEqualTo(2);
             page.get("items").forEach(item -> blogIds.add(item.get("blogId").asLong()));
             cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
