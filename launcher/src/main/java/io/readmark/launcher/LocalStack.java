@@ -31,6 +31,7 @@ public final class LocalStack implements AutoCloseable {
     private String kafkaBootstrapServers;
     private String redisUrl;
     private Topics topics;
+    private StreamProcessor processor;
     private ProducerApi producerApi;
     private ViewApi viewApi;
 
@@ -54,9 +55,11 @@ public final class LocalStack implements AutoCloseable {
         redisUrl = settings.find("REDIS_URL").orElseGet(() ->
                 started(EmbeddedRedis.start(settings.integer("REDIS_PORT", 6379))).url());
 
-        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state.
+        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state. Its health and
+        // metrics take any free port, so that local runs (and tests) side by side do not clash.
         Settings effective = settings
                 .withDefaults(Map.of("PRODUCER_API_HOST", "127.0.0.1", "VIEW_API_HOST", "127.0.0.1",
+                        "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
                         "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString()))
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
         topics = Topics.from(effective);
@@ -68,7 +71,7 @@ public final class LocalStack implements AutoCloseable {
                 topics.deadLetters().name(), 1,
                 topics.fanoutChunks().name(), partitions));
 
-        StreamProcessor processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
+        processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
         awaitRunning(processor);
         producerApi = started(ProducerApi.start(ProducerApiConfig.from(effective)));
         viewApi = started(ViewApi.start(ViewApiConfig.from(effective)));
@@ -108,6 +111,11 @@ public final class LocalStack implements AutoCloseable {
 
     public String viewApiUrl() {
         return "http://localhost:" + viewApi.port();
+    }
+
+    /** Where the stream processor serves {@code /health/live}, {@code /health/ready} and {@code /metrics}. */
+    public String processorUrl() {
+        return "http://localhost:" + processor.httpPort();
     }
 
     @Override

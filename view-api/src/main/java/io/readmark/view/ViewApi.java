@@ -2,6 +2,7 @@ package io.readmark.view;
 
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.metrics.ServiceMetrics;
 import io.readmark.store.RedisConnections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,11 +20,13 @@ public final class ViewApi implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ViewApi.class);
 
+    private final ServiceMetrics metrics;
     private final RedisConnections redis;
     private final JsonHttpServer server;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ViewApi(RedisConnections redis, JsonHttpServer server) {
+    private ViewApi(ServiceMetrics metrics, RedisConnections redis, JsonHttpServer server) {
+        this.metrics = metrics;
         this.redis = redis;
         this.server = server;
     }
@@ -35,18 +38,26 @@ public final class ViewApi implements AutoCloseable {
      * @throws UncheckedIOException                     if the HTTP port cannot be bound
      */
     public static ViewApi start(ViewApiConfig config) {
-        RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), true);
+        ServiceMetrics metrics = new ServiceMetrics("view-api");
+        RedisConnections redis = null;
         try {
+            redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), true, metrics.registry());
             ViewRoutes routes = new ViewRoutes(redis.shared(), config);
-            JsonHttpServer server = routes.register(new JsonHttpServer("view-api")).start(config.host(), config.port());
-            return new ViewApi(redis, server);
+            JsonHttpServer server = routes.register(new JsonHttpServer("view-api").metrics(metrics.registry()))
+                    .start(config.host(), config.port());
+            return new ViewApi(metrics, redis, server);
         } catch (IOException e) {
-            redis.close();
+            release(redis, metrics);
             throw new UncheckedIOException("view-api cannot listen on " + config.host() + ":" + config.port(), e);
         } catch (RuntimeException e) {
-            redis.close();
+            release(redis, metrics);
             throw e;
         }
+    }
+
+    private static void release(RedisConnections redis, ServiceMetrics metrics) {
+        if (redis != null) redis.close();
+        metrics.close();
     }
 
     /** The bound HTTP port (the real one when the configuration asked for 0). */
@@ -60,6 +71,7 @@ public final class ViewApi implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) return;
         server.close();
         redis.close();
+        metrics.close();
     }
 
     public static void main(String[] args) throws InterruptedException {

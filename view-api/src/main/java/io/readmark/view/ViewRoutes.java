@@ -125,7 +125,7 @@ final class ViewRoutes {
             return call.get();
         } catch (RedisException e) {
             // The exception's text can name hosts and ports, so it goes to the log and not to the client.
-            log.warn("Redis unavailable, answering 503: {}", e.toString());
+            log.atWarn().addKeyValue("error", e.toString()).log("Redis unavailable, answering 503");
             throw ApiException.unavailable("Redis unavailable",
                     "unread state is stored in Redis, which did not answer within " + redisTimeout.toMillis()
                             + " ms; retry after " + RETRY_AFTER_SECONDS + " s", RETRY_AFTER_SECONDS);
