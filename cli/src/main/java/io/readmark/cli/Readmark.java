@@ -14,7 +14,9 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -57,6 +59,7 @@ public final class Readmark {
 
     /** Flags of {@code bench} that take no value. */
     private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK");
+    private static final String LOG_FORMAT = "READMARK_LOG_FORMAT";
 
     private Readmark() {
     }
@@ -80,7 +83,20 @@ public final class Readmark {
         }
     }
 
+    /**
+     * Checks {@code READMARK_LOG_FORMAT} and hands it to logback as a system property before the first logger exists,
+     * so that the flag works like the variable and a typo is an error rather than silently text.
+     */
+    private static void useLogFormat(Settings settings) {
+        String format = settings.string(LOG_FORMAT, "text").toLowerCase(Locale.ROOT);
+        if (!Set.of("text", "json").contains(format)) {
+            throw new IllegalArgumentException(LOG_FORMAT + " must be text or json, was '" + format + "'");
+        }
+        System.setProperty(LOG_FORMAT, format);
+    }
+
     private static void runLocal(Settings settings, PrintStream out) throws Exception {
+        useLogFormat(settings);
         LocalStack stack = LocalStack.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -95,14 +111,17 @@ public final class Readmark {
                   Redis          %s
                   Producer API   %s   POST /v1/events
                   View API       %s   GET /v1/users/{userId}/unread
+                  Processor      %s   GET /health/ready
+                  Metrics        GET /metrics on the producer API, the view API and the processor
                 Press Ctrl-C to stop.
                 %n""", stack.authenticated() ? "bearer JWT authentication on" : "authentication OFF, for local use only",
                 stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
-                stack.producerApiUrl(), stack.viewApiUrl());
+                stack.producerApiUrl(), stack.viewApiUrl(), stack.processorUrl());
         stopped.await();
     }
 
     private static void runBench(Settings settings) throws Exception {
+        useLogFormat(settings);
         // Set before the first logger exists: Kafka's start-up chatter would tear the progress bars apart.
         String level = settings.string("READMARK_LOG_LEVEL", "ERROR");
         System.setProperty("READMARK_LOG_LEVEL", level);

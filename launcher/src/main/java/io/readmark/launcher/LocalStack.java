@@ -34,6 +34,7 @@ public final class LocalStack implements AutoCloseable {
     private String kafkaBootstrapServers;
     private String redisUrl;
     private Topics topics;
+    private StreamProcessor processor;
     private ProducerApi producerApi;
     private ViewApi viewApi;
     private boolean authenticated;
@@ -58,10 +59,12 @@ public final class LocalStack implements AutoCloseable {
         redisUrl = settings.find("REDIS_URL").orElseGet(() ->
                 started(EmbeddedRedis.start(settings.integer("REDIS_PORT", 6379))).url());
 
-        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state.
+        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state. Its health and
+        // metrics take any free port, so that local runs (and tests) side by side do not clash.
         // They serve one developer on loopback, who has no token issuer: authentication is off unless asked for.
         Settings effective = settings
                 .withDefaults(Map.of("PRODUCER_API_HOST", "127.0.0.1", "VIEW_API_HOST", "127.0.0.1",
+                        "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
                         "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString(),
                         AuthConfig.MODE, "off"))
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
@@ -79,7 +82,7 @@ public final class LocalStack implements AutoCloseable {
         ViewApiConfig viewConfig = ViewApiConfig.from(effective);
         authenticated = producerConfig.auth().enabled();
 
-        StreamProcessor processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
+        processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
         awaitRunning(processor);
         producerApi = started(ProducerApi.start(producerConfig));
         viewApi = started(ViewApi.start(viewConfig));
@@ -134,6 +137,11 @@ public final class LocalStack implements AutoCloseable {
 
     public String viewApiUrl() {
         return "http://localhost:" + viewApi.port();
+    }
+
+    /** Where the stream processor serves {@code /health/live}, {@code /health/ready} and {@code /metrics}. */
+    public String processorUrl() {
+        return "http://localhost:" + processor.httpPort();
     }
 
     @Override

@@ -136,6 +136,11 @@ final class PipelineFixture implements AutoCloseable {
                 .formatted(eventId(), userId, authorId, readAt));
     }
 
+    /** A record on the author's blog-events partition that is not JSON at all: bound for the dead-letter topic. */
+    WireEvent notJson(long authorId) {
+        return new WireEvent(stack.topics().blogEvents().name(), Long.toString(authorId), "{not json");
+    }
+
     private String eventId() {
         return "e-" + eventIds.incrementAndGet();
     }
@@ -221,6 +226,12 @@ final class PipelineFixture implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return Json.MAPPER.readTree(response.body());
+    }
+
+    /** {@code GET} on the stream processor's own HTTP server: health and metrics. */
+    HttpResponse<String> processor(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(stack.processorUrl() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     // ---- waiting ----------------------------------------------------------------------------------------------

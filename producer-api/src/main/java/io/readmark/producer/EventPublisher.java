@@ -1,5 +1,8 @@
 package io.readmark.producer;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
@@ -28,6 +31,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Publishes events of the wire contract: each goes to {@link Topics#topicFor(Event)} keyed by
@@ -72,10 +76,11 @@ import java.util.function.BooleanSupplier;
  * publisher.close();
  * }</pre>
  *
- * <p>Thread-safe; share one instance per application. Retrying with the same {@code eventId} is always safe: the
- * pipeline applies every event idempotently.
+ * <p>Thread-safe; share one instance per application. Retrying with the same {@code eventId} is always safe:
+ * the pipeline applies every event idempotently. {@link #bindTo} publishes the producer's client metrics (send
+ * rate, errors, retries, latency, buffer use) to a Micrometer registry.
  */
-public final class EventPublisher implements AutoCloseable {
+public final class EventPublisher implements MeterBinder, AutoCloseable {
 
     /** Upper bound for blocking in {@code send} and for delivery, unless overridden. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -83,6 +88,7 @@ public final class EventPublisher implements AutoCloseable {
     private final Producer<String, Event> producer;
     private final Topics topics;
     private final Duration deliveryTimeout;
+    private final List<KafkaClientMetrics> clientMetrics = new CopyOnWriteArrayList<>();
 
     EventPublisher(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
         this.producer = Objects.requireNonNull(producer, "producer");
@@ -124,6 +130,14 @@ public final class EventPublisher implements AutoCloseable {
 
     public Topics topics() {
         return topics;
+    }
+
+    /** Publishes the producer's client metrics ({@code kafka.producer.*}) to {@code registry} until closed. */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        KafkaClientMetrics metrics = new KafkaClientMetrics(producer);
+        clientMetrics.add(metrics);
+        metrics.bindTo(registry);
     }
 
     /**
@@ -274,6 +288,7 @@ public final class EventPublisher implements AutoCloseable {
     /** Waits for records already sent, at most as long as one delivery may take, then releases the connections. */
     @Override
     public void close() {
+        clientMetrics.forEach(KafkaClientMetrics::close);
         producer.close(deliveryTimeout);
     }
 

@@ -6,6 +6,7 @@ import io.readmark.common.auth.Scopes;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.OpenApiDocument;
+import io.readmark.common.metrics.ServiceMetrics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,12 +25,14 @@ public final class ProducerApi implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ProducerApi.class);
 
+    private final ServiceMetrics metrics;
     private final EventPublisher publisher;
     private final HealthRoutes health;
     private final JsonHttpServer server;
     private boolean closed;
 
-    private ProducerApi(EventPublisher publisher, HealthRoutes health, JsonHttpServer server) {
+    private ProducerApi(ServiceMetrics metrics, EventPublisher publisher, HealthRoutes health, JsonHttpServer server) {
+        this.metrics = metrics;
         this.publisher = publisher;
         this.health = health;
         this.server = server;
@@ -38,9 +41,11 @@ public final class ProducerApi implements AutoCloseable {
     /** Starts listening at once; Kafka is connected lazily, so a Kafka that is down means 503s, not a failed start. */
     public static ProducerApi start(ProducerApiConfig config) throws IOException {
         EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(), producerOverrides(config));
+        ServiceMetrics metrics = new ServiceMetrics("producer-api");
         HealthRoutes health = null;
         JsonHttpServer server = null;
         try {
+            publisher.bindTo(metrics.registry());
             health = new HealthRoutes(config.bootstrapServers(), config.topics());
             IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
             BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
@@ -48,18 +53,20 @@ public final class ProducerApi implements AutoCloseable {
             Access access = Access.from("producer-api", config.auth());
             AccessRule publish = AccessRule.scope(Scopes.PUBLISH);
             server = new JsonHttpServer("producer-api")
+                    .metrics(metrics.registry())
                     .route("POST", "/v1/events", access.require(publish, ingest::ingest))
                     .route("POST", "/v1/events:batch", access.require(publish, batch::ingest))
                     .route("GET", "/health/live", health::live)
                     .route("GET", "/health/ready", health::ready)
                     .route("GET", "/openapi.json", OpenApiDocument.handler(ProducerApi.class, "openapi.json"));
             server.start(config.host(), config.port());
-            return new ProducerApi(publisher, health, server);
+            return new ProducerApi(metrics, publisher, health, server);
         } catch (IOException | RuntimeException e) {
             // A port already in use must not leave producer threads and connections behind.
             closeQuietly(server);
             closeQuietly(health);
             closeQuietly(publisher);
+            closeQuietly(metrics);
             throw e;
         }
     }
@@ -96,6 +103,7 @@ public final class ProducerApi implements AutoCloseable {
         closeQuietly(server);
         closeQuietly(health);
         closeQuietly(publisher);
+        closeQuietly(metrics);
         log.info("producer-api stopped");
     }
 

@@ -28,6 +28,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
 
     private final FanoutSettings settings;
     private final ThreadCommits commits;
+    private final FanoutBacklog backlog;
     private final String fanoutSink;
     private ProcessorContext<byte[], byte[]> context;
     private FollowerGraph graph;
@@ -35,11 +36,13 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
     private FanoutScheduler scheduler;
     private long chunkSequence;
 
-    BlogEventProcessor(ThreadWriters writers, String deadLetterSink, String fanoutSink, FanoutSettings settings, ThreadCommits commits) {
-        super(BlogEvent.class, writers, deadLetterSink);
+    BlogEventProcessor(ThreadWriters writers, DeadLetters deadLetters, String fanoutSink, FanoutSettings settings,
+                       ThreadCommits commits, FanoutBacklog backlog) {
+        super(BlogEvent.class, writers, deadLetters);
         this.fanoutSink = fanoutSink;
         this.settings = settings;
         this.commits = commits;
+        this.backlog = backlog;
     }
 
     @Override
@@ -53,11 +56,17 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
         scheduler = new FanoutScheduler(graph, new FanoutJobs(context.getStateStore(FanoutJobs.STORE_NAME)), commits,
                 settings, this::sendChunk, handedOver);
         scheduler.resume();
+        backlog.add(scheduler);
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, scheduler::tick);
         context.schedule(TOMBSTONE_SWEEP, PunctuationType.WALL_CLOCK_TIME, now -> {
             int forgotten = deletedBlogs.forgetOlderThan(settings.tombstoneRetention(), now);
             if (forgotten > 0) log.info("forgot {} tombstones of blogs deleted over {} ago", forgotten, settings.tombstoneRetention());
         });
+    }
+
+    @Override
+    public void close() {
+        if (scheduler != null) backlog.remove(scheduler);
     }
 
     @Override

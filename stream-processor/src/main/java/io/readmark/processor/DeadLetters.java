@@ -11,25 +11,48 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 
-/** Turns a rejected record into its dead-letter copy: same key and value, plus why and where it came from. */
+/**
+ * One processor's way to the dead-letter topic: forwards a rejected record's copy (same key and value, plus why and
+ * where it came from) to the processor's own sink, logs it and counts it.
+ */
 final class DeadLetters {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
+
+    private final String sink;
+    private final ProcessorMeters meters;
+
+    DeadLetters(String processorName, ProcessorMeters meters) {
+        this.sink = sinkFor(processorName);
+        this.meters = meters;
+    }
 
     /** Each processor has its own sink node: one shared sink would merge unrelated sub-topologies into one. */
     static String sinkFor(String processorName) {
         return processorName + "-dead-letters";
     }
 
-    private DeadLetters() {
+    /** Forwards the dead-letter copy of the record being processed, and logs and counts why. */
+    void send(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> rejected, InvalidEventException reason) {
+        RecordMetadata source = context.recordMetadata().orElseThrow();
+        String category = category(reason);
+        log.atWarn().addKeyValue("topic", source.topic()).addKeyValue("partition", source.partition())
+                .addKeyValue("offset", source.offset()).addKeyValue("reason", category)
+                .log("dead-lettering: {}", reason.getMessage());
+        context.forward(of(rejected, source, reason.field(), reason.getMessage()), sink);
+        meters.deadLettered(source.topic(), category);
     }
 
-    /** Forwards the dead-letter copy of the record being processed to {@code sink}, and logs why. */
-    static void send(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> rejected, String sink,
-                     InvalidEventException reason) {
-        RecordMetadata source = context.recordMetadata().orElseThrow();
-        log.warn("dead-lettering {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), reason.getMessage());
-        context.forward(of(rejected, source, reason.field(), reason.getMessage()), sink);
+    /**
+     * Why, in a word a metric can carry (the message quotes the bad values): {@code malformed} (not a JSON object),
+     * {@code type} (unknown or foreign event type), {@code key} (not the event's key id) or {@code field}.
+     */
+    private static String category(InvalidEventException reason) {
+        if (reason.field() == null) return "malformed";
+        return switch (reason.field()) {
+            case "type", "key" -> reason.field();
+            default -> "field";
+        };
     }
 
     static Record<byte[], byte[]> of(Record<byte[], byte[]> rejected, RecordMetadata source, String field, String reason) {

@@ -19,13 +19,13 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
 
     private final Class<E> eventType;
     private final ThreadWriters writers;
-    private final String deadLetterSink;
+    private final DeadLetters deadLetters;
     private ProcessorContext<byte[], byte[]> context;
 
-    EventProcessor(Class<E> eventType, ThreadWriters writers, String deadLetterSink) {
+    EventProcessor(Class<E> eventType, ThreadWriters writers, DeadLetters deadLetters) {
         this.eventType = eventType;
         this.writers = writers;
-        this.deadLetterSink = deadLetterSink;
+        this.deadLetters = deadLetters;
     }
 
     @Override
@@ -39,7 +39,7 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
         try {
             event = decode(record);
         } catch (InvalidEventException e) {
-            DeadLetters.send(context, record, deadLetterSink, e);
+            deadLetters.send(context, record, e);
             return;
         }
         UnreadWriter writer = writers.current();

@@ -18,15 +18,15 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
     private final ThreadWriters writers;
     private final RateLimiter rateLimiter;
     private final FanoutProgress progress;
-    private final String deadLetterSink;
+    private final DeadLetters deadLetters;
     private ProcessorContext<byte[], byte[]> context;
     private Sensor applied;
 
-    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, String deadLetterSink) {
+    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, DeadLetters deadLetters) {
         this.writers = writers;
         this.rateLimiter = rateLimiter;
         this.progress = progress;
-        this.deadLetterSink = deadLetterSink;
+        this.deadLetters = deadLetters;
     }
 
     @Override
@@ -41,7 +41,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
         try {
             chunk = Topics.CHUNK_SERDE.decode(record.value());
         } catch (InvalidEventException e) {
-            DeadLetters.send(context, record, deadLetterSink, e);
+            deadLetters.send(context, record, e);
             return;
         }
         rateLimiter.acquire(chunk.followerIds().size());

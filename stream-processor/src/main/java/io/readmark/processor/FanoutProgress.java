@@ -34,14 +34,16 @@ final class FanoutProgress {
         long elapsed = Math.max(1, nowMillis - chunk.jobStartedAtMillis());
         if (applied >= chunk.jobFollowers()) {
             jobs.remove(chunk.jobId());
-            log.info("fan-out {} of author {} complete: {} followers in {} ms ({} followers/s)", chunk.jobId(),
-                    chunk.authorId(), applied, elapsed, applied * 1000 / elapsed);
+            log.atInfo().addKeyValue("job", chunk.jobId()).addKeyValue("author", chunk.authorId())
+                    .addKeyValue("followers", applied).addKeyValue("tookMs", elapsed)
+                    .addKeyValue("followersPerSecond", applied * 1000 / elapsed).log("fan-out complete");
             return;
         }
         boolean logNow = nowMillis - before.lastLogAt() >= LOG_INTERVAL_MS;
         if (logNow) {
-            log.info("fan-out {} progress: {}/{} followers applied ({} followers/s)", chunk.jobId(), applied,
-                    chunk.jobFollowers(), applied * 1000 / elapsed);
+            log.atInfo().addKeyValue("job", chunk.jobId()).addKeyValue("applied", applied)
+                    .addKeyValue("followers", chunk.jobFollowers())
+                    .addKeyValue("followersPerSecond", applied * 1000 / elapsed).log("fan-out progress");
         }
         jobs.put(chunk.jobId(), new Seen(applied, logNow ? nowMillis : before.lastLogAt()));
     }

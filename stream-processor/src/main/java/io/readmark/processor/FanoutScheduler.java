@@ -49,6 +49,8 @@ final class FanoutScheduler {
     private final ChunkSink sink;
     private final Sensor handedOver;
     private final Map<String, Progress> inFlight = new LinkedHashMap<>();
+    /** Written by the stream thread after each change, read by metric scrapes. */
+    private volatile long pendingFollowers;
 
     /**
      * @param handedOver records the followers put into chunks (rate and total, as a Kafka Streams metric)
@@ -67,9 +69,11 @@ final class FanoutScheduler {
     void resume() {
         for (FanoutJob job : jobs.all()) {
             inFlight.put(job.jobId(), new Progress(job));
-            log.info("fan-out {} of author {} resumes after follower {} ({}/{} followers done)",
-                    job.jobId(), job.authorId(), job.durableCursor(), job.durableFollowers(), job.totalFollowers());
+            log.atInfo().addKeyValue("job", job.jobId()).addKeyValue("author", job.authorId())
+                    .addKeyValue("afterFollower", job.durableCursor()).addKeyValue("done", job.durableFollowers())
+                    .addKeyValue("followers", job.totalFollowers()).log("fan-out resumed");
         }
+        countPending();
     }
 
     void start(FanoutChunk.Kind kind, long authorId, long blogId, long atMillis, long nowMillis) {
@@ -77,14 +81,17 @@ final class FanoutScheduler {
         if (inFlight.containsKey(job.jobId())) return; // a replayed publish or delete: the job is already running
         jobs.save(job);
         inFlight.put(job.jobId(), new Progress(job));
-        log.info("fan-out {} of author {} started for {} followers", job.jobId(), authorId, job.totalFollowers());
+        log.atInfo().addKeyValue("job", job.jobId()).addKeyValue("author", authorId)
+                .addKeyValue("followers", job.totalFollowers()).log("fan-out started");
+        countPending();
     }
 
     /** Stops a running fan-out (a delivery whose blog was deleted meanwhile). */
     void cancel(String jobId) {
         if (inFlight.remove(jobId) != null) {
             jobs.delete(jobId);
-            log.info("fan-out {} cancelled", jobId);
+            log.atInfo().addKeyValue("job", jobId).log("fan-out cancelled");
+            countPending();
         }
     }
 
@@ -111,6 +118,21 @@ final class FanoutScheduler {
                 }
             }
         }
+        countPending();
+    }
+
+    /** Followers of this task's running fan-outs not yet put into chunks. */
+    long pendingFollowers() {
+        return pendingFollowers;
+    }
+
+    private void countPending() {
+        long pending = 0;
+        for (Progress progress : inFlight.values()) {
+            // The follower total is counted at the start; follows since then can make the walk run past it.
+            if (!progress.exhausted) pending += Math.max(0, progress.job.totalFollowers() - progress.emittedFollowers);
+        }
+        pendingFollowers = pending;
     }
 
     private boolean emitNextChunk(Progress progress) {
@@ -134,8 +156,10 @@ final class FanoutScheduler {
         inFlight.remove(job.jobId());
         jobs.delete(job.jobId());
         long tookMs = Math.max(1, nowMillis - job.startedAtMillis());
-        log.info("fan-out {} of author {} handed to workers: {} followers in {} ms ({} followers/s)",
-                job.jobId(), job.authorId(), progress.emittedFollowers, tookMs, progress.emittedFollowers * 1000 / tookMs);
+        log.atInfo().addKeyValue("job", job.jobId()).addKeyValue("author", job.authorId())
+                .addKeyValue("followers", progress.emittedFollowers).addKeyValue("tookMs", tookMs)
+                .addKeyValue("followersPerSecond", progress.emittedFollowers * 1000 / tookMs)
+                .log("fan-out handed to workers");
     }
 
     private void maybeLogProgress(Progress progress, long nowMillis) {
@@ -143,7 +167,8 @@ final class FanoutScheduler {
         progress.lastLogAt = nowMillis;
         FanoutJob job = progress.job;
         long elapsed = Math.max(1, nowMillis - job.startedAtMillis());
-        log.info("fan-out {} progress: {}/{} followers ({} followers/s)", job.jobId(), job.durableFollowers(),
-                job.totalFollowers(), job.durableFollowers() * 1000 / elapsed);
+        log.atInfo().addKeyValue("job", job.jobId()).addKeyValue("done", job.durableFollowers())
+                .addKeyValue("followers", job.totalFollowers())
+                .addKeyValue("followersPerSecond", job.durableFollowers() * 1000 / elapsed).log("fan-out chunking progress");
     }
 }

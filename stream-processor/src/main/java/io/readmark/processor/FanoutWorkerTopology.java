@@ -14,10 +14,11 @@ public final class FanoutWorkerTopology {
     private FanoutWorkerTopology() {
     }
 
-    public static Topology build(Topics topics, ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress) {
+    public static Topology build(Topics topics, ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress,
+                                 ProcessorMeters meters) {
         Topology topology = new Topology();
         UnreadTopology.addEventBranch(topology, CHUNKS, topics.fanoutChunks().name(), topics,
-                () -> new FanoutChunkProcessor(writers, rateLimiter, progress, DeadLetters.sinkFor(CHUNKS)));
+                () -> new FanoutChunkProcessor(writers, rateLimiter, progress, new DeadLetters(CHUNKS, meters)));
         return topology;
     }
 }

@@ -12,8 +12,8 @@ final class FollowEventProcessor extends EventProcessor<FollowEvent> {
     private final BigVPolicy policy;
     private FollowerGraph graph;
 
-    FollowEventProcessor(ThreadWriters writers, String deadLetterSink, BigVPolicy policy) {
-        super(FollowEvent.class, writers, deadLetterSink);
+    FollowEventProcessor(ThreadWriters writers, DeadLetters deadLetters, BigVPolicy policy) {
+        super(FollowEvent.class, writers, deadLetters);
         this.policy = policy;
     }
 

@@ -16,12 +16,20 @@ import java.util.stream.Collectors;
 /**
  * Everything the stream processor can be told, with defaults for a local run. One process runs the main
  * topology, the big-V fan-out worker, or both ({@code PROCESSOR_ROLES}), so the worker can be scaled on its own.
+ * {@code httpHost}/{@code httpPort} are where health and metrics are served (port 0: any free one).
  */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
-                              int fanoutWorkerThreads, int fanoutDeliveriesPerSecond) {
+                              int fanoutWorkerThreads, int fanoutDeliveriesPerSecond,
+                              String httpHost, int httpPort) {
+
+    public ProcessorConfig {
+        if (httpPort < 0 || httpPort > 65_535) {
+            throw new IllegalArgumentException("PROCESSOR_HTTP_PORT must be between 0 and 65535, was " + httpPort);
+        }
+    }
 
     public static ProcessorConfig from(Settings settings) {
         return new ProcessorConfig(
@@ -46,7 +54,9 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 roles(settings).contains("main"),
                 roles(settings).contains("fanout"),
                 settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1),
-                settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000));
+                settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000),
+                settings.string("PROCESSOR_HTTP_HOST", "0.0.0.0"),
+                settings.integer("PROCESSOR_HTTP_PORT", 8082));
     }
 
     private static BigVPolicy bigVPolicy(Settings settings) {

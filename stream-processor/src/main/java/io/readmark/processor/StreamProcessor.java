@@ -1,60 +1,103 @@
 package io.readmark.processor;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.metrics.ServiceMetrics;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Collectors;
 
 /**
  * The stream processor deployable: checks its topics, connects Redis, runs the main topology and/or the big-V
- * fan-out worker (each its own Kafka Streams application), stops cleanly.
+ * fan-out worker (each its own Kafka Streams application), serves health and metrics over HTTP, stops cleanly.
  */
 public final class StreamProcessor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamProcessor.class);
+    private static final String NAME = "stream-processor";
 
+    private final ServiceMetrics metrics;
     private final RedisConnections redis;
     private final List<StreamsApp> apps;
+    private final JsonHttpServer server;
 
-    private StreamProcessor(RedisConnections redis, List<StreamsApp> apps) {
+    private StreamProcessor(ServiceMetrics metrics, RedisConnections redis, List<StreamsApp> apps, JsonHttpServer server) {
+        this.metrics = metrics;
         this.redis = redis;
         this.apps = apps;
+        this.server = server;
     }
 
+    /**
+     * Starts the applications and the HTTP server.
+     *
+     * @throws UncheckedIOException if the HTTP port cannot be bound
+     */
     public static StreamProcessor start(ProcessorConfig config) {
         if (config.runMain()) requireCoPartitioned(config);
-        RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false);
+        log.atInfo().addKeyValue("applicationId", config.applicationId()).addKeyValue("main", config.runMain())
+                .addKeyValue("fanout", config.runFanoutWorker()).log("stream processor starting");
+        ServiceMetrics metrics = new ServiceMetrics(NAME);
+        RedisConnections redis = null;
+        List<StreamsApp> apps = new ArrayList<>();
+        try {
+            redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false, metrics.registry());
+            apps.addAll(createApps(config, redis, metrics.registry()));
+            JsonHttpServer server = new HealthRoutes(apps).register(new JsonHttpServer(NAME).metrics(metrics.registry()))
+                    .start(config.httpHost(), config.httpPort());
+            apps.forEach(StreamsApp::start);
+            return new StreamProcessor(metrics, redis, apps, server);
+        } catch (IOException e) {
+            release(apps, redis, metrics);
+            throw new UncheckedIOException(NAME + " cannot listen on " + config.httpHost() + ":" + config.httpPort(), e);
+        } catch (RuntimeException e) {
+            release(apps, redis, metrics);
+            throw e;
+        }
+    }
+
+    /** Releases what a failed start had opened (the applications were never started). */
+    private static void release(List<StreamsApp> apps, RedisConnections redis, ServiceMetrics metrics) {
+        apps.forEach(StreamsApp::close);
+        if (redis != null) redis.close();
+        metrics.close();
+    }
+
+    private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, MeterRegistry registry) {
         UnreadKeys keys = new UnreadKeys(config.redisPrefix());
+        ProcessorMeters meters = new ProcessorMeters(registry);
         List<StreamsApp> apps = new ArrayList<>();
         if (config.runMain()) {
-            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites());
+            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
+                    meters.deliveries("main"));
             ThreadCommits commits = new ThreadCommits();
             apps.add(new StreamsApp("stream processor",
-                    UnreadTopology.build(config.topics(), writers, commits, config.fanout()),
-                    config.streamsProperties(), writers, commits));
+                    UnreadTopology.build(config.topics(), writers, commits, config.fanout(), meters),
+                    config.streamsProperties(), writers, commits, registry));
         }
         if (config.runFanoutWorker()) {
-            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites());
+            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
+                    meters.deliveries("fanout"));
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",
-                    FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress()),
-                    config.fanoutWorkerProperties(), writers, new ThreadCommits()));
+                    FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress(), meters),
+                    config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry));
         }
-        apps.forEach(StreamsApp::start);
-        return new StreamProcessor(redis, apps);
+        return apps;
     }
 
     /** Waits until every application first reports RUNNING; false if one did not within the timeout. */
@@ -67,12 +110,17 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     public boolean isRunning() {
-        return apps.stream().allMatch(app -> app.state() == KafkaStreams.State.RUNNING);
+        return StreamsApp.allRunning(apps);
     }
 
     /** The states of the applications, for logs and health. */
     public String state() {
-        return apps.stream().map(app -> app.name() + " " + app.state()).collect(Collectors.joining(", "));
+        return StreamsApp.describe(apps);
+    }
+
+    /** The bound HTTP port of health and metrics (the real one when the configuration asked for 0). */
+    public int httpPort() {
+        return server.port();
     }
 
     /**
@@ -98,10 +146,13 @@ public final class StreamProcessor implements AutoCloseable {
         }
     }
 
+    /** Applications first, so readiness turns 503 while they drain; the HTTP server and metrics last. */
     @Override
     public void close() {
         apps.forEach(StreamsApp::close);
+        server.close();
         redis.close();
+        metrics.close();
     }
 
     public static void main(String[] args) throws InterruptedException {

@@ -1,5 +1,7 @@
 package io.readmark.processor;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -8,13 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * One Kafka Streams application writing to Redis: its own pipelined writers per thread, offsets committed only
- * after Redis acknowledged, a failed thread replaced (its uncommitted records are re-read and re-applied).
+ * after Redis acknowledged, a failed thread replaced (its uncommitted records are re-read and re-applied). Its Kafka
+ * Streams and client metrics (consumer lag included) are published to the registry it is given.
  */
 final class StreamsApp implements AutoCloseable {
 
@@ -23,14 +28,18 @@ final class StreamsApp implements AutoCloseable {
     private final String name;
     private final ThreadWriters writers;
     private final KafkaStreams streams;
+    private final KafkaStreamsMetrics metrics;
     private final CountDownLatch running = new CountDownLatch(1);
 
-    StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits) {
+    StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits,
+               MeterRegistry registry) {
         this.name = name;
         this.writers = writers;
         this.streams = new KafkaStreams(topology, properties, new RedisFirstClientSupplier(writers, commits));
+        this.metrics = new KafkaStreamsMetrics(streams);
+        metrics.bindTo(registry);
         streams.setStateListener((now, before) -> {
-            log.info("{} {} -> {}", name, before, now);
+            log.atInfo().addKeyValue("app", name).addKeyValue("from", before).addKeyValue("to", now).log("state changed");
             if (now == KafkaStreams.State.RUNNING) running.countDown();
         });
         streams.setUncaughtExceptionHandler(error -> {
@@ -51,8 +60,14 @@ final class StreamsApp implements AutoCloseable {
         return streams.state();
     }
 
-    String name() {
-        return name;
+    /** True while every one of the applications processes records. */
+    static boolean allRunning(List<StreamsApp> apps) {
+        return apps.stream().allMatch(app -> app.state() == KafkaStreams.State.RUNNING);
+    }
+
+    /** The applications' states, for logs and health: {@code stream processor RUNNING, fan-out worker REBALANCING}. */
+    static String describe(List<StreamsApp> apps) {
+        return apps.stream().map(app -> app.name + " " + app.state()).collect(Collectors.joining(", "));
     }
 
     /** Leaves the consumer group on the way out, so a restarted or remaining instance takes over at once. */
@@ -60,6 +75,7 @@ final class StreamsApp implements AutoCloseable {
     public void close() {
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
+        metrics.close();
         writers.close();
     }
 }

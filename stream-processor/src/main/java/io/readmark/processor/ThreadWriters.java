@@ -7,6 +7,7 @@ import io.readmark.store.UnreadWriter;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
 
 /**
  * One pipelined {@link UnreadWriter} per stream thread, shared by that thread's tasks. The thread that commits
@@ -18,20 +19,26 @@ public final class ThreadWriters implements AutoCloseable {
     private final UnreadKeys keys;
     private final UnreadLimits limits;
     private final int maxPendingWrites;
+    private final LongConsumer deliveriesApplied;
     private final ThreadLocal<UnreadWriter> perThread = new ThreadLocal<>();
     private final Set<UnreadWriter> all = ConcurrentHashMap.newKeySet();
 
-    public ThreadWriters(RedisConnections redis, UnreadKeys keys, UnreadLimits limits, int maxPendingWrites) {
+    /**
+     * @param deliveriesApplied told how many deliveries Redis acknowledged, from whichever stream thread awaited them
+     */
+    public ThreadWriters(RedisConnections redis, UnreadKeys keys, UnreadLimits limits, int maxPendingWrites,
+                         LongConsumer deliveriesApplied) {
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;
         this.maxPendingWrites = maxPendingWrites;
+        this.deliveriesApplied = deliveriesApplied;
     }
 
     UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
-            writer = new UnreadWriter(redis.openBinary(), keys, limits, maxPendingWrites);
+            writer = new UnreadWriter(redis.openBinary(), keys, limits, maxPendingWrites, deliveriesApplied);
             perThread.set(writer);
             all.add(writer);
         }

@@ -22,14 +22,16 @@ public final class UnreadTopology {
     private UnreadTopology() {
     }
 
-    public static Topology build(Topics topics, ThreadWriters writers, ThreadCommits commits, FanoutSettings fanout) {
+    public static Topology build(Topics topics, ThreadWriters writers, ThreadCommits commits, FanoutSettings fanout,
+                                 ProcessorMeters meters) {
         Topology topology = new Topology();
         addEventBranch(topology, FOLLOW_EVENTS, topics.followEvents().name(), topics,
-                () -> new FollowEventProcessor(writers, DeadLetters.sinkFor(FOLLOW_EVENTS), fanout.policy()));
+                () -> new FollowEventProcessor(writers, new DeadLetters(FOLLOW_EVENTS, meters), fanout.policy()));
         addEventBranch(topology, BLOG_EVENTS, topics.blogEvents().name(), topics,
-                () -> new BlogEventProcessor(writers, DeadLetters.sinkFor(BLOG_EVENTS), FANOUT_SINK, fanout, commits));
+                () -> new BlogEventProcessor(writers, new DeadLetters(BLOG_EVENTS, meters), FANOUT_SINK, fanout, commits,
+                        meters.fanoutBacklog()));
         addEventBranch(topology, READ_EVENTS, topics.readEvents().name(), topics,
-                () -> new ReadEventProcessor(writers, DeadLetters.sinkFor(READ_EVENTS)));
+                () -> new ReadEventProcessor(writers, new DeadLetters(READ_EVENTS, meters)));
         topology.addSink(FANOUT_SINK, topics.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer(), BLOG_EVENTS);
         topology.addStateStore(FollowerGraph.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
         topology.addStateStore(FollowerGraph.countsStoreBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);

@@ -42,7 +42,7 @@ class BigVFanoutTopologyIT {
     @BeforeEach
     void startDriver() throws Exception {
         FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7));
-        fixture = new TopologyFixture(writers -> UnreadTopology.build(TOPICS, writers, commits, settings));
+        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, writers, commits, settings, meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
@@ -100,6 +100,7 @@ class BigVFanoutTopologyIT {
         follow(BIGV, BIGV);
         publish(5001, BIGV);
         assertThat(unread(1_001)).as("nothing is delivered inline for a big-V author").isZero();
+        assertThat(pendingFollowers()).as("the author's own follow counts until the walk skips it").isEqualTo(251);
 
         for (int tick = 0; tick < 10; tick++) commitAndTick();
 
@@ -112,6 +113,7 @@ class BigVFanoutTopologyIT {
         assertThat(followersIn(emitted)).doesNotHaveDuplicates().doesNotContain(BIGV)
                 .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
         assertThat(fixture.metric("chunked-followers-total")).as("progress metric").isEqualTo(250.0);
+        assertThat(pendingFollowers()).as("all chunked").isZero();
     }
 
     @Test
@@ -122,6 +124,11 @@ class BigVFanoutTopologyIT {
         driver.advanceWallClockTime(TICK);
 
         assertThat(emittedChunks()).hasSize(2);
+        assertThat(pendingFollowers()).isEqualTo(250 - 2 * CHUNK);
+    }
+
+    private double pendingFollowers() {
+        return fixture.meter("readmark.fanout.pending.followers");
     }
 
     @Test

@@ -29,7 +29,8 @@ class FanoutWorkerTopologyIT {
 
     @BeforeEach
     void startDriver() throws Exception {
-        fixture = new TopologyFixture(writers -> FanoutWorkerTopology.build(TOPICS, writers, new RateLimiter(1_000_000), new FanoutProgress()));
+        fixture = new TopologyFixture((writers, meters) ->
+                FanoutWorkerTopology.build(TOPICS, writers, new RateLimiter(1_000_000), new FanoutProgress(), meters));
         driver = fixture.driver;
         chunks = driver.createInputTopic(TOPICS.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -78,5 +79,6 @@ class FanoutWorkerTopologyIT {
         assertThat(unread(101)).isEqualTo(1);
         var rejected = deadLetters.readRecord();
         assertThat(new String(rejected.headers().lastHeader(DeadLetterHeaders.REASON).value(), StandardCharsets.UTF_8)).isNotBlank();
+        assertThat(fixture.meter("readmark.dlq.records", "topic", TOPICS.fanoutChunks().name(), "reason", "field")).isEqualTo(1);
     }
 }

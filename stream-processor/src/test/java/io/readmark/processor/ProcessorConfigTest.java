@@ -21,6 +21,8 @@ class ProcessorConfigTest {
         assertThat(config.topics().deadLetters().name()).isEqualTo("readmark-dlq");
         assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(1000);
         assertThat(config.streamsProperties()).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        assertThat(config.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(config.httpPort()).isEqualTo(8082);
     }
 
     @Test
@@ -28,13 +30,16 @@ class ProcessorConfigTest {
         ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", "kafka:29092", "REDIS_URL", "redis-cluster://r1:7000,r2:7001",
                 "READMARK_TOPIC_BLOG_EVENTS", "posts", "PROCESSOR_STREAM_THREADS", "4",
-                "PROCESSOR_COMMIT_INTERVAL", "PT0.5S", "READMARK_MAX_UNREAD_PER_AUTHOR", "99")));
+                "PROCESSOR_COMMIT_INTERVAL", "PT0.5S", "READMARK_MAX_UNREAD_PER_AUTHOR", "99",
+                "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "9102")));
         assertThat(config.bootstrapServers()).isEqualTo("kafka:29092");
         assertThat(config.redisUrl()).startsWith("redis-cluster://");
         assertThat(config.topics().blogEvents().name()).isEqualTo("posts");
         assertThat(config.commitInterval()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(99);
         assertThat(config.streamsProperties()).containsEntry(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 4);
+        assertThat(config.httpHost()).isEqualTo("127.0.0.1");
+        assertThat(config.httpPort()).isEqualTo(9102);
     }
 
     @Test
@@ -55,6 +60,12 @@ class ProcessorConfigTest {
         assertThat(worker.fanout().policy()).isEqualTo(new BigVPolicy(500, 400));
         assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_ROLES", "everything"))))
                 .hasMessageContaining("PROCESSOR_ROLES");
+    }
+
+    @Test
+    void shouldRejectAPortOutOfRange() {
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_HTTP_PORT", "65536"))))
+                .hasMessageContaining("PROCESSOR_HTTP_PORT");
     }
 
     @Test

@@ -31,7 +31,7 @@ class RedisFirstConsumerIT {
         KafkaTopics.createTopics(infra.kafkaBootstrapServers(), Map.of(topic, 1));
         UnreadKeys keys = new UnreadKeys("commit-" + UUID.randomUUID());
         try (RedisConnections redis = RedisConnections.connect(infra.redisUrl(), Duration.ofSeconds(5), false);
-             ThreadWriters writers = new ThreadWriters(redis, keys, new UnreadLimits(5000, 100), 100_000);
+             ThreadWriters writers = new ThreadWriters(redis, keys, new UnreadLimits(5000, 100), 100_000, applied -> { });
              RedisFirstConsumer consumer = new RedisFirstConsumer(Map.of(
                      ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, infra.kafkaBootstrapServers(),
                      ConsumerConfig.GROUP_ID_CONFIG, "commit-order-" + UUID.randomUUID()), writers, new ThreadCommits())) {

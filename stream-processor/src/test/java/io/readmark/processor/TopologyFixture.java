@@ -1,5 +1,6 @@
 package io.readmark.processor;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
@@ -15,7 +16,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * A TopologyTestDriver whose topology writes to the real test Redis under a key prefix of its own, one per test.
@@ -28,15 +29,17 @@ final class TopologyFixture implements AutoCloseable {
             RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
 
     final UnreadKeys keys = new UnreadKeys("topology-" + UUID.randomUUID());
-    final ThreadWriters writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000);
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final ProcessorMeters meters = new ProcessorMeters(registry);
+    final ThreadWriters writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
     final TopologyTestDriver driver;
 
-    TopologyFixture(Function<ThreadWriters, Topology> topology) throws IOException {
+    TopologyFixture(BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) throws IOException {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
-        driver = new TopologyTestDriver(topology.apply(writers), props);
+        driver = new TopologyTestDriver(topology.apply(writers, meters), props);
     }
 
     /** The user's counts once Redis acknowledged everything the topology wrote so far. */
@@ -54,6 +57,12 @@ final class TopologyFixture implements AutoCloseable {
         return driver.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals(name))
                 .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
+    /** A counter or gauge of this topology's {@link ProcessorMeters}, summed over the series with these tags. */
+    double meter(String name, String... tags) {
+        return registry.find(name).tags(tags).meters().stream()
+                .mapToDouble(meter -> meter.measure().iterator().next().getValue()).sum();
     }
 
     @Override

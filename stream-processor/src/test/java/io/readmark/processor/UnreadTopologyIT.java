@@ -35,8 +35,8 @@ class UnreadTopologyIT {
 
     @BeforeEach
     void startDriver() throws Exception {
-        fixture = new TopologyFixture(writers -> UnreadTopology.build(TOPICS, writers, new ThreadCommits(),
-                new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7))));
+        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, writers, new ThreadCommits(),
+                new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7)), meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
@@ -79,6 +79,7 @@ class UnreadTopologyIT {
         assertThat(counts(102).total()).isEqualTo(1);
         assertThat(counts(103).total()).isZero();
         assertThat(counts(ALICE).total()).isZero();
+        assertThat(fixture.meter("readmark.deliveries", "role", "main")).as("deliveries acknowledged").isEqualTo(2);
     }
 
     @Test
@@ -196,6 +197,10 @@ class UnreadTopologyIT {
             assertThat(header(record, DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
             assertThat(header(record, DeadLetterHeaders.SOURCE_OFFSET)).matches("\\d+");
         });
+        assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "malformed")).isEqualTo(1);
+        assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "field")).isEqualTo(1);
+        assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "type")).isEqualTo(1);
+        assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "key")).isEqualTo(2);
     }
 
     private static String header(TestRecord<byte[], byte[]> record, String name) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongConsumer;
 
 /**
  * Applies unread changes to Redis without a round trip per change: scripts are pipelined on a dedicated connection,
@@ -32,6 +33,7 @@ public final class UnreadWriter implements AutoCloseable {
     private final byte[] maxUnreadPerAuthor;
     private final byte[] maxMarksPerUser;
     private final int maxPending;
+    private final LongConsumer deliveriesApplied;
     private final List<PendingWrite> pending = new ArrayList<>();
     private int unflushed;
 
@@ -42,12 +44,21 @@ public final class UnreadWriter implements AutoCloseable {
      * @param maxPending how many unacknowledged scripts may be in flight before a write waits for all of them
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending) {
+        this(connection, keys, limits, maxPending, applied -> { });
+    }
+
+    /**
+     * @param deliveriesApplied told how many {@link #deliver} scripts Redis acknowledged, each time some were
+     */
+    public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
+                        LongConsumer deliveriesApplied) {
         this.connection = connection;
         this.redis = connection.async();
         this.keys = keys;
         this.maxUnreadPerAuthor = UnreadKeys.decimal(limits.maxUnreadPerAuthor());
         this.maxMarksPerUser = UnreadKeys.decimal(limits.maxMarksPerUser());
         this.maxPending = maxPending;
+        this.deliveriesApplied = deliveriesApplied;
         loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
     }
@@ -114,17 +125,21 @@ public final class UnreadWriter implements AutoCloseable {
         while (!pending.isEmpty()) {
             List<PendingWrite> failed = new ArrayList<>();
             Throwable lastError = null;
+            long delivered = 0;
             for (PendingWrite write : pending) {
                 try {
                     write.result().join();
+                    if (write.script() == UnreadScript.DELIVER) delivered++;
                 } catch (CompletionException | java.util.concurrent.CancellationException e) {
                     failed.add(write);
                     lastError = e.getCause() != null ? e.getCause() : e;
                 }
             }
             pending.clear();
+            if (delivered > 0) deliveriesApplied.accept(delivered);
             if (failed.isEmpty()) return;
-            log.warn("{} Redis writes failed ({}); retrying in {} ms", failed.size(), lastError.toString(), backoff.toMillis());
+            log.atWarn().addKeyValue("failed", failed.size()).addKeyValue("error", lastError.toString())
+                    .addKeyValue("retryInMs", backoff.toMillis()).log("Redis writes failed, retrying");
             sleep(backoff);
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             // Scripts are idempotent, so sending a write again that did reach Redis changes nothing.

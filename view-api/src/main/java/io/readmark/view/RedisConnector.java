@@ -1,6 +1,7 @@
 package io.readmark.view;
 
 import io.lettuce.core.RedisException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.store.RedisConnections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,19 +25,21 @@ final class RedisConnector implements AutoCloseable {
 
     private final String url;
     private final Duration commandTimeout;
+    private final MeterRegistry registry;
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("view-api-redis-connect").daemon().factory());
     private volatile RedisConnections connections;
     private boolean closed; // guarded by this
 
-    private RedisConnector(String url, Duration commandTimeout) {
+    private RedisConnector(String url, Duration commandTimeout, MeterRegistry registry) {
         this.url = url;
         this.commandTimeout = commandTimeout;
+        this.registry = registry;
     }
 
     /** Tries to connect now; if Redis is unreachable, returns anyway and keeps trying in the background. */
-    static RedisConnector start(String url, Duration commandTimeout) {
-        RedisConnector connector = new RedisConnector(url, commandTimeout);
+    static RedisConnector start(String url, Duration commandTimeout, MeterRegistry registry) {
+        RedisConnector connector = new RedisConnector(url, commandTimeout, registry);
         try {
             connector.attempt(FIRST_RETRY);
         } catch (RuntimeException e) { // not an outage but a bad URL: no retry would help
@@ -55,7 +58,7 @@ final class RedisConnector implements AutoCloseable {
     private void attempt(Duration nextRetry) {
         RedisConnections connected;
         try {
-            connected = RedisConnections.connect(url, commandTimeout, true);
+            connected = RedisConnections.connect(url, commandTimeout, true, registry);
         } catch (RedisException e) {
             synchronized (this) {
                 if (closed) return;

@@ -49,7 +49,7 @@ final class RedisGuard {
         } catch (RedisException e) {
             judged = true;
             // The exception's text can name hosts and ports, so it goes to the log and not to the client.
-            log.warn("Redis unavailable, answering 503: {}", e.toString());
+            log.atWarn().addKeyValue("error", e.toString()).log("Redis unavailable, answering 503");
             breaker.onFailure();
             throw unavailable("which did not answer within " + commandTimeout.toMillis() + " ms", RETRY_AFTER_SECONDS);
         } finally {

@@ -3,6 +3,7 @@ package io.readmark.view;
 import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.metrics.ServiceMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,11 +23,13 @@ public final class ViewApi implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ViewApi.class);
 
+    private final ServiceMetrics metrics;
     private final RedisConnector redis;
     private final JsonHttpServer server;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ViewApi(RedisConnector redis, JsonHttpServer server) {
+    private ViewApi(ServiceMetrics metrics, RedisConnector redis, JsonHttpServer server) {
+        this.metrics = metrics;
         this.redis = redis;
         this.server = server;
     }
@@ -37,18 +40,21 @@ public final class ViewApi implements AutoCloseable {
      * @throws UncheckedIOException if the HTTP port cannot be bound
      */
     public static ViewApi start(ViewApiConfig config) {
-        RedisConnector redis = RedisConnector.start(config.redisUrl(), config.redisTimeout());
+        ServiceMetrics metrics = new ServiceMetrics("view-api");
+        RedisConnector redis = null;
         try {
+            redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry());
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime);
             ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, config.redisTimeout()), config);
             Access access = Access.from("view-api", config.auth());
-            JsonHttpServer server = routes.register(new JsonHttpServer("view-api"), access).start(config.host(), config.port());
-            return new ViewApi(redis, server);
+            JsonHttpServer server = routes.register(new JsonHttpServer("view-api").metrics(metrics.registry()), access)
+                    .start(config.host(), config.port());
+            return new ViewApi(metrics, redis, server);
         } catch (IOException e) {
-            redis.close();
+            release(redis, metrics);
             throw new UncheckedIOException("view-api cannot listen on " + config.host() + ":" + config.port(), e);
         } catch (RuntimeException e) {
-            redis.close();
+            release(redis, metrics);
             throw e;
         }
     }
@@ -56,6 +62,11 @@ public final class ViewApi implements AutoCloseable {
     /** The routes served, as {@code "GET /v1/users/{userId}/unread"}. */
     public List<String> routes() {
         return server.routes();
+    }
+
+    private static void release(RedisConnector redis, ServiceMetrics metrics) {
+        if (redis != null) redis.close();
+        metrics.close();
     }
 
     /** The bound HTTP port (the real one when the configuration asked for 0). */
@@ -69,6 +80,7 @@ public final class ViewApi implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) return;
         server.close();
         redis.close();
+        metrics.close();
     }
 
     public static void main(String[] args) throws InterruptedException {

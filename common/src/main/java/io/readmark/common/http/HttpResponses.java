@@ -6,11 +6,21 @@ import io.readmark.common.json.Json;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 
-/** Writes JSON and problem+json responses; every response of the HTTP servers goes through here. */
+/** Writes JSON, problem+json and text responses; every response of the HTTP servers goes through here. */
 public final class HttpResponses {
 
     private HttpResponses() {
+    }
+
+    /** A route's answer: its body as JSON, or as is when it is {@link Response.Text}. */
+    public static void answer(HttpExchange exchange, Response response) throws IOException {
+        if (response.body() instanceof Response.Text text) {
+            send(exchange, response.status(), text.contentType(), text.text().getBytes(StandardCharsets.UTF_8));
+        } else {
+            json(exchange, response.status(), response.body());
+        }
     }
 
     public static void json(HttpExchange exchange, int status, Object body) throws IOException {

@@ -2,6 +2,7 @@ package io.readmark.common.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,9 +23,12 @@ import java.util.concurrent.Executors;
 public final class JsonHttpServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(JsonHttpServer.class);
+    /** What {@link PrometheusMeterRegistry#scrape()} writes: the Prometheus text exposition format. */
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     private final String name;
     private final List<Route> routes = new ArrayList<>();
+    private RequestMetrics requestMetrics;
     private HttpServer server;
     private ExecutorService executor;
 
@@ -37,13 +41,22 @@ public final class JsonHttpServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Times every request in {@code registry} ({@code http.server.requests}) and serves the registry's scrape at
+     * {@code GET /metrics}. Call before {@link #start}.
+     */
+    public JsonHttpServer metrics(PrometheusMeterRegistry registry) {
+        requestMetrics = new RequestMetrics(registry);
+        return route("GET", "/metrics", request -> Response.text(PROMETHEUS_TEXT, registry.scrape()));
+    }
+
     public JsonHttpServer start(String host, int port) throws IOException {
         executor = Executors.newVirtualThreadPerTaskExecutor();
         server = HttpServer.create(new InetSocketAddress(host, port), 1024);
         server.setExecutor(executor);
         server.createContext("/", this::dispatch);
         server.start();
-        log.info("{} listening on http://{}:{}", name, host, port());
+        log.atInfo().addKeyValue("server", name).addKeyValue("host", host).addKeyValue("port", port()).log("listening");
         return this;
     }
 
@@ -57,19 +70,34 @@ public final class JsonHttpServer implements AutoCloseable {
     }
 
     private void dispatch(HttpExchange exchange) throws IOException {
+        long started = System.nanoTime();
+        int status = 500;
         try (exchange) {
             try {
                 Response response = handle(exchange);
+                status = response.status();
                 response.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-                HttpResponses.json(exchange, response.status(), response.body());
+                HttpResponses.answer(exchange, response);
             } catch (ApiException e) {
+                status = e.problem().status();
                 e.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
                 HttpResponses.problem(exchange, e.problem());
             } catch (Exception e) {
                 log.error("{}: {} {} failed", name, exchange.getRequestMethod(), exchange.getRequestURI(), e);
                 HttpResponses.problem(exchange, Problem.of(500, "Internal error", "the request could not be completed"));
             }
+        } finally {
+            if (requestMetrics != null) {
+                requestMetrics.record(exchange.getRequestMethod(), routeTemplate(exchange.getRequestURI().getPath()),
+                        status, System.nanoTime() - started);
+            }
         }
+    }
+
+    /** The template of the route whose path fits, whatever its method; a 405 is still a request to that route. */
+    private String routeTemplate(String path) {
+        return routes.stream().filter(route -> route.match(path).isPresent()).findFirst()
+                .map(Route::template).orElse(RequestMetrics.UNKNOWN_ROUTE);
     }
 
     private Response handle(HttpExchange exchange) throws Exception {

@@ -3,7 +3,10 @@ package io.readmark.common.http;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What a route answers: a status, a body that is written as JSON, and extra headers such as {@code Retry-After}. */
+/**
+ * What a route answers: a status, a body that is written as JSON (or as is when it is a {@link Text}), and extra
+ * headers such as {@code Retry-After}.
+ */
 public record Response(int status, Object body, Map<String, String> headers) {
 
     public Response {
@@ -12,6 +15,10 @@ public record Response(int status, Object body, Map<String, String> headers) {
 
     public Response(int status, Object body) {
         this(status, body, Map.of());
+    }
+
+    /** A body that is not JSON, such as the Prometheus scrape: sent as is, with its own content type. */
+    public record Text(String contentType, String text) {
     }
 
     public static Response ok(Object body) {
@@ -27,5 +34,9 @@ public record Response(int status, Object body, Map<String, String> headers) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
         return new Response(status, body, more);
+    }
+
+    public static Response text(String contentType, String text) {
+        return new Response(200, new Text(contentType, text));
     }
 }

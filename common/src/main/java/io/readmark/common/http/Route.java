@@ -17,6 +17,11 @@ public record Route(String method, List<String> segments, Handler handler) {
         return new Route(method, split(template), handler);
     }
 
+    /** The template, normalised ({@code /v1/users/{userId}/unread}): a bounded name for metrics, unlike the path. */
+    String template() {
+        return "/" + String.join("/", segments);
+    }
+
     /** The path variables when {@code path} fits this template, empty otherwise. */
     Optional<Map<String, String>> match(String path) {
         List<String> actual = split(path);

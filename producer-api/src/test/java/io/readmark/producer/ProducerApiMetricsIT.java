@@ -1,0 +1,94 @@
+package io.readmark.producer;
+
+import io.readmark.common.auth.AuthConfig;
+import io.readmark.schemas.Topics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** What the producer API reports at {@code /metrics} after real requests against a real broker. */
+class ProducerApiMetricsIT {
+
+    private static ProducerApi api;
+    private static HttpCalls http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Topics topics = KafkaRecords.createTopicsFor(ProducerApiMetricsIT.class);
+        api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(), topics,
+                Duration.ofSeconds(10), 65_536, 1_000, 1_048_576, AuthConfig.off()));
+        http = new HttpCalls(api.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (http != null) http.close();
+        if (api != null) api.close();
+    }
+
+    @Test
+    void shouldReportRequestLatencyByRouteAndStatusProducerSendsAndTheJvm() {
+        // Given an accepted event, a bad one and a path nobody serves
+        assertThat(http.postJson("/v1/events", """
+                {"type":"BlogPublished","eventId":"metrics-1","blogId":1,"authorId":7,"publishedAt":"2026-03-01T12:00:00Z"}""")
+                .statusCode()).isEqualTo(202);
+        assertThat(http.postJson("/v1/events", "{\"type\":\"BlogPublished\"}").statusCode()).isEqualTo(400);
+        assertThat(http.get("/v1/events/1").statusCode()).isEqualTo(404);
+
+        // When scraped (a request is timed once its answer is written, which the client may see first)
+        await().untilAsserted(() -> {
+            String scrape = scrape();
+
+            // Then
+            assertThat(sum(scrape, "http_server_requests_seconds_count", "method=\"POST\"", "route=\"/v1/events\"", "status=\"202\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(sum(scrape, "http_server_requests_seconds_count", "route=\"/v1/events\"", "status=\"400\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(sum(scrape, "http_server_requests_seconds_count", "route=\"UNKNOWN\"", "status=\"404\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(samples(scrape, "http_server_requests_seconds_bucket", "route=\"/v1/events\"", "le=")).isNotEmpty();
+            assertThat(sum(scrape, "kafka_producer_record_send_total", "client_id=\"readmark-producer-api\"")).isGreaterThanOrEqualTo(1);
+            assertThat(samples(scrape, "jvm_memory_used_bytes")).isNotEmpty();
+            assertThat(samples(scrape, "process_cpu_usage")).isNotEmpty();
+            assertThat(scrape.lines().filter(line -> !line.startsWith("#")))
+                    .allMatch(line -> line.contains("application=\"producer-api\""));
+        });
+    }
+
+    @Test
+    void shouldServeMetricsAsPrometheusTextWithoutAuthentication() {
+        // When
+        HttpResponse<String> response = http.get("/metrics");
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(response.body()).contains("# TYPE http_server_requests_seconds histogram");
+    }
+
+    private static String scrape() {
+        HttpResponse<String> response = http.get("/metrics");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** The samples of {@code name} whose labels include every one of {@code labels} ({@code key="value"}). */
+    private static List<String> samples(String scrape, String name, String... labels) {
+        return scrape.lines()
+                .filter(line -> line.startsWith(name + "{") && Arrays.stream(labels).allMatch(line::contains))
+                .toList();
+    }
+
+    private static double sum(String scrape, String name, String... labels) {
+        return samples(scrape, name, labels).stream()
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+}

@@ -1,0 +1,49 @@
+package io.readmark.processor;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.function.LongConsumer;
+
+/**
+ * The stream processor's own meters, next to those Kafka Streams and Lettuce report: deliveries Redis acknowledged
+ * ({@code readmark.deliveries}), records sent to the dead-letter topic ({@code readmark.dlq.records}) and the
+ * big-V backlog ({@code readmark.fanout.pending.followers}).
+ */
+public final class ProcessorMeters {
+
+    private final MeterRegistry registry;
+    private final FanoutBacklog fanoutBacklog = new FanoutBacklog();
+
+    public ProcessorMeters(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("readmark.fanout.pending.followers", fanoutBacklog, FanoutBacklog::pendingFollowers)
+                .description("Followers of running big-V fan-outs not yet put into chunks")
+                .strongReference(true)
+                .register(registry);
+    }
+
+    /** Counts the deliveries Redis acknowledged for one application: {@code main} (inline) or {@code fanout} (big-V). */
+    LongConsumer deliveries(String role) {
+        Counter counter = Counter.builder("readmark.deliveries")
+                .description("Deliveries of a blog to a follower that Redis acknowledged, replays included")
+                .tag("role", role)
+                .register(registry);
+        return counter::increment;
+    }
+
+    /** One record sent to the dead-letter topic; {@code reason} must be a bounded category, not the detail. */
+    void deadLettered(String sourceTopic, String reason) {
+        Counter.builder("readmark.dlq.records")
+                .description("Records sent to the dead-letter topic, by source topic and reason")
+                .tag("topic", sourceTopic)
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
+    }
+
+    FanoutBacklog fanoutBacklog() {
+        return fanoutBacklog;
+    }
+}

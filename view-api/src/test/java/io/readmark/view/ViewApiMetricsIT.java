@@ -1,0 +1,80 @@
+package io.readmark.view;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpResponse;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** What the view API reports at {@code /metrics} after real reads from a real Redis. */
+class ViewApiMetricsIT {
+
+    private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
+
+    @AfterAll
+    static void stop() {
+        view.close();
+    }
+
+    @Test
+    void shouldReportRequestLatencyByRouteTemplateRedisCommandLatencyAndTheJvm() {
+        // Given reads that succeed and one with a bad id
+        view.deliver(101, 7, 1001);
+        assertThat(view.get("/v1/users/101/unread").statusCode()).isEqualTo(200);
+        assertThat(view.get("/v1/users/102/unread").statusCode()).isEqualTo(200);
+        assertThat(view.get("/v1/users/101/unread/7?limit=5").statusCode()).isEqualTo(200);
+        assertThat(view.get("/v1/users/abc/unread").statusCode()).isEqualTo(400);
+
+        // When scraped (a request is timed once its answer is written, which the client may see first)
+        await().untilAsserted(() -> {
+            String scrape = scrape();
+
+            // Then requests are counted per route template, never per user
+            assertThat(sum(scrape, "http_server_requests_seconds_count", "route=\"/v1/users/{userId}/unread\"", "status=\"200\""))
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(sum(scrape, "http_server_requests_seconds_count", "route=\"/v1/users/{userId}/unread/{authorId}\"",
+                    "status=\"200\"")).isGreaterThanOrEqualTo(1);
+            assertThat(sum(scrape, "http_server_requests_seconds_count", "route=\"/v1/users/{userId}/unread\"", "status=\"400\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(scrape).doesNotContain("/v1/users/101");
+            // And Redis commands are timed, as histograms
+            assertThat(sum(scrape, "lettuce_command_completion_seconds_count", "command=\"HGETALL\"")).isGreaterThanOrEqualTo(2);
+            assertThat(samples(scrape, "lettuce_command_completion_seconds_bucket", "le=")).isNotEmpty();
+            assertThat(samples(scrape, "jvm_threads_live_threads")).isNotEmpty();
+            assertThat(scrape.lines().filter(line -> !line.startsWith("#")))
+                    .allMatch(line -> line.contains("application=\"view-api\""));
+        });
+    }
+
+    @Test
+    void shouldServeMetricsAsPrometheusText() {
+        // When
+        HttpResponse<String> response = view.get("/metrics");
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(ViewApiFixture.contentType(response)).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+    }
+
+    private static String scrape() {
+        HttpResponse<String> response = view.get("/metrics");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** The samples of {@code name} whose labels include every one of {@code labels} ({@code key="value"}). */
+    private static List<String> samples(String scrape, String name, String... labels) {
+        return scrape.lines()
+                .filter(line -> line.startsWith(name + "{") && Arrays.stream(labels).allMatch(line::contains))
+                .toList();
+    }
+
+    private static double sum(String scrape, String name, String... labels) {
+        return samples(scrape, name, labels).stream()
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+}
