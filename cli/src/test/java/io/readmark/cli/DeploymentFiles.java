@@ -250,36 +250,19 @@ final class DeploymentFiles {
         }
     }
 
-    /**
-     * docs/CONFIGURATION.md: every table row whose first cell names settings in backticks; in a row that names one
-     * setting, the second cell holds its default: the first {@code `value`} there (others are per mode), else the text.
-     */
-    record ConfigurationDoc(Set<String> names, Map<String, String> defaults) {
+    /** docs/CONFIGURATION.md: the setting names in backticks in the first cell of every table row. */
+    record ConfigurationDoc(Set<String> names) {
 
-        private static final Pattern ROW = Pattern.compile("^\\|([^|]*)\\|([^|]*)\\|");
+        private static final Pattern ROW = Pattern.compile("^\\|([^|]*)\\|");
         private static final Pattern NAME = Pattern.compile("`([A-Z][A-Z0-9_]*)`");
-        private static final Pattern CODE = Pattern.compile("`([^`]*)`");
 
         static ConfigurationDoc read(Path file) {
             Set<String> names = new TreeSet<>();
-            Map<String, String> defaults = new HashMap<>();
             for (String line : DeploymentFiles.read(file).lines().toList()) {
                 Matcher row = ROW.matcher(line.strip());
-                if (!row.find()) continue;
-                List<String> inRow = NAME.matcher(row.group(1)).results().map(m -> m.group(1)).toList();
-                names.addAll(inRow);
-                if (inRow.size() == 1) {
-                    Matcher code = CODE.matcher(row.group(2));
-                    defaults.put(inRow.getFirst(), code.find() ? code.group(1) : row.group(2).strip());
-                }
+                if (row.find()) NAME.matcher(row.group(1)).results().forEach(m -> names.add(m.group(1)));
             }
-            return new ConfigurationDoc(names, defaults);
-        }
-
-        String defaultOf(String name) {
-            String value = defaults.get(name);
-            if (value == null) throw new AssertionError("docs/CONFIGURATION.md has no row of its own for " + name);
-            return value;
+            return new ConfigurationDoc(names);
         }
     }
 

@@ -246,8 +246,7 @@ class DeploymentFilesTest {
         return switch (command(service)) {
             case "producer-api" -> ProducerApiConfig.from(settings).port();
             case "view-api" -> ViewApiConfig.from(settings).port();
-            // The processor's health and metrics server reads PROCESSOR_HTTP_PORT; its documented default stands in.
-            case "stream-processor" -> settings.integer("PROCESSOR_HTTP_PORT", Integer.parseInt(DOCS.defaultOf("PROCESSOR_HTTP_PORT")));
+            case "stream-processor" -> ProcessorConfig.from(settings).httpPort();
             default -> throw new AssertionError("no port known for service " + service.name());
         };
     }
