@@ -62,7 +62,7 @@ public final class JsonHttpServer implements AutoCloseable {
 
     /** Every route as {@code "GET /v1/users/{userId}/unread"}, in registration order. */
     public List<String> routes() {
-        return routes.stream().map(route -> route.method() + " /" + String.join("/", route.segments())).toList();
+        return routes.stream().map(route -> route.method() + " " + route.template()).toList();
     }
 
     public int port() {
@@ -72,9 +72,10 @@ public final class JsonHttpServer implements AutoCloseable {
     private void dispatch(HttpExchange exchange) throws IOException {
         long started = System.nanoTime();
         int status = 500;
+        List<String> segments = Route.split(exchange.getRequestURI().getPath());
         try (exchange) {
             try {
-                Response response = handle(exchange);
+                Response response = handle(exchange, segments);
                 status = response.status();
                 response.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
                 HttpResponses.answer(exchange, response);
@@ -88,23 +89,22 @@ public final class JsonHttpServer implements AutoCloseable {
             }
         } finally {
             if (requestMetrics != null) {
-                requestMetrics.record(exchange.getRequestMethod(), routeTemplate(exchange.getRequestURI().getPath()),
-                        status, System.nanoTime() - started);
+                requestMetrics.record(exchange.getRequestMethod(), routeTemplate(segments), status, System.nanoTime() - started);
             }
         }
     }
 
     /** The template of the route whose path fits, whatever its method; a 405 is still a request to that route. */
-    private String routeTemplate(String path) {
-        return routes.stream().filter(route -> route.match(path).isPresent()).findFirst()
+    private String routeTemplate(List<String> segments) {
+        return routes.stream().filter(route -> route.match(segments).isPresent()).findFirst()
                 .map(Route::template).orElse(RequestMetrics.UNKNOWN_ROUTE);
     }
 
-    private Response handle(HttpExchange exchange) throws Exception {
+    private Response handle(HttpExchange exchange, List<String> segments) throws Exception {
         String path = exchange.getRequestURI().getPath();
         boolean pathKnown = false;
         for (Route route : routes) {
-            Optional<Map<String, String>> variables = route.match(path);
+            Optional<Map<String, String>> variables = route.match(segments);
             if (variables.isEmpty()) continue;
             pathKnown = true;
             if (route.method().equals(exchange.getRequestMethod())) {

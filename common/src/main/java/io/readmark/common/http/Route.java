@@ -4,9 +4,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
-/** A method and a path template such as {@code /v1/users/{userId}/unread}; matches whole segments only. */
-public record Route(String method, List<String> segments, Handler handler) {
+/**
+ * A method and a path template such as {@code /v1/users/{userId}/unread}; matches whole segments only.
+ * {@code template} is the normalised template: a bounded name for metrics, unlike the path.
+ */
+public record Route(String method, String template, List<String> segments, Handler handler) {
+
+    private static final Pattern OUTER_SLASHES = Pattern.compile("^/+|/+$");
+    private static final Pattern SLASHES = Pattern.compile("/+");
 
     @FunctionalInterface
     public interface Handler {
@@ -14,17 +21,12 @@ public record Route(String method, List<String> segments, Handler handler) {
     }
 
     static Route of(String method, String template, Handler handler) {
-        return new Route(method, split(template), handler);
+        List<String> segments = split(template);
+        return new Route(method, "/" + String.join("/", segments), segments, handler);
     }
 
-    /** The template, normalised ({@code /v1/users/{userId}/unread}): a bounded name for metrics, unlike the path. */
-    String template() {
-        return "/" + String.join("/", segments);
-    }
-
-    /** The path variables when {@code path} fits this template, empty otherwise. */
-    Optional<Map<String, String>> match(String path) {
-        List<String> actual = split(path);
+    /** The path variables when a path split by {@link #split} fits this template, empty otherwise. */
+    Optional<Map<String, String>> match(List<String> actual) {
         if (actual.size() != segments.size()) return Optional.empty();
         Map<String, String> variables = new HashMap<>();
         for (int i = 0; i < segments.size(); i++) {
@@ -38,7 +40,8 @@ public record Route(String method, List<String> segments, Handler handler) {
         return Optional.of(variables);
     }
 
-    private static List<String> split(String path) {
-        return List.of(path.replaceAll("^/+|/+$", "").split("/+"));
+    /** A path's segments, ignoring leading, trailing and repeated slashes; split once per request. */
+    static List<String> split(String path) {
+        return List.of(SLASHES.split(OUTER_SLASHES.matcher(path).replaceAll("")));
     }
 }
