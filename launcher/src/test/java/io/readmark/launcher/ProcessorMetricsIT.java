@@ -7,9 +7,9 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
 
+import static io.readmark.infra.PrometheusText.samples;
+import static io.readmark.infra.PrometheusText.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -71,17 +71,5 @@ class ProcessorMetricsIT {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
         return response.body();
-    }
-
-    /** The samples of {@code name} whose labels include every one of {@code labels} ({@code key="value"}). */
-    private static List<String> samples(String scrape, String name, String... labels) {
-        return scrape.lines()
-                .filter(line -> line.startsWith(name + "{") && Arrays.stream(labels).allMatch(line::contains))
-                .toList();
-    }
-
-    private static double sum(String scrape, String name, String... labels) {
-        return samples(scrape, name, labels).stream()
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 }

@@ -4,9 +4,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
-import java.util.Arrays;
-import java.util.List;
 
+import static io.readmark.infra.PrometheusText.samples;
+import static io.readmark.infra.PrometheusText.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -64,17 +64,5 @@ class ViewApiMetricsIT {
         HttpResponse<String> response = view.get("/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
-    }
-
-    /** The samples of {@code name} whose labels include every one of {@code labels} ({@code key="value"}). */
-    private static List<String> samples(String scrape, String name, String... labels) {
-        return scrape.lines()
-                .filter(line -> line.startsWith(name + "{") && Arrays.stream(labels).allMatch(line::contains))
-                .toList();
-    }
-
-    private static double sum(String scrape, String name, String... labels) {
-        return samples(scrape, name, labels).stream()
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 }
