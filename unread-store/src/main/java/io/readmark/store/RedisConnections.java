@@ -2,6 +2,9 @@ package io.readmark.store;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -14,6 +17,8 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.api.sync.RedisKeyCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
@@ -26,6 +31,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * One Lettuce client per process, standalone or cluster as the URL says: {@code redis://host:port} or
@@ -166,6 +172,36 @@ public final class RedisConnections implements AutoCloseable {
         }
         StatefulRedisConnection<byte[], byte[]> connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
         return new BinaryConnection(connection, connection.async(), connection.sync());
+    }
+
+    /**
+     * Calls {@code batch} with every key matching {@code pattern}, one SCAN reply at a time, so memory does not grow
+     * with the keyspace. On Redis Cluster each master is scanned in turn (a key lives on exactly one master); a reshard
+     * while it runs can make it miss or repeat keys that move. SCAN, never KEYS: each call blocks Redis only briefly.
+     *
+     * @param count the COUNT hint: roughly how many keys Redis visits per call
+     */
+    public void scan(String pattern, int count, Consumer<List<String>> batch) {
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(count);
+        if (!cluster) {
+            scan(shared.sync(), args, batch);
+            return;
+        }
+        StatefulRedisClusterConnection<String, String> connection = (StatefulRedisClusterConnection<String, String>) shared.stateful();
+        for (RedisClusterNode node : connection.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
+                scan(connection.getConnection(node.getNodeId()).sync(), args, batch);
+            }
+        }
+    }
+
+    private static void scan(RedisKeyCommands<String, String> redis, ScanArgs args, Consumer<List<String>> batch) {
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            KeyScanCursor<String> reply = redis.scan(cursor, args);
+            if (!reply.getKeys().isEmpty()) batch.accept(reply.getKeys());
+            cursor = reply;
+        } while (!cursor.isFinished());
     }
 
     @Override

@@ -51,6 +51,66 @@ public final class UnreadKeys {
         return prefix + ":{u:" + userId + "}";
     }
 
+    // Finding keys again (reconcile): SCAN patterns and the ids in a key name. Only canonical names are this prefix's
+    // keys, the ones the methods above build for positive ids; anything else that matches a pattern is not.
+
+    /** The SCAN MATCH pattern of every user's counts hash under this prefix. */
+    public String countsPattern() {
+        return glob(prefix) + ":{u:*}:counts";
+    }
+
+    /** The SCAN MATCH pattern of every user's unread sets under this prefix. */
+    public String unreadPattern() {
+        return glob(prefix) + ":{u:*}:unread:*";
+    }
+
+    /** The user of a counts key, or -1 when the key is not a counts key of this prefix. */
+    public long userOfCounts(String key) {
+        String start = prefix + ":{u:";
+        String end = "}:counts";
+        if (!key.startsWith(start) || !key.endsWith(end) || key.length() <= start.length() + end.length()) return -1;
+        return id(key.substring(start.length(), key.length() - end.length()));
+    }
+
+    /** The user and author of an unread key of this prefix. */
+    public record UnreadKey(long userId, long authorId) {
+    }
+
+    /** The user and author of an unread key, or null when the key is not an unread key of this prefix. */
+    public UnreadKey parseUnread(String key) {
+        String start = prefix + ":{u:";
+        String middle = "}:unread:";
+        if (!key.startsWith(start)) return null;
+        int at = key.indexOf(middle, start.length());
+        if (at < 0) return null;
+        long user = id(key.substring(start.length(), at));
+        long author = id(key.substring(at + middle.length()));
+        return user < 0 || author < 0 ? null : new UnreadKey(user, author);
+    }
+
+    /** A positive id in the canonical decimal form the writers use, or -1. */
+    public static long id(String text) {
+        if (text.isEmpty() || text.length() > 19 || text.charAt(0) == '0') return -1;
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') return -1;
+        }
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return -1; // 19 digits above Long.MAX_VALUE
+        }
+    }
+
+    /** The text as a glob that matches only itself: SCAN MATCH treats *, ?, [, ] and \ as special. */
+    private static String glob(String text) {
+        StringBuilder escaped = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if ("*?[]\\".indexOf(c) >= 0) escaped.append('\\');
+            escaped.append(c);
+        }
+        return escaped.toString();
+    }
+
     // The same names as UTF-8 bytes for the writer's hot path: one array each, no intermediate Strings. Ids are
     // positive by contract; anything else takes the String route so the name is still exactly the same.
 

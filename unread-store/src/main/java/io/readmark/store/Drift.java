@@ -1,0 +1,18 @@
+package io.readmark.store;
+
+/** One finding of {@code check.lua}: what is wrong with which field of which user, what it holds and what it should. */
+public record Drift(long userId, DriftKind kind, String field, String found, String expected) {
+
+    /** For a report: {@code user 42: wrong-count of author 7: counts 3, set holds 2}. */
+    public String describe() {
+        String subject = switch (kind) {
+            case WRONG_TOTAL -> "total " + found + ", author fields sum to " + expected;
+            case WRONG_COUNT -> "author " + field + ": counts " + found + ", set holds " + expected;
+            case MISSING_COUNT, ORPHAN_SET -> "author " + field + ": set holds " + found + ", no count";
+            case BAD_FIELD -> "field " + field + " = '" + found + "', expected " + expected;
+            case OVER_CAP -> "author " + field + ": set holds " + found + ", cap " + expected;
+            case WRONG_TYPE -> "key " + field + " is a " + found + ", expected a " + expected;
+        };
+        return "user " + userId + ": " + kind.label() + ", " + subject;
+    }
+}

@@ -1,0 +1,40 @@
+package io.readmark.store;
+
+/**
+ * The ways a user's counts can disagree with their unread sets (DESIGN invariants 1 and 2), as {@code check.lua}
+ * names them. Each is a state no script leaves behind, so finding one means something outside the scripts wrote.
+ */
+public enum DriftKind {
+    /** {@code counts[A]} is a positive integer but not {@code ZCARD(unread:A)} (also: a count whose set is gone). */
+    WRONG_COUNT("wrong-count"),
+    /** {@code unread:A} has entries, the user's counts has no field A. */
+    MISSING_COUNT("missing-count"),
+    /** {@code unread:A} has entries, the user has no counts hash at all. */
+    ORPHAN_SET("orphan-set"),
+    /** A field that is zero, negative or not an integer, or whose name is neither an author id nor {@code total}. */
+    BAD_FIELD("bad-field"),
+    /** {@code total} (missing: 0) is not the sum of the author fields. */
+    WRONG_TOTAL("wrong-total"),
+    /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
+    OVER_CAP("over-cap"),
+    /** A key of the user holds another Redis type than the data model's; reported, never repaired. */
+    WRONG_TYPE("wrong-type");
+
+    private final String label;
+
+    DriftKind(String label) {
+        this.label = label;
+    }
+
+    /** The name the scripts and the report use. */
+    public String label() {
+        return label;
+    }
+
+    static DriftKind ofLabel(String label) {
+        for (DriftKind kind : values()) {
+            if (kind.label.equals(label)) return kind;
+        }
+        throw new IllegalStateException("check.lua reported an unknown kind of drift: " + label);
+    }
+}

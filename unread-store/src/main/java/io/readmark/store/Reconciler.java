@@ -1,0 +1,253 @@
+package io.readmark.store;
+
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Checks DESIGN invariants 1 and 2 for every user under a prefix, and with repair makes drifted users' counts agree
+ * with their unread sets again. Two SCAN passes stream the keyspace (memory grows with drifted users, not with users):
+ * one over counts hashes checks each user completely, one over unread sets finds sets without their count, which the
+ * first cannot see. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
+ * of a live processor land wholly before or after it and cause no false drift; key names are built here and passed in
+ * KEYS, and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
+ * Checks are pipelined: one batch of SCAN results at a time, a round trip for the field names and one for the checks.
+ */
+public final class Reconciler {
+
+    /** Told after every SCAN batch how far the run is, and of every finding. */
+    @FunctionalInterface
+    public interface Listener {
+        void progress(long keysScanned, long usersScanned, long usersDrifted, String pass);
+
+        default void found(Drift drift) {
+        }
+    }
+
+    private static final int SCAN_COUNT = 1_000;
+    private static final int MAX_EXAMPLES = 10;
+    /** A user whose author fields keep changing between reading them and checking; only a hot user under heavy writes. */
+    private static final int MAX_ATTEMPTS = 100;
+    private static final String USER = "user";
+    private static final String SETS = "sets";
+
+    private final RedisClusterAsyncCommands<String, String> redis;
+    private final RedisConnections connections;
+    private final UnreadKeys keys;
+    private final String cap;
+
+    public Reconciler(RedisConnections connections, UnreadKeys keys, int maxUnreadPerAuthor) {
+        this.connections = connections;
+        this.redis = connections.shared().async();
+        this.keys = keys;
+        this.cap = Integer.toString(maxUnreadPerAuthor);
+        try {
+            for (ReconcileScript script : ReconcileScript.values()) connections.shared().sync().scriptLoad(script.body());
+        } catch (io.lettuce.core.RedisException e) {
+            // Not fatal: the first EVALSHA that misses falls back to EVAL.
+        }
+    }
+
+    /** What one run found; drifted users are remembered (kinds, repaired) so each is reported once. */
+    private final class Run {
+        final boolean repair;
+        final Listener listener;
+        final long startNanos = System.nanoTime();
+        final Map<Long, Set<DriftKind>> drifted = new HashMap<>();
+        final Set<Long> repaired = new LinkedHashSet<>();
+        final List<Drift> examples = new ArrayList<>();
+        long usersScanned;
+        long keysScanned;
+        long ignoredKeys;
+
+        Run(boolean repair, Listener listener) {
+            this.repair = repair;
+            this.listener = listener;
+        }
+
+        void found(long user, List<Drift> findings, Set<String> extraAuthors) {
+            if (findings.isEmpty()) return;
+            Set<DriftKind> kinds = drifted.computeIfAbsent(user, u -> EnumSet.noneOf(DriftKind.class));
+            for (Drift drift : findings) {
+                listener.found(drift);
+                kinds.add(drift.kind());
+                if (examples.size() < MAX_EXAMPLES) examples.add(drift);
+            }
+            if (!repair) return;
+            if (repairUser(user, extraAuthors)) {
+                repaired.add(user);
+            } else {
+                repaired.remove(user);
+            }
+        }
+
+        ReconcileReport report() {
+            Map<DriftKind, Long> byKind = new EnumMap<>(DriftKind.class);
+            drifted.values().forEach(kinds -> kinds.forEach(kind -> byKind.merge(kind, 1L, Long::sum)));
+            return new ReconcileReport(usersScanned, keysScanned, ignoredKeys, byKind, drifted.size(), repair,
+                    repaired.size(), List.copyOf(examples), Duration.ofNanos(System.nanoTime() - startNanos));
+        }
+    }
+
+    /** Checks every user under the prefix; with {@code repair}, repairs and re-checks each drifted user at once. */
+    public ReconcileReport run(boolean repair, Listener listener) {
+        Run run = new Run(repair, listener);
+        connections.scan(keys.countsPattern(), SCAN_COUNT, batch -> {
+            checkUsers(run, batch);
+            listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "counts");
+        });
+        connections.scan(keys.unreadPattern(), SCAN_COUNT, batch -> {
+            checkSets(run, batch);
+            listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "unread sets");
+        });
+        return run.report();
+    }
+
+    /** Pass 1: every user with a counts hash, completely. */
+    private void checkUsers(Run run, List<String> countsKeys) {
+        run.keysScanned += countsKeys.size();
+        List<Long> users = new ArrayList<>(countsKeys.size());
+        for (String key : countsKeys) {
+            long user = keys.userOfCounts(key);
+            if (user < 0) {
+                run.ignoredKeys++;
+            } else {
+                users.add(user);
+            }
+        }
+        run.usersScanned += users.size();
+        List<CompletableFuture<List<String>>> fields = users.stream()
+                .map(user -> redis.hkeys(keys.counts(user)).toCompletableFuture()).toList();
+        List<CompletableFuture<List<Object>>> checks = new ArrayList<>(users.size());
+        for (int i = 0; i < users.size(); i++) {
+            checks.add(check(users.get(i), authorFields(fields.get(i).join()), USER));
+        }
+        for (int i = 0; i < users.size(); i++) {
+            long user = users.get(i);
+            List<Object> reply = checks.get(i).join();
+            List<Drift> findings = isStale(reply) ? checkNow(user, Set.of()) : findings(user, reply);
+            run.found(user, findings, Set.of());
+        }
+    }
+
+    /** Pass 2: every unread set, only whether it has its count (pass 1 checked the sets it could see). */
+    private void checkSets(Run run, List<String> unreadKeys) {
+        run.keysScanned += unreadKeys.size();
+        List<UnreadKeys.UnreadKey> sets = new ArrayList<>(unreadKeys.size());
+        for (String key : unreadKeys) {
+            UnreadKeys.UnreadKey set = keys.parseUnread(key);
+            if (set == null) {
+                run.ignoredKeys++;
+            } else {
+                sets.add(set);
+            }
+        }
+        List<CompletableFuture<List<Object>>> checks = sets.stream()
+                .map(set -> check(set.userId(), List.of(Long.toString(set.authorId())), SETS)).toList();
+        for (int i = 0; i < sets.size(); i++) {
+            UnreadKeys.UnreadKey set = sets.get(i);
+            List<Drift> findings = findings(set.userId(), checks.get(i).join());
+            // A user with sets but no counts hash was not among pass 1's users.
+            if (!findings.isEmpty() && !run.drifted.containsKey(set.userId())
+                    && findings.stream().anyMatch(d -> d.kind() == DriftKind.ORPHAN_SET)) {
+                run.usersScanned++;
+            }
+            run.found(set.userId(), findings, Set.of(Long.toString(set.authorId())));
+        }
+    }
+
+    /** A full check of one user, reading the author fields again for as long as writers keep adding authors. */
+    private List<Drift> checkNow(long user, Set<String> extraAuthors) {
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            List<Object> reply = check(user, authorsOf(user, extraAuthors), USER).join();
+            if (!isStale(reply)) return findings(user, reply);
+        }
+        throw new IllegalStateException("user " + user + " kept changing authors during " + MAX_ATTEMPTS + " checks");
+    }
+
+    /** Repairs one user with {@code repair.lua}, then checks it again; true when it is clean now. */
+    private boolean repairUser(long user, Set<String> extraAuthors) {
+        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            List<String> authors = authorsOf(user, extraAuthors);
+            String[] scriptKeys = new String[authors.size() + 2];
+            scriptKeys[0] = keys.counts(user);
+            scriptKeys[1] = keys.floors(user);
+            String[] args = new String[authors.size() + 1];
+            args[0] = cap;
+            for (int i = 0; i < authors.size(); i++) {
+                scriptKeys[i + 2] = keys.unread(user, Long.parseLong(authors.get(i)));
+                args[i + 1] = authors.get(i);
+            }
+            List<Object> reply = run(ReconcileScript.REPAIR, scriptKeys, args).join();
+            if (isStale(reply)) continue;
+            if (!"repaired".equals(reply.getFirst())) return false; // wrong-type: left for an operator to look at
+            return checkNow(user, extraAuthors).isEmpty();
+        }
+        return false;
+    }
+
+    private List<String> authorsOf(long user, Set<String> extraAuthors) {
+        Set<String> authors = new LinkedHashSet<>(authorFields(redis.hkeys(keys.counts(user)).toCompletableFuture().join()));
+        authors.addAll(extraAuthors);
+        return List.copyOf(authors);
+    }
+
+    /** The counts fields that name authors; the scripts treat every other field (total aside) as junk. */
+    private static List<String> authorFields(List<String> fields) {
+        return fields.stream().filter(field -> UnreadKeys.id(field) > 0).toList();
+    }
+
+    private CompletableFuture<List<Object>> check(long user, Collection<String> authors, String mode) {
+        String[] scriptKeys = new String[authors.size() + 1];
+        String[] args = new String[authors.size() + 2];
+        scriptKeys[0] = keys.counts(user);
+        args[0] = cap;
+        args[1] = mode;
+        int i = 0;
+        for (String author : authors) {
+            scriptKeys[i + 1] = keys.unread(user, Long.parseLong(author));
+            args[i + 2] = author;
+            i++;
+        }
+        return run(ReconcileScript.CHECK, scriptKeys, args);
+    }
+
+    private static boolean isStale(List<Object> reply) {
+        return !reply.isEmpty() && "stale".equals(reply.getFirst());
+    }
+
+    private static List<Drift> findings(long user, List<Object> reply) {
+        List<Drift> findings = new ArrayList<>(reply.size() / 4);
+        for (int i = 0; i + 3 < reply.size(); i += 4) {
+            findings.add(new Drift(user, DriftKind.ofLabel((String) reply.get(i)), (String) reply.get(i + 1),
+                    (String) reply.get(i + 2), (String) reply.get(i + 3)));
+        }
+        return findings;
+    }
+
+    /** EVALSHA with the SHA-1 computed in Java; EVAL when Redis does not have the script (restart, failover, first use). */
+    private CompletableFuture<List<Object>> run(ReconcileScript script, String[] scriptKeys, String[] args) {
+        return redis.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args).toCompletableFuture()
+                .exceptionallyCompose(error -> isNoScript(error)
+                        ? redis.<List<Object>>eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args).toCompletableFuture()
+                        : CompletableFuture.failedFuture(error));
+    }
+
+    private static boolean isNoScript(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof RedisNoScriptException;
+    }
+}

@@ -1,0 +1,73 @@
+-- repair.lua: makes one user's counts agree with their unread sets again (reconcile --repair).
+-- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:floors   KEYS[3..n+2] rm:{u:U}:unread:A for the authors in ARGV[2..n+1]
+-- ARGV[1] most unread kept per (U, A)
+-- ARGV[2..n+1] every author field of counts, plus the authors of sets found without their count
+-- Returns {'stale', A} when counts holds an author the caller did not pass (read the fields again and retry),
+-- {'wrong-type', key} when a key is not the type the data model says (left alone: repairing it would lose data),
+-- else {'repaired', fields written, fields deleted, entries trimmed}.
+-- Never adds or removes an unread entry, except that a set over the cap keeps its newest `cap` entries the way
+-- deliver.lua trims, raising the author's floor so the trimmed blogs do not come back on a replay. Then
+-- counts[A] = ZCARD(unread:A) for every author, fields without entries and junk fields are deleted, and total is the
+-- sum (deleted when zero): invariants 1 and 2 hold afterwards, whatever the counts held before.
+local cap = tonumber(ARGV[1])
+local counts_type = type_of(KEYS[1])
+if counts_type ~= 'hash' and counts_type ~= 'none' then return {'wrong-type', 'counts'} end
+if type_of(KEYS[2]) ~= 'hash' and type_of(KEYS[2]) ~= 'none' then return {'wrong-type', 'floors'} end
+local passed = {}
+for i = 2, #ARGV do
+  local key_type = type_of(KEYS[i + 1])
+  if key_type ~= 'zset' and key_type ~= 'none' then return {'wrong-type', 'unread:' .. ARGV[i]} end
+  passed[ARGV[i]] = true
+end
+
+local fields = redis.call('HKEYS', KEYS[1])
+for _, field in ipairs(fields) do
+  if field ~= 'total' and is_author(field) and not passed[field] then return {'stale', field} end
+end
+
+local written, deleted, trimmed = 0, 0, 0
+for _, field in ipairs(fields) do
+  if field ~= 'total' and not is_author(field) then
+    redis.call('HDEL', KEYS[1], field)
+    deleted = deleted + 1
+  end
+end
+
+local sum = 0
+for i = 2, #ARGV do
+  local author, key = ARGV[i], KEYS[i + 1]
+  local size = redis.call('ZCARD', key)
+  local excess = size - cap
+  if excess > 0 then
+    local dropped = redis.call('ZRANGE', key, 0, excess - 1, 'WITHSCORES')
+    redis.call('ZREMRANGEBYRANK', key, 0, excess - 1)
+    local highest = dropped[#dropped]
+    local floor = redis.call('HGET', KEYS[2], author)
+    if not floor or tonumber(highest) > tonumber(floor) then redis.call('HSET', KEYS[2], author, highest) end
+    trimmed = trimmed + excess
+    size = cap
+  end
+  local current = redis.call('HGET', KEYS[1], author)
+  if size > 0 then
+    if current ~= tostring(size) then
+      redis.call('HSET', KEYS[1], author, size)
+      written = written + 1
+    end
+    sum = sum + size
+  elseif current then
+    redis.call('HDEL', KEYS[1], author)
+    deleted = deleted + 1
+  end
+end
+
+local total = redis.call('HGET', KEYS[1], 'total')
+if sum > 0 then
+  if total ~= tostring(sum) then
+    redis.call('HSET', KEYS[1], 'total', sum)
+    written = written + 1
+  end
+elseif total then
+  redis.call('HDEL', KEYS[1], 'total')
+  deleted = deleted + 1
+end
+return {'repaired', tostring(written), tostring(deleted), tostring(trimmed)}
