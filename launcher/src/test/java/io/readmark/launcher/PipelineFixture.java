@@ -54,11 +54,13 @@ final class PipelineFixture implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(1_000);
     private final AtomicLong eventIds = new AtomicLong();
     private final LocalStack stack;
+    private final Settings settings;
     private final KafkaProducer<String, String> producer;
     private long lastTimestamp;
 
-    private PipelineFixture(LocalStack stack) {
+    private PipelineFixture(LocalStack stack, Settings settings) {
         this.stack = stack;
+        this.settings = settings;
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -73,7 +75,7 @@ final class PipelineFixture implements AutoCloseable {
     static PipelineFixture start(String name, Map<String, String> settings) throws Exception {
         Infrastructure infra = TestInfrastructure.shared();
         String run = name + "-" + UUID.randomUUID().toString().substring(0, 8);
-        return new PipelineFixture(LocalStack.start(Settings.of(Map.of(
+        Settings effective = Settings.of(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", infra.kafkaBootstrapServers(),
                 "REDIS_URL", infra.redisUrl(),
                 "READMARK_REDIS_PREFIX", run,
@@ -84,11 +86,17 @@ final class PipelineFixture implements AutoCloseable {
                 "PROCESSOR_APPLICATION_ID", run,
                 "PRODUCER_API_PORT", "0",
                 "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run))
-                .withOverrides(settings)));
+                .withOverrides(settings);
+        return new PipelineFixture(LocalStack.start(effective), effective);
     }
 
     LocalStack stack() {
         return stack;
+    }
+
+    /** The settings the pipeline was started with: its topics, prefix and application id, for commands run beside it. */
+    Settings settings() {
+        return settings;
     }
 
     /** A user, author or blog id no other test of this pipeline uses. */

@@ -36,9 +36,9 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
     private FanoutScheduler scheduler;
     private long chunkSequence;
 
-    BlogEventProcessor(ThreadWriters writers, DeadLetters deadLetters, String fanoutSink, FanoutSettings settings,
+    BlogEventProcessor(ThreadWriters writers, BadRecords badRecords, String fanoutSink, FanoutSettings settings,
                        ThreadCommits commits, FanoutBacklog backlog) {
-        super(BlogEvent.class, writers, deadLetters);
+        super(BlogEvent.class, writers, badRecords);
         this.fanoutSink = fanoutSink;
         this.settings = settings;
         this.commits = commits;

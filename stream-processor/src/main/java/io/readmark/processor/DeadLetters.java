@@ -3,6 +3,8 @@ package io.readmark.processor;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.InvalidEventException;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -15,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * One processor's way to the dead-letter topic: forwards a rejected record's copy (same key and value, plus why and
  * where it came from) to the processor's own sink, logs it and counts it.
  */
-final class DeadLetters {
+final class DeadLetters implements BadRecords {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
 
@@ -32,8 +34,24 @@ final class DeadLetters {
         return processorName + "-dead-letters";
     }
 
+    /** Every branch dead-letters to {@code topic} through a sink of its own: what the live applications do. */
+    static BadRecords.Route route(String topic, ProcessorMeters meters) {
+        return new BadRecords.Route() {
+            @Override
+            public BadRecords forBranch(String branch) {
+                return new DeadLetters(branch, meters);
+            }
+
+            @Override
+            public void addSink(Topology topology, String branch) {
+                topology.addSink(sinkFor(branch), topic, new ByteArraySerializer(), new ByteArraySerializer(), branch);
+            }
+        };
+    }
+
     /** Forwards the dead-letter copy of the record being processed, and logs and counts why. */
-    void send(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> rejected, InvalidEventException reason) {
+    @Override
+    public void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> rejected, InvalidEventException reason) {
         RecordMetadata source = context.recordMetadata().orElseThrow();
         String category = category(reason);
         log.atWarn().addKeyValue("topic", source.topic()).addKeyValue("partition", source.partition())
@@ -47,7 +65,7 @@ final class DeadLetters {
      * Why, in a word a metric can carry (the message quotes the bad values): {@code malformed} (not a JSON object),
      * {@code type} (unknown or foreign event type), {@code key} (not the event's key id) or {@code field}.
      */
-    private static String category(InvalidEventException reason) {
+    static String category(InvalidEventException reason) {
         if (reason.field() == null) return "malformed";
         return switch (reason.field()) {
             case "type", "key" -> reason.field();

@@ -13,19 +13,19 @@ import java.nio.charset.StandardCharsets;
 /**
  * Decodes one topic's raw records into events of the type that belongs there and hands each to {@link #apply}.
  * Anything else (not JSON, a bad field, a foreign event type, a key that is not the event's key id) goes to the
- * dead-letter topic with the reason; the stream keeps going.
+ * dead-letter topic with the reason (in a rebuild: is counted and skipped); the stream keeps going.
  */
 abstract class EventProcessor<E extends Event> implements Processor<byte[], byte[], byte[], byte[]> {
 
     private final Class<E> eventType;
     private final ThreadWriters writers;
-    private final DeadLetters deadLetters;
+    private final BadRecords badRecords;
     private ProcessorContext<byte[], byte[]> context;
 
-    EventProcessor(Class<E> eventType, ThreadWriters writers, DeadLetters deadLetters) {
+    EventProcessor(Class<E> eventType, ThreadWriters writers, BadRecords badRecords) {
         this.eventType = eventType;
         this.writers = writers;
-        this.deadLetters = deadLetters;
+        this.badRecords = badRecords;
     }
 
     @Override
@@ -39,7 +39,7 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
         try {
             event = decode(record);
         } catch (InvalidEventException e) {
-            deadLetters.send(context, record, e);
+            badRecords.reject(context, record, e);
             return;
         }
         UnreadWriter writer = writers.current();

@@ -18,15 +18,15 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
     private final ThreadWriters writers;
     private final RateLimiter rateLimiter;
     private final FanoutProgress progress;
-    private final DeadLetters deadLetters;
+    private final BadRecords badRecords;
     private ProcessorContext<byte[], byte[]> context;
     private Sensor applied;
 
-    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, DeadLetters deadLetters) {
+    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, BadRecords badRecords) {
         this.writers = writers;
         this.rateLimiter = rateLimiter;
         this.progress = progress;
-        this.deadLetters = deadLetters;
+        this.badRecords = badRecords;
     }
 
     @Override
@@ -41,7 +41,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
         try {
             chunk = Topics.CHUNK_SERDE.decode(record.value());
         } catch (InvalidEventException e) {
-            deadLetters.send(context, record, e);
+            badRecords.reject(context, record, e);
             return;
         }
         rateLimiter.acquire(chunk.followerIds().size());

@@ -17,8 +17,9 @@ public final class FanoutWorkerTopology {
     public static Topology build(Topics topics, ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress,
                                  ProcessorMeters meters) {
         Topology topology = new Topology();
-        UnreadTopology.addEventBranch(topology, CHUNKS, topics.fanoutChunks().name(), topics,
-                () -> new FanoutChunkProcessor(writers, rateLimiter, progress, new DeadLetters(CHUNKS, meters)));
+        UnreadTopology.addEventBranch(topology, CHUNKS, topics.fanoutChunks().name(),
+                DeadLetters.route(topics.deadLetters().name(), meters),
+                rejects -> new FanoutChunkProcessor(writers, rateLimiter, progress, rejects));
         return topology;
     }
 }

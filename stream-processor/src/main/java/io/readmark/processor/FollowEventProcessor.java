@@ -12,8 +12,8 @@ final class FollowEventProcessor extends EventProcessor<FollowEvent> {
     private final BigVPolicy policy;
     private FollowerGraph graph;
 
-    FollowEventProcessor(ThreadWriters writers, DeadLetters deadLetters, BigVPolicy policy) {
-        super(FollowEvent.class, writers, deadLetters);
+    FollowEventProcessor(ThreadWriters writers, BadRecords badRecords, BigVPolicy policy) {
+        super(FollowEvent.class, writers, badRecords);
         this.policy = policy;
     }
 

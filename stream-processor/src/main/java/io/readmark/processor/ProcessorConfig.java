@@ -83,7 +83,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         return streamsProperties(applicationId + "-fanout", fanoutWorkerThreads);
     }
 
-    private Properties streamsProperties(String applicationId, int threads) {
+    Properties streamsProperties(String applicationId, int threads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

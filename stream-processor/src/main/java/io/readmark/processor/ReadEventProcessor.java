@@ -8,8 +8,8 @@ import io.readmark.store.UnreadWriter;
 /** Applies a user's reads: one blog, or everything of an author up to a moment. */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
-    ReadEventProcessor(ThreadWriters writers, DeadLetters deadLetters) {
-        super(ReadEvent.class, writers, deadLetters);
+    ReadEventProcessor(ThreadWriters writers, BadRecords badRecords) {
+        super(ReadEvent.class, writers, badRecords);
     }
 
     @Override

@@ -127,7 +127,7 @@ public final class StreamProcessor implements AutoCloseable {
      * Blog and follow events meet in one task per partition; with different partition counts an author's follows
      * and posts would land in different tasks and fan-out would silently miss followers.
      */
-    private static void requireCoPartitioned(ProcessorConfig config) {
+    static void requireCoPartitioned(ProcessorConfig config) {
         String blog = config.topics().blogEvents().name();
         String follow = config.topics().followEvents().name();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {

@@ -70,6 +70,11 @@ final class StreamsApp implements AutoCloseable {
         return apps.stream().map(app -> app.name + " " + app.state()).collect(Collectors.joining(", "));
     }
 
+    /** Deletes this application's local state folder; only once closed. */
+    void deleteLocalState() {
+        streams.cleanUp();
+    }
+
     /** Leaves the consumer group on the way out, so a restarted or remaining instance takes over at once. */
     @Override
     public void close() {

@@ -1,0 +1,23 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.InvalidEventException;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/** What a branch of a topology does with a record that breaks the contract: dead-letter it, or count and skip it. */
+interface BadRecords {
+
+    /** Handles the record being processed, which {@code reason} says is bad. */
+    void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, InvalidEventException reason);
+
+    /**
+     * How a whole topology handles bad records: a handler per branch, and the sink node that handler forwards to, if
+     * any (added after the branch's processor, its parent).
+     */
+    interface Route {
+
+        BadRecords forBranch(String branch);
+
+        void addSink(org.apache.kafka.streams.Topology topology, String branch);
+    }
+}
