@@ -2,6 +2,7 @@ package io.readmark.cli;
 
 import io.readmark.bench.Bench;
 import io.readmark.common.config.Settings;
+import io.readmark.common.console.ProgressLine;
 import io.readmark.launcher.LocalStack;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.StreamProcessor;
@@ -22,8 +23,9 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C; {@code bench}
  * measures it on a synthetic platform; {@code producer-api}, {@code view-api} and {@code stream-processor} each run
- * one deployable (what the container images start); {@code token} signs a JWT for trying the APIs. Every command
- * takes every setting as a flag of the same name.
+ * one deployable (what the container images start); {@code token} signs a JWT for trying the APIs; {@code rebuild}
+ * and {@code reconcile} are the operators' repairs of Redis. Every command takes every setting as a flag of the same
+ * name.
  */
 public final class Readmark {
 
@@ -39,6 +41,15 @@ public final class Readmark {
                                 print an HS256 JWT signed with AUTH_JWT_HS256_SECRET, for trying the APIs
               bench [--quick]   measure throughput, latency, reads and memory on a synthetic platform; prints a
                                 table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
+              rebuild           repopulate Redis from Kafka after it lost data: replays the retained follow, blog
+                                and read events through the processor's topology as a temporary Kafka Streams
+                                application, then removes it. Safe while the processor runs. Needs follow-events
+                                retained forever and read-events at least as long as blog-events; posts older than
+                                blog-events' retention are not rebuilt. Exit 0 done, 1 failed, 130 cancelled.
+              reconcile [--repair]
+                                check every user's counts against their unread sets (SCAN, one read-only script per
+                                user; safe while the processor runs); --repair recomputes drifted users' counts from
+                                their sets. Exit 0 no drift left, 1 drift found and not repaired, 2 could not run.
               help              show this text
 
             Every setting can be given as an environment variable or as a flag of the same name,
@@ -59,6 +70,8 @@ public final class Readmark {
 
     /** Flags of {@code bench} that take no value. */
     private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK");
+    /** Flags of {@code reconcile} that take no value. */
+    static final Map<String, String> RECONCILE_SWITCHES = Map.of("repair", ReconcileCommand.REPAIR);
     private static final String LOG_FORMAT = "READMARK_LOG_FORMAT";
 
     private Readmark() {
@@ -75,6 +88,9 @@ public final class Readmark {
                 case "local" -> runLocal(settings(rest), System.out);
                 case "bench" -> runBench(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest, BENCH_SWITCHES)));
                 case "token" -> System.out.println(TokenCommand.sign(settings(rest), Instant.now()));
+                case "rebuild" -> System.exit(runRebuild(settings(rest)));
+                case "reconcile" -> System.exit(runReconcile(
+                        Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest, RECONCILE_SWITCHES))));
                 case String command when DEPLOYABLES.containsKey(command) -> runDeployable(command, settings(rest));
                 default -> fail("unknown command '" + args[0] + "'");
             }
@@ -130,6 +146,41 @@ public final class Readmark {
         Bench.run(settings, System.out, System.err);
         // Kafka's and Lettuce's non-daemon threads are closed by then; exit explicitly in case a client lingers.
         System.exit(0);
+    }
+
+    /**
+     * Operator commands draw a progress line on stderr; Kafka's and the processor's INFO lines would tear it apart, so
+     * their default log level is WARN. Set before the first logger exists.
+     */
+    private static void useOperatorLogging(Settings settings) {
+        useLogFormat(settings);
+        System.setProperty("READMARK_LOG_LEVEL", settings.string("READMARK_LOG_LEVEL", "WARN"));
+    }
+
+    private static int runRebuild(Settings settings) throws InterruptedException {
+        useOperatorLogging(settings);
+        RebuildCommand rebuild = RebuildCommand.from(settings, Instant.now());
+        // Ctrl-C: stop the rebuild and let it remove its temporary applications before the JVM exits.
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread cancel = new Thread(() -> {
+            rebuild.cancel();
+            try {
+                finished.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "readmark-rebuild-cancel");
+        Runtime.getRuntime().addShutdownHook(cancel);
+        try {
+            return rebuild.run(System.out, System.err, ProgressLine.stderrIsTerminal());
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private static int runReconcile(Settings settings) {
+        useOperatorLogging(settings);
+        return ReconcileCommand.run(ReconcileCommand.Config.from(settings), System.out, System.err, ProgressLine.stderrIsTerminal());
     }
 
     private static Settings settings(List<String> flags) {

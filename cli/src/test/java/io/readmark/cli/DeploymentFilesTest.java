@@ -48,7 +48,9 @@ class DeploymentFilesTest {
             "producer-api", ProducerApiConfig::from,
             "view-api", ViewApiConfig::from,
             "stream-processor", ProcessorConfig::from,
-            "token", settings -> TokenCommand.sign(settings, Instant.now()));
+            "token", settings -> TokenCommand.sign(settings, Instant.now()),
+            "rebuild", settings -> RebuildCommand.from(settings, Instant.now()),
+            "reconcile", ReconcileCommand.Config::from);
 
     @Test
     void shouldDocumentEverySettingTheCodeReads() {

@@ -128,7 +128,7 @@ public final class ProgressLine implements AutoCloseable {
     }
 
     /** Seconds as {@code h:mm:ss}. */
-    static String clock(long seconds) {
+    public static String clock(long seconds) {
         return String.format(Locale.ROOT, "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
     }
 }
