@@ -149,12 +149,14 @@ public final class Readmark {
     }
 
     /**
-     * Operator commands draw a progress line on stderr; Kafka's and the processor's INFO lines would tear it apart, so
-     * their default log level is WARN. Set before the first logger exists.
+     * Operator commands draw a progress line on stderr; the processor's INFO lines and Kafka's start-up warnings (about
+     * a temporary state folder, handler defaults) would tear it apart, so the default levels are WARN and ERROR. Set
+     * before the first logger exists.
      */
     private static void useOperatorLogging(Settings settings) {
         useLogFormat(settings);
         System.setProperty("READMARK_LOG_LEVEL", settings.string("READMARK_LOG_LEVEL", "WARN"));
+        System.setProperty("READMARK_KAFKA_LOG_LEVEL", settings.string("READMARK_KAFKA_LOG_LEVEL", "ERROR"));
     }
 
     private static int runRebuild(Settings settings) throws InterruptedException {

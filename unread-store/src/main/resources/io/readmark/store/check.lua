@@ -22,40 +22,51 @@ local function report(kind, field, value, expected)
   found[#found + 1] = tostring(value)
   found[#found + 1] = tostring(expected)
 end
-
-local counts_type = type_of(KEYS[1])
-if counts_type ~= 'hash' and counts_type ~= 'none' then
-  report('wrong-type', 'counts', counts_type, 'hash')
-  return found
+-- A command on a key of another type answers an error table; only then is the type asked (TYPE per key costs).
+local function failed(reply)
+  return type(reply) == 'table' and reply['err'] ~= nil
 end
-local passed = {}
-for i = 3, #ARGV do
-  local key_type = type_of(KEYS[i - 1])
-  if key_type ~= 'zset' and key_type ~= 'none' then
-    report('wrong-type', 'unread:' .. ARGV[i], key_type, 'zset')
+
+-- The counts: every field in 'user' mode, only whether each passed author has one in 'sets' mode.
+local fields, value_of, has_counts = {}, {}, false
+if mode == 'user' then
+  fields = redis.pcall('HGETALL', KEYS[1])
+  if failed(fields) then
+    report('wrong-type', 'counts', type_of(KEYS[1]), 'hash')
     return found
   end
-  passed[ARGV[i]] = KEYS[i - 1]
+  for i = 1, #fields, 2 do value_of[fields[i]] = fields[i + 1] end
+  has_counts = #fields > 0
+else
+  has_counts = redis.call('EXISTS', KEYS[1]) == 1
+end
+
+local size_of = {}
+for i = 3, #ARGV do
+  local size = redis.pcall('ZCARD', KEYS[i - 1])
+  if failed(size) then
+    report('wrong-type', 'unread:' .. ARGV[i], type_of(KEYS[i - 1]), 'zset')
+    return found
+  end
+  size_of[ARGV[i]] = size
 end
 
 if mode == 'user' then
-  local fields = redis.call('HGETALL', KEYS[1])
   local sum, total = 0, nil
   for i = 1, #fields, 2 do
     local field, value = fields[i], fields[i + 1]
-    local n = integer(value)
     if field == 'total' then
       total = value
     elseif not is_author(field) then
       report('bad-field', field, value, 'no such field')
-    elseif not passed[field] then
+    elseif size_of[field] == nil then
       return {'stale', field}
     else
+      local n = integer(value)
       if n == nil or n <= 0 then
         report('bad-field', field, value, 'a positive integer')
-      else
-        local size = redis.call('ZCARD', passed[field])
-        if size ~= n then report('wrong-count', field, n, size) end
+      elseif size_of[field] ~= n then
+        report('wrong-count', field, n, size_of[field])
       end
       if n ~= nil then sum = sum + n end
     end
@@ -69,12 +80,20 @@ if mode == 'user' then
 end
 
 for i = 3, #ARGV do
-  local author, key = ARGV[i], KEYS[i - 1]
-  local size = redis.call('ZCARD', key)
-  local counted = redis.call('HEXISTS', KEYS[1], author) == 1
-  if size > 0 and not counted then
-    report(counts_type == 'none' and 'orphan-set' or 'missing-count', author, size, 0)
+  local author = ARGV[i]
+  local size = size_of[author]
+  local counted
+  if mode == 'user' then
+    counted = value_of[author] ~= nil
+  else
+    local reply = redis.pcall('HEXISTS', KEYS[1], author)
+    if failed(reply) then
+      report('wrong-type', 'counts', type_of(KEYS[1]), 'hash')
+      return found
+    end
+    counted = reply == 1
   end
+  if size > 0 and not counted then report(has_counts and 'missing-count' or 'orphan-set', author, size, 0) end
   -- Sets with a count are checked against the cap in 'user' mode only, so the scan over unread keys repeats nothing.
   if size > cap and (mode == 'user' or not counted) then report('over-cap', author, size, cap) end
 end

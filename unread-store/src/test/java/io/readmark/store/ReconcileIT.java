@@ -167,6 +167,28 @@ class ReconcileIT {
     }
 
     @Test
+    void shouldReportAKeyOfTheWrongTypeAndLeaveItToAnOperator() {
+        // Given a user whose unread key of author 7 was overwritten with a string
+        RedisFixture.Scoped scoped = redis.scoped("type-" + UUID.randomUUID());
+        try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
+            writer.deliver(1, 7, 1, T0 + 1);
+            writer.awaitAcknowledged();
+        }
+        scoped.sync().set(scoped.keys().unread(1, 7), "oops");
+
+        // When reconciling with repair
+        Result result = reconcile(scoped, true);
+
+        // Then it is reported, not repaired, and the key is left as it was
+        assertThat(result.byUser()).isEqualTo(Map.of(1L, EnumSet.of(DriftKind.WRONG_TYPE)));
+        assertThat(result.report().usersRepaired()).isZero();
+        assertThat(result.report().clean()).isFalse();
+        assertThat(result.report().examples().getFirst().describe())
+                .isEqualTo("user 1: wrong-type, key unread:7 is a string, expected a zset");
+        assertThat(scoped.sync().get(scoped.keys().unread(1, 7))).isEqualTo("oops");
+    }
+
+    @Test
     void shouldScanEveryMasterOfARedisCluster() {
         assumeTrue(EmbeddedRedisCluster.isSupported(), "needs redis-server 7 on PATH");
         try (EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(3);

@@ -21,6 +21,30 @@ class UnreadKeysTest {
     }
 
     @Test
+    void shouldFindTheKeysItNamesAgainAndNoOthers() {
+        UnreadKeys keys = new UnreadKeys("rm");
+
+        assertThat(keys.countsPattern()).isEqualTo("rm:{u:*}:counts");
+        assertThat(keys.unreadPattern()).isEqualTo("rm:{u:*}:unread:*");
+        assertThat(new UnreadKeys("a*b?[c]\\d").countsPattern()).as("glob characters of a prefix match only themselves")
+                .isEqualTo("a\\*b\\?\\[c\\]\\\\d:{u:*}:counts");
+        assertThat(keys.userOfCounts(keys.counts(101))).isEqualTo(101);
+        assertThat(keys.parseUnread(keys.unread(101, 7))).isEqualTo(new UnreadKeys.UnreadKey(101, 7));
+        assertThat(keys.parseUnread(keys.unread(Long.MAX_VALUE, 1))).isEqualTo(new UnreadKeys.UnreadKey(Long.MAX_VALUE, 1));
+        for (String other : new String[]{"rm:{u:x}:counts", "rm:{u:}:counts", "rm:{u:01}:counts", "rm:{u:-1}:counts",
+                "rm2:{u:1}:counts", "rm:{u:1}:counts:x", "rm:{u:99999999999999999999}:counts", "rm:{u:1}:unread:7"}) {
+            assertThat(keys.userOfCounts(other)).as(other).isEqualTo(-1);
+        }
+        for (String other : new String[]{"rm:{u:1}:unread:", "rm:{u:1}:unread:07", "rm:{u:1}:unread:7x", "rm:{u:a}:unread:7",
+                "rm:{u:1}:counts", "xx:{u:1}:unread:7"}) {
+            assertThat(keys.parseUnread(other)).as(other).isNull();
+        }
+        assertThat(UnreadKeys.id("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+        assertThat(UnreadKeys.id("9223372036854775808")).isEqualTo(-1);
+        assertThat(UnreadKeys.id("0")).isEqualTo(-1);
+    }
+
+    @Test
     void shouldEncodeTheSameNamesAsBytesForTheWriter() {
         for (String prefix : new String[]{"rm", "tenant-ä", "x"}) {
             UnreadKeys keys = new UnreadKeys(prefix);

@@ -11,7 +11,8 @@ import java.util.function.LongSupplier;
  * Progress of a long operator command on stderr. On a terminal, one line redrawn in place with {@code \r} at most five
  * times a second; otherwise (a log file, a CI job, a pipe) a plain line every {@code interval}, so the output stays
  * readable where {@code \r} is not. Shows done / total with a bar, the rate and the time left when the total is known,
- * the count and the rate when it is not, and a note (the current phase, drift found so far).
+ * the count and the rate when it is not, and a note (the current phase, drift found so far). The rate counts from the
+ * first progress reported, so a slow start (connecting, joining a group) does not make the first ETAs absurd.
  */
 public final class ProgressLine implements AutoCloseable {
 
@@ -29,6 +30,9 @@ public final class ProgressLine implements AutoCloseable {
     private final LongSupplier nanoClock;
     private final long startNanos;
     private long lastDrawNanos;
+    /** When progress was first reported, and how much: the rate counts from there, not from a slow start-up. */
+    private long firstProgressNanos = -1;
+    private long firstDone;
     private int lastLength;
     private long done;
     private long total = UNKNOWN_TOTAL;
@@ -79,6 +83,10 @@ public final class ProgressLine implements AutoCloseable {
         this.total = total;
         this.note = note == null ? "" : note;
         long now = nanoClock.getAsLong();
+        if (firstProgressNanos < 0 && done > 0) {
+            firstProgressNanos = now;
+            firstDone = done;
+        }
         if (now - lastDrawNanos >= (terminal ? REDRAW_NANOS : intervalNanos)) draw(now);
     }
 
@@ -94,7 +102,9 @@ public final class ProgressLine implements AutoCloseable {
 
     private void draw(long now) {
         lastDrawNanos = now;
-        String line = render(label, done, total, unit, Duration.ofNanos(now - startNanos), note);
+        double seconds = firstProgressNanos < 0 ? 0 : (now - firstProgressNanos) / 1e9;
+        double rate = seconds > 0 ? (done - firstDone) / seconds : 0;
+        String line = render(label, done, total, unit, rate, Duration.ofNanos(now - startNanos), note);
         if (terminal) {
             // Blank out what is left of a longer previous line.
             out.print("\r" + line + " ".repeat(Math.max(0, lastLength - line.length())));
@@ -109,9 +119,8 @@ public final class ProgressLine implements AutoCloseable {
      * {@code rebuild [##########....................]  34%  12,345/36,000 records  5,230/s  ETA 0:00:04  elapsed 0:00:02  reads},
      * or without a known total {@code reconcile  123,456 keys  45,000/s  elapsed 0:00:02  3 users drifted}.
      */
-    public static String render(String label, long done, long total, String unit, Duration elapsed, String note) {
-        double seconds = elapsed.toNanos() / 1e9;
-        double rate = seconds > 0 ? done / seconds : 0;
+    public static String render(String label, long done, long total, String unit, double rate, Duration elapsed, String note) {
+        long seconds = elapsed.toSeconds();
         StringBuilder line = new StringBuilder(label);
         if (total >= 0) {
             double fraction = total == 0 ? 1.0 : Math.min(1.0, Math.max(0.0, (double) done / total));
@@ -122,7 +131,7 @@ public final class ProgressLine implements AutoCloseable {
         } else {
             line.append(String.format(Locale.ROOT, "  %,d %s  %,.0f/s", done, unit, rate));
         }
-        line.append("  elapsed ").append(clock((long) seconds));
+        line.append("  elapsed ").append(clock(seconds));
         if (!note.isEmpty()) line.append("  ").append(note);
         return line.toString();
     }

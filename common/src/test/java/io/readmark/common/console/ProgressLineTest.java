@@ -20,22 +20,22 @@ class ProgressLineTest {
 
     @Test
     void shouldShowDoneTotalRateAndTimeLeft() {
-        assertThat(ProgressLine.render("rebuild", 2_500, 10_000, "records", Duration.ofSeconds(5), "graph and posts"))
+        assertThat(ProgressLine.render("rebuild", 2_500, 10_000, "records", 500, Duration.ofSeconds(5), "graph and posts"))
                 .isEqualTo("rebuild [########......................]  25%  2,500/10,000 records  500/s  ETA 0:00:15"
                         + "  elapsed 0:00:05  graph and posts");
-        assertThat(ProgressLine.render("rebuild", 10_000, 10_000, "records", Duration.ofSeconds(20), ""))
+        assertThat(ProgressLine.render("rebuild", 10_000, 10_000, "records", 500, Duration.ofSeconds(20), ""))
                 .isEqualTo("rebuild [##############################] 100%  10,000/10,000 records  500/s  ETA 0:00:00"
                         + "  elapsed 0:00:20");
-        assertThat(ProgressLine.render("rebuild", 0, 10, "records", Duration.ZERO, ""))
+        assertThat(ProgressLine.render("rebuild", 0, 10, "records", 0, Duration.ZERO, ""))
                 .as("no rate yet: no ETA either").contains("  0/10 records  0/s  ETA -  ");
-        assertThat(ProgressLine.render("rebuild", 0, 0, "records", Duration.ofSeconds(1), ""))
+        assertThat(ProgressLine.render("rebuild", 0, 0, "records", 0, Duration.ofSeconds(1), ""))
                 .as("nothing to do is done").contains("] 100%  0/0 records");
     }
 
     @Test
     void shouldShowCountAndRateWhenTheTotalIsUnknown() {
-        assertThat(ProgressLine.render("reconcile", 123_456, ProgressLine.UNKNOWN_TOTAL, "keys", Duration.ofSeconds(2),
-                "3 users drifted"))
+        assertThat(ProgressLine.render("reconcile", 123_456, ProgressLine.UNKNOWN_TOTAL, "keys", 61_728,
+                Duration.ofSeconds(2), "3 users drifted"))
                 .isEqualTo("reconcile  123,456 keys  61,728/s  elapsed 0:00:02  3 users drifted");
         assertThat(ProgressLine.clock(3_725)).isEqualTo("1:02:05");
     }
@@ -78,11 +78,29 @@ class ProgressLineTest {
         progress.close();
         progress.update(99_000, ProgressLine.UNKNOWN_TOTAL, ""); // after close: ignored
 
-        // Then there is one line at 10 s, one at 20 s and the final one, without any \r
+        // Then there is one line at 10 s, one at 20 s and the final one, without any \r; the rate counts from the first
+        // progress (1,000 keys at 1 s)
         assertThat(bytes.toString(StandardCharsets.UTF_8)).doesNotContain("\r").isEqualTo("""
                 reconcile  10,000 keys  1,000/s  elapsed 0:00:10
                 reconcile  20,000 keys  1,000/s  elapsed 0:00:20
                 reconcile  25,000 keys  1,000/s  elapsed 0:00:25
                 """);
+    }
+
+    @Test
+    void shouldMeasureTheRateFromTheFirstProgressNotFromASlowStart() {
+        // Given a command that needs 30 s before the first record is done, then does 100 a second
+        ProgressLine progress = new ProgressLine(out, false, "rebuild", "records", Duration.ofSeconds(10), clock::get);
+        clock.addAndGet(30 * SECOND);
+        progress.update(0, 2_000, "");
+        progress.update(100, 2_000, "");
+        clock.addAndGet(10 * SECOND);
+
+        // When it reports 1,100 done
+        progress.update(1_100, 2_000, "");
+
+        // Then the rate is 100/s and the ETA 9 s, not 1,100 / 40 s
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList().getLast())
+                .contains("1,100/2,000 records  100/s  ETA 0:00:09  elapsed 0:00:40");
     }
 }
