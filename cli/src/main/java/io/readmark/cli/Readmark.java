@@ -45,7 +45,8 @@ public final class Readmark {
                                 and read events through the processor's topology as a temporary Kafka Streams
                                 application, then removes it. Safe while the processor runs. Needs follow-events
                                 retained forever and read-events at least as long as blog-events; posts older than
-                                blog-events' retention are not rebuilt. Exit 0 done, 1 failed, 130 cancelled.
+                                blog-events' retention are not rebuilt. Exit 0 done, 1 failed (130/143: stopped
+                                by Ctrl-C/SIGTERM, after removing what it created).
               reconcile [--repair]
                                 check every user's counts against their unread sets (SCAN, one read-only script per
                                 user; safe while the processor runs); --repair recomputes drifted users' counts from

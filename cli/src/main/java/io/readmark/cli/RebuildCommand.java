@@ -14,8 +14,9 @@ import java.util.Map;
 
 /**
  * {@code readmark rebuild}: repopulates Redis from Kafka with the stream processor's settings ({@link Rebuild}),
- * showing progress on stderr and printing a summary. Exit status 0 when done, 1 when it failed, 130 when cancelled
- * (Ctrl-C); the temporary Kafka Streams applications are removed in every case.
+ * showing progress on stderr and printing a summary. Exit status 0 when done, 1 when it failed; stopped by Ctrl-C or
+ * SIGTERM, it removes the temporary Kafka Streams applications first and the JVM exits with the signal's status (130,
+ * 143). The applications are removed in every case.
  */
 final class RebuildCommand {
 
@@ -45,7 +46,7 @@ final class RebuildCommand {
         return interval;
     }
 
-    /** Stops a running rebuild soon; {@link #run} then returns {@link #CANCELLED}. */
+    /** Stops a running rebuild soon; {@link #run} then returns {@link #CANCELLED} (the status of a Ctrl-C). */
     void cancel() {
         rebuild.cancel();
     }
