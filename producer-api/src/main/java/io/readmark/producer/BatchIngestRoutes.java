@@ -57,7 +57,7 @@ final class BatchIngestRoutes {
         List<Pending> pending = new ArrayList<>(items.size());
         for (int index = 0; index < items.size(); index++) {
             try {
-                pending.add(new Pending(index, decode(items.get(index))));
+                pending.add(new Pending(index, Topics.EVENT_SERDE.decode(items.get(index))));
             } catch (InvalidEventException e) {
                 results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
             }
@@ -92,13 +92,6 @@ final class BatchIngestRoutes {
                     + "; retry with the same eventIds");
         }
         return Response.ok(result).withHeader("Retry-After", Integer.toString(IngestRoutes.RETRY_AFTER_SECONDS));
-    }
-
-    private static Event decode(byte[] json) {
-        Event event = Topics.EVENT_SERDE.decode(json);
-        // A JSON null decodes to no event at all.
-        if (event == null) throw new InvalidEventException(null, "expected one JSON object, got null");
-        return event;
     }
 
     /** The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it. */
