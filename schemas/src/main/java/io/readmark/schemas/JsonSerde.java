@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 import java.io.IOException;
 import java.time.temporal.Temporal;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -68,6 +70,10 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
             }
             return Json.MAPPER.readValue(parser, type);
         } catch (IOException e) {
+            if (cutOff(e, json.length)) {
+                // The field it ended in is not what is wrong with it.
+                throw new InvalidEventException(null, "not valid JSON: the payload ends in the middle of a value");
+            }
             throw describe(e);
         } catch (InvalidEventException e) {
             throw e;
@@ -95,6 +101,18 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
     @Override
     public void close() {
         // stateless
+    }
+
+    /** Whether reading failed because the payload ended early, however Jackson words it. */
+    private static boolean cutOff(IOException e, int length) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JsonEOFException) return true;
+            if (cause instanceof StreamReadException read && read.getLocation() != null
+                    && read.getLocation().getByteOffset() >= length) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Turns Jackson's account of a failure into the field and the rule it broke. */
@@ -129,6 +147,7 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
                 : e.getCause() instanceof InputCoercionException outOfRange ? outOfRange.getTargetType() : null;
         if (target == long.class || target == Long.class) return "must be a positive 64-bit integer";
         if (target != null && Temporal.class.isAssignableFrom(target)) return "must be an ISO-8601 UTC instant such as 2026-01-01T12:00:00Z";
+        if (target != null && target.isEnum()) return "must be one of " + Arrays.toString(target.getEnumConstants());
         if (target == String.class) return "must be a string";
         return "is not valid: " + message;
     }

@@ -111,6 +111,15 @@ class JsonSerdeTest {
         });
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {"`{\"type\":\"Blog`", "`{\"type\":\"BlogRead\",\"userId\":12`", "`{\"type\":`"})
+    void shouldRejectACutOffPayloadAsAWhole(String payload) {
+        assertThatThrownBy(() -> decode(payload)).isInstanceOfSatisfying(InvalidEventException.class, e -> {
+            assertThat(e.field()).isNull();
+            assertThat(e.reason()).contains("ends in the middle");
+        });
+    }
+
     @Test
     void shouldAcceptTheEdgesOfTheRanges() {
         assertThat(decode("""
