@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code POST /v1/events:batch}: many events in one request, each with its own outcome. Every event is decoded on its
  * own, so a bad one never costs the good ones; the valid ones are sent in input order (events of one key keep their
- * order) and all awaited against one ack timeout. Answers 200 with a {@link BatchResult}, plus {@code Retry-After}
+ * order) and all awaited against one ack timeout, which also bounds the sending itself. Answers 200 with a {@link BatchResult}, plus {@code Retry-After}
  * when some event is unavailable, or 503 when Kafka stored none and at least one was unavailable.
  */
 final class BatchIngestRoutes {
@@ -57,14 +57,13 @@ final class BatchIngestRoutes {
         List<Pending> pending = new ArrayList<>(items.size());
         for (int index = 0; index < items.size(); index++) {
             try {
-                pending.add(new Pending(index, decode(items.get(index))));
+                pending.add(new Pending(index, Topics.EVENT_SERDE.decode(items.get(index))));
             } catch (InvalidEventException e) {
                 results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
             }
         }
 
-        List<CompletableFuture<RecordMetadata>> sent =
-                publisher.publishAll(pending.stream().map(Pending::event).toList(), () -> !deadline.passed());
+        List<CompletableFuture<RecordMetadata>> sent = sendBy(deadline, pending.stream().map(Pending::event).toList());
         AckDeadline.NotAcknowledged firstFailure = null;
         for (int i = 0; i < pending.size(); i++) {
             int index = pending.get(i).index();
@@ -80,6 +79,24 @@ final class BatchIngestRoutes {
         return answer(BatchResult.of(Arrays.asList(results)), firstFailure);
     }
 
+    /**
+     * Sends the events in order on a thread of their own, so that a send that blocks (a full send buffer, topic metadata
+     * not yet known: up to {@code max.block.ms} each time) cannot hold the answer past the deadline. Each returned
+     * future completes with its event's acknowledgement; one that has not by the deadline makes the event unavailable,
+     * although it may still be stored later, which a retry with the same eventId makes harmless.
+     */
+    private List<CompletableFuture<RecordMetadata>> sendBy(AckDeadline deadline, List<Event> events) {
+        List<CompletableFuture<RecordMetadata>> acknowledgements = EventPublisher.futures(events.size());
+        Thread.ofVirtual().name("batch-send").start(() -> {
+            try {
+                publisher.publishAll(events, () -> !deadline.passed(), acknowledgements);
+            } catch (RuntimeException e) {
+                acknowledgements.forEach(acknowledged -> acknowledged.completeExceptionally(e));
+            }
+        });
+        return acknowledgements;
+    }
+
     private static Response answer(BatchResult result, AckDeadline.NotAcknowledged firstFailure) {
         int events = result.results().size();
         log.debug("batch of {}: {} accepted, {} rejected, {} unavailable",
@@ -92,13 +109,6 @@ final class BatchIngestRoutes {
                     + "; retry with the same eventIds");
         }
         return Response.ok(result).withHeader("Retry-After", Integer.toString(IngestRoutes.RETRY_AFTER_SECONDS));
-    }
-
-    private static Event decode(byte[] json) {
-        Event event = Topics.EVENT_SERDE.decode(json);
-        // A JSON null decodes to no event at all.
-        if (event == null) throw new InvalidEventException(null, "expected one JSON object, got null");
-        return event;
     }
 
     /** The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it. */

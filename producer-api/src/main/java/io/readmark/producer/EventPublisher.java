@@ -196,33 +196,47 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
      * one of the same key that failed this way.
      */
     public List<CompletableFuture<RecordMetadata>> publishAll(List<? extends Event> events) {
-        return publishAll(events, () -> true);
+        List<? extends Event> checked = List.copyOf(events);
+        List<CompletableFuture<RecordMetadata>> acknowledgements = futures(checked.size());
+        publishAll(checked, () -> true, acknowledgements);
+        return acknowledgements;
     }
 
     /**
-     * {@link #publishAll(List)} that also stops sending once {@code keepSending} says no; the events not sent then
-     * fail with Kafka's {@link org.apache.kafka.common.errors.TimeoutException}. Lets a caller with a deadline bound
-     * the time spent in {@code send}, which may block for each event while Kafka is slow.
+     * {@link #publishAll(List)} that completes {@code acknowledgements} (one future per event, in the same order) as it
+     * goes, so that another thread can wait for the first events while later ones are still being handed over, and
+     * that stops sending once {@code keepSending} says no; the events not sent then fail with Kafka's
+     * {@link org.apache.kafka.common.errors.TimeoutException}. Lets a caller with a deadline bound the time spent in
+     * {@code send}, which may block for each event while Kafka is slow.
      */
-    List<CompletableFuture<RecordMetadata>> publishAll(List<? extends Event> events, BooleanSupplier keepSending) {
-        List<? extends Event> checked = List.copyOf(events);
-        List<CompletableFuture<RecordMetadata>> acknowledgements = new ArrayList<>(checked.size());
+    void publishAll(List<? extends Event> events, BooleanSupplier keepSending,
+                    List<CompletableFuture<RecordMetadata>> acknowledgements) {
         Throwable stopped = null;
-        for (Event event : checked) {
+        for (int i = 0; i < events.size(); i++) {
+            CompletableFuture<RecordMetadata> target = acknowledgements.get(i);
             if (stopped == null && !keepSending.getAsBoolean()) {
                 stopped = new org.apache.kafka.common.errors.TimeoutException(
                         "not sent: the deadline passed while earlier events were sent");
             }
             if (stopped != null) {
-                acknowledgements.add(CompletableFuture.failedFuture(stopped));
+                target.completeExceptionally(stopped);
                 continue;
             }
-            CompletableFuture<RecordMetadata> acknowledged = publish(event);
+            CompletableFuture<RecordMetadata> acknowledged = publish(events.get(i));
             // Failures reported during send itself complete the future before send returns.
             if (acknowledged.isCompletedExceptionally()) stopped = acknowledged.exceptionNow();
-            acknowledgements.add(acknowledged);
+            acknowledged.whenComplete((stored, error) -> {
+                if (error != null) target.completeExceptionally(error);
+                else target.complete(stored);
+            });
         }
-        return acknowledgements;
+    }
+
+    /** One incomplete future per event, for {@link #publishAll(List, BooleanSupplier, List)}. */
+    static List<CompletableFuture<RecordMetadata>> futures(int events) {
+        List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>(events);
+        for (int i = 0; i < events; i++) futures.add(new CompletableFuture<>());
+        return List.copyOf(futures);
     }
 
     /** Blocks until stored; see {@link #publishAndWait(Event)}. */

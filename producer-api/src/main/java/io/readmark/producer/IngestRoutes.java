@@ -79,15 +79,11 @@ final class IngestRoutes {
     }
 
     private static Event parse(byte[] body) {
-        Event event;
         try {
-            event = Topics.EVENT_SERDE.decode(body);
+            return Topics.EVENT_SERDE.decode(body);
         } catch (InvalidEventException e) {
             throw ApiException.badRequest(e.field(), e.getMessage());
         }
-        // A bare JSON null parses to no event at all.
-        if (event == null) throw ApiException.badRequest(null, "expected one JSON object, got null");
-        return event;
     }
 
     /** The event may still be stored later; that is harmless because a retry with the same eventId is idempotent. */

@@ -95,11 +95,13 @@ class ProducerApiBatchIT {
 
         // And every bad one names what to fix, with its eventId when it has one
         assertRejected(results.get(1), "mix-2", "blogId");
-        assertRejected(results.get(3), null, "type");
+        assertRejected(results.get(3), null, null);
         assertRejected(results.get(5), "mix-6", "type");
         assertRejected(results.get(6), null, null);
         assertRejected(results.get(7), "mix-8", "userId");
         assertThat(results.get(5).get("detail").asText()).contains("BlogLiked");
+        assertThat(results.get(3).get("detail").asText()).isEqualTo("expected one JSON object, found a number");
+        assertThat(results.get(6).get("detail").asText()).isEqualTo("expected one JSON object, found null");
     }
 
     @Test

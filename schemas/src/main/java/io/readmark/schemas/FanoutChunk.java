@@ -18,6 +18,12 @@ public record FanoutChunk(String jobId, Kind kind, long authorId, long blogId, l
         Validation.positive("authorId", authorId);
         Validation.positive("blogId", blogId);
         if (followerIds == null || followerIds.isEmpty()) throw new InvalidEventException("followerIds", "must not be empty");
+        for (Long follower : followerIds) {
+            // Each one names a user whose keys the worker writes.
+            if (follower == null || follower <= 0) {
+                throw new InvalidEventException("followerIds", "must hold positive 64-bit integers only, had " + follower);
+            }
+        }
         followerIds = List.copyOf(followerIds);
     }
 }

@@ -1,7 +1,11 @@
 package io.readmark.schemas;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -13,6 +17,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 import java.io.IOException;
 import java.time.temporal.Temporal;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -48,13 +53,33 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
         }
     }
 
-    /** Parses and validates one payload. */
+    /**
+     * Parses and validates one payload: exactly one JSON object, never null.
+     *
+     * @throws InvalidEventException for every payload that is not a valid {@code T}, whatever is wrong with it
+     */
     public T decode(byte[] json) {
         if (json == null || json.length == 0) throw new InvalidEventException(null, "empty payload, expected a JSON object");
-        try {
-            return Json.MAPPER.readValue(json, type);
+        try (JsonParser parser = Json.MAPPER.createParser(json)) {
+            JsonToken first = parser.nextToken();
+            // Checked before binding: Jackson would read a bare string or number as a type id, and null as no value.
+            if (first != JsonToken.START_OBJECT) {
+                throw new InvalidEventException(null, first == null
+                        ? "empty payload, expected a JSON object"
+                        : "expected one JSON object, found " + tokenName(first));
+            }
+            return Json.MAPPER.readValue(parser, type);
         } catch (IOException e) {
+            if (cutOff(e, json.length)) {
+                // The field it ended in is not what is wrong with it.
+                throw new InvalidEventException(null, "not valid JSON: the payload ends in the middle of a value");
+            }
             throw describe(e);
+        } catch (InvalidEventException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // A payload no rule above foresaw is still a bad payload: its reader must be able to reject it and go on.
+            throw new InvalidEventException(null, "cannot be read as " + type.getSimpleName() + ": " + e.getClass().getSimpleName());
         }
     }
 
@@ -76,6 +101,18 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
     @Override
     public void close() {
         // stateless
+    }
+
+    /** Whether reading failed because the payload ended early, however Jackson words it. */
+    private static boolean cutOff(IOException e, int length) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JsonEOFException) return true;
+            if (cause instanceof StreamReadException read && read.getLocation() != null
+                    && read.getLocation().getByteOffset() >= length) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Turns Jackson's account of a failure into the field and the rule it broke. */
@@ -106,9 +143,11 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
                 || message.startsWith("Null value for creator property") || message.startsWith("Cannot map `null`")) {
             return "is required";
         }
-        Class<?> target = e instanceof MismatchedInputException mismatch ? mismatch.getTargetType() : null;
+        Class<?> target = e instanceof MismatchedInputException mismatch ? mismatch.getTargetType()
+                : e.getCause() instanceof InputCoercionException outOfRange ? outOfRange.getTargetType() : null;
         if (target == long.class || target == Long.class) return "must be a positive 64-bit integer";
         if (target != null && Temporal.class.isAssignableFrom(target)) return "must be an ISO-8601 UTC instant such as 2026-01-01T12:00:00Z";
+        if (target != null && target.isEnum()) return "must be one of " + Arrays.toString(target.getEnumConstants());
         if (target == String.class) return "must be a string";
         return "is not valid: " + message;
     }
@@ -120,11 +159,23 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
     }
 
     private static String currentName(StreamReadException e) {
+        if (e.getProcessor() == null) return null;
         try {
             return e.getProcessor().currentName();
         } catch (IOException | RuntimeException ignored) {
             return null;
         }
+    }
+
+    private static String tokenName(JsonToken token) {
+        return switch (token) {
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> token.asString() == null ? token.name() : "'" + token.asString() + "'";
+        };
     }
 
     private static String firstLine(IOException e) {

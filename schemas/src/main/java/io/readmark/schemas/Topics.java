@@ -21,6 +21,12 @@ public record Topics(Topic<String, Event> blogEvents,
     public static final String DEFAULT_DEAD_LETTERS = "readmark-dlq";
     public static final String DEFAULT_FANOUT_CHUNKS = "readmark-fanout";
 
+    /**
+     * The largest event record value the stream processor takes (64 KiB, the producer API's default body limit); larger
+     * ones are dead-lettered as {@code oversize}. A valid event is well under 1 KiB, so unknown fields keep ample room.
+     */
+    public static final int MAX_EVENT_BYTES = 64 * 1024;
+
     /** The serde of every event topic's values. */
     public static final JsonSerde<Event> EVENT_SERDE = new JsonSerde<>(Event.class);
     /** The serde of the internal big-V fan-out topic. */

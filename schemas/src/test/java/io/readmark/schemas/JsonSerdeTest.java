@@ -68,7 +68,18 @@ class JsonSerdeTest {
             "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\"abc\",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
             "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1.5,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
             "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":true,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
-            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":99999999999999999999,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | ",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":99999999999999999999,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\"9223372036854775808\",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\"+5\",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\" 5\",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\"5 \",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\"05\",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":\"5.0\",\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | userId | 64-bit integer",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"+999999999-12-31T23:59:59Z\"}` | readAt | ISO-8601",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"-0001-01-01T00:00:00Z\"}` | readAt | ISO-8601",
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"+10000-01-01T00:00:00Z\"}` | readAt | ISO-8601",
+            "`{\"type\":\"BlogRead\",\"eventId\":5,\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | eventId | must be a string",
+            "`{\"type\":\"BlogRead\",\"eventId\":true,\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | eventId | must be a string",
             "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"yesterday\"}` | readAt | ISO-8601",
             "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":12345}` | readAt | ISO-8601",
             "`{\"type\":\"BlogRead\",\"eventId\":\"\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\"}` | eventId | non-empty",
@@ -88,6 +99,35 @@ class JsonSerdeTest {
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {"`not json`", "`[1,2]`", "`\"text\"`", "`{\"type\":\"BlogRead\"`", "`{} {}`"})
     void shouldRejectPayloadsThatAreNotOneJsonObject(String payload) {
         assertThatThrownBy(() -> decode(payload)).isInstanceOf(InvalidEventException.class);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+            "`null` | null", "`\"text\"` | a string", "`42` | a number", "`true` | a boolean", "`[{}]` | an array"})
+    void shouldRejectJsonThatIsNotAnObjectAsAWholeAndSayWhatItWas(String payload, String found) {
+        assertThatThrownBy(() -> decode(payload)).isInstanceOfSatisfying(InvalidEventException.class, e -> {
+            assertThat(e.field()).as("the payload as a whole, not a field").isNull();
+            assertThat(e.reason()).isEqualTo("expected one JSON object, found " + found);
+        });
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {"`{\"type\":\"Blog`", "`{\"type\":\"BlogRead\",\"userId\":12`", "`{\"type\":`"})
+    void shouldRejectACutOffPayloadAsAWhole(String payload) {
+        assertThatThrownBy(() -> decode(payload)).isInstanceOfSatisfying(InvalidEventException.class, e -> {
+            assertThat(e.field()).isNull();
+            assertThat(e.reason()).contains("ends in the middle");
+        });
+    }
+
+    @Test
+    void shouldAcceptTheEdgesOfTheRanges() {
+        assertThat(decode("""
+                {"type":"BlogRead","eventId":"e","userId":"9223372036854775807","blogId":1,"authorId":7,"readAt":"9999-12-31T23:59:59Z"}"""))
+                .isEqualTo(new BlogRead("e", Long.MAX_VALUE, 1, 7, Instant.parse("9999-12-31T23:59:59Z")));
+        assertThat(((BlogRead) decode("""
+                {"type":"BlogRead","eventId":"e","userId":1,"blogId":1,"authorId":7,"readAt":"0000-01-01T00:00:00Z"}""")).readAt())
+                .isEqualTo(Instant.parse("0000-01-01T00:00:00Z"));
     }
 
     @Test

@@ -1,14 +1,21 @@
 package io.readmark.processor;
 
 import io.readmark.schemas.InvalidEventException;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /** What a branch of a topology does with a record that breaks the contract: dead-letter it, or count and skip it. */
 interface BadRecords {
 
-    /** Handles the record being processed, which {@code reason} says is bad. */
-    void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, InvalidEventException reason);
+    /** Handles the record being processed, which {@code reason} says is bad, in the words of {@code category}. */
+    void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, DeadLetterCategory category,
+                InvalidEventException reason);
+
+    /** As above, with the category the reason implies. */
+    default void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, InvalidEventException reason) {
+        reject(context, record, DeadLetterCategory.of(reason), reason);
+    }
 
     /**
      * How a whole topology handles bad records: a handler per branch, and the sink node that handler forwards to, if
@@ -18,6 +25,6 @@ interface BadRecords {
 
         BadRecords forBranch(String branch);
 
-        void addSink(org.apache.kafka.streams.Topology topology, String branch);
+        void addSink(Topology topology, String branch);
     }
 }

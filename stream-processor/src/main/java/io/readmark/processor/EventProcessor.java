@@ -12,8 +12,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Decodes one topic's raw records into events of the type that belongs there and hands each to {@link #apply}.
- * Anything else (not JSON, a bad field, a foreign event type, a key that is not the event's key id) goes to the
- * dead-letter topic with the reason (in a rebuild: is counted and skipped); the stream keeps going.
+ * Anything else (not JSON, larger than {@link Topics#MAX_EVENT_BYTES}, a bad field, a foreign event type, a key that is
+ * not the event's key id) goes to the dead-letter topic with the reason (in a rebuild: is counted and skipped); the
+ * stream keeps going.
  */
 abstract class EventProcessor<E extends Event> implements Processor<byte[], byte[], byte[], byte[]> {
 
@@ -35,6 +36,11 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
 
     @Override
     public final void process(Record<byte[], byte[]> record) {
+        if (record.value() != null && record.value().length > Topics.MAX_EVENT_BYTES) {
+            badRecords.reject(context, record, DeadLetterCategory.OVERSIZE, new InvalidEventException(null, "record value of "
+                    + record.value().length + " bytes is larger than the " + Topics.MAX_EVENT_BYTES + " bytes an event may have"));
+            return;
+        }
         E event;
         try {
             event = decode(record);

@@ -93,6 +93,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval.toMillis());
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterSendFailures.class);
+        props.put(DeadLetterSendFailures.DEAD_LETTER_TOPIC_CONFIG, topics.deadLetters().name());
         return props;
     }
 }

@@ -39,15 +39,16 @@ final class SkippedRecords implements BadRecords, BadRecords.Route {
     }
 
     @Override
-    public void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, InvalidEventException reason) {
+    public void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, DeadLetterCategory category,
+                       InvalidEventException reason) {
         RecordMetadata source = context.recordMetadata().orElseThrow();
-        counts.computeIfAbsent(source.topic() + " " + DeadLetters.category(reason), key -> new LongAdder()).increment();
+        counts.computeIfAbsent(source.topic() + " " + category.label(), key -> new LongAdder()).increment();
         String where = source.topic() + "-" + source.partition() + "@" + source.offset();
         synchronized (examples) {
-            if (examples.size() < MAX_EXAMPLES) examples.add(where + ": " + reason.getMessage());
+            if (examples.size() < MAX_EXAMPLES) examples.add(where + ": " + DeadLetterCopy.shortened(reason.getMessage()));
         }
         log.atInfo().addKeyValue("topic", source.topic()).addKeyValue("partition", source.partition())
-                .addKeyValue("offset", source.offset()).log("rebuild skipped a bad record: {}", reason.getMessage());
+                .addKeyValue("offset", source.offset()).log("rebuild skipped a bad record: {}", DeadLetterCopy.shortened(reason.getMessage()));
     }
 
     /** {@code "<topic> <reason>"} → records, sorted. */

@@ -113,6 +113,14 @@ public final class StreamProcessor implements AutoCloseable {
         return StreamsApp.allRunning(apps);
     }
 
+    /**
+     * Stream threads that died of an exception since the start. Each is replaced and its uncommitted records are
+     * re-read, so a record that kills every thread that reads it shows here as a number that keeps growing.
+     */
+    public long failedStreamThreads() {
+        return apps.stream().mapToLong(StreamsApp::failedThreads).sum();
+    }
+
     /** The states of the applications, for logs and health. */
     public String state() {
         return StreamsApp.describe(apps);

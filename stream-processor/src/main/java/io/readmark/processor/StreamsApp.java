@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -30,6 +31,7 @@ final class StreamsApp implements AutoCloseable {
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics metrics;
     private final CountDownLatch running = new CountDownLatch(1);
+    private final AtomicLong failedThreads = new AtomicLong();
 
     StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits,
                MeterRegistry registry) {
@@ -43,6 +45,7 @@ final class StreamsApp implements AutoCloseable {
             if (now == KafkaStreams.State.RUNNING) running.countDown();
         });
         streams.setUncaughtExceptionHandler(error -> {
+            failedThreads.incrementAndGet();
             log.error("{}: stream thread failed; replacing it", name, error);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
@@ -58,6 +61,11 @@ final class StreamsApp implements AutoCloseable {
 
     KafkaStreams.State state() {
         return streams.state();
+    }
+
+    /** Stream threads that died of an exception since the start (each was replaced). */
+    long failedThreads() {
+        return failedThreads.get();
     }
 
     /** True while every one of the applications processes records. */

@@ -81,4 +81,19 @@ class FanoutWorkerTopologyIT {
         assertThat(new String(rejected.headers().lastHeader(DeadLetterHeaders.REASON).value(), StandardCharsets.UTF_8)).isNotBlank();
         assertThat(fixture.meter("readmark.dlq.records", "topic", TOPICS.fanoutChunks().name(), "reason", "field")).isEqualTo(1);
     }
+
+    @Test
+    void shouldDeadLetterANullChunkAndAChunkNamingNoUserInsteadOfApplyingIt() {
+        chunks.pipeInput("k".getBytes(StandardCharsets.UTF_8), "null".getBytes(StandardCharsets.UTF_8));
+        chunks.pipeInput("k".getBytes(StandardCharsets.UTF_8), """
+                {"jobId":"deliver-5001","kind":"DELIVER","authorId":7,"blogId":5001,"atMillis":1,"jobFollowers":2,
+                 "jobStartedAtMillis":1,"followerIds":[102,-102]}""".getBytes(StandardCharsets.UTF_8));
+        send(chunk(FanoutChunk.Kind.DELIVER, List.of(101L)));
+
+        assertThat(unread(101)).isEqualTo(1);
+        assertThat(unread(102)).as("no follower of a rejected chunk gets it").isZero();
+        assertThat(deadLetters.readRecordsToList())
+                .extracting(record -> new String(record.headers().lastHeader(DeadLetterHeaders.CATEGORY).value(), StandardCharsets.UTF_8))
+                .containsExactly("malformed", "field");
+    }
 }

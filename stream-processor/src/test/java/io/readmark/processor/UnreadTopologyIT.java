@@ -5,6 +5,7 @@ import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadCounts;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -16,9 +17,11 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The processor topology in a TopologyTestDriver, writing to a real Redis. */
 class UnreadTopologyIT {
@@ -201,6 +204,72 @@ class UnreadTopologyIT {
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "field")).isEqualTo(1);
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "type")).isEqualTo(1);
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "key")).isEqualTo(2);
+        assertThat(rejected).extracting(record -> header(record, DeadLetterHeaders.CATEGORY))
+                .containsExactly("malformed", "field", "type", "key", "key");
+    }
+
+    @Test
+    void shouldDeadLetterPayloadsThatDecodeToNothingOrOverflowTheClockInsteadOfFailingTheThread() {
+        follow(101, ALICE);
+        blogs.pipeInput("7", "null");
+        reads.pipeInput("101", """
+                {"type":"AuthorReadAll","eventId":"far","userId":101,"authorId":7,"readAt":"+999999999-12-31T23:59:59Z"}""");
+        follows.pipeInput("7", """
+                {"type":"Followed","eventId":"f","followerId":102,"authorId":7,"at":"-999999999-01-01T00:00:00Z"}""");
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(counts(101).total()).as("the valid event after the bad ones still applied").isEqualTo(1);
+        assertThat(deadLetters.readRecordsToList())
+                .extracting(record -> header(record, DeadLetterHeaders.CATEGORY), record -> header(record, DeadLetterHeaders.FIELD))
+                .containsExactly(tuple("malformed", null), tuple("field", "readAt"), tuple("field", "at"));
+    }
+
+    @Test
+    void shouldDeadLetterAnEventLargerThanTheMaximumEventSizeAsOversize() {
+        follow(101, ALICE);
+        String padded = """
+                {"type":"BlogPublished","eventId":"big","blogId":1001,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z","pad":"%s"}""";
+        String atTheLimit = padded.formatted("x".repeat(Topics.MAX_EVENT_BYTES - padded.length() + 2));
+        String overTheLimit = padded.formatted("x".repeat(Topics.MAX_EVENT_BYTES - padded.length() + 3)).replace("1001", "1002");
+        assertThat(atTheLimit.getBytes(StandardCharsets.UTF_8)).hasSize(Topics.MAX_EVENT_BYTES);
+
+        blogs.pipeInput("7", atTheLimit);
+        blogs.pipeInput("7", overTheLimit);
+
+        assertThat(fixture.counts(101).byAuthor()).containsExactly(Map.entry(ALICE, 1L));
+        var rejected = deadLetters.readRecordsToList();
+        assertThat(rejected).hasSize(1);
+        assertThat(header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("oversize");
+        assertThat(rejected.get(0).value()).isEqualTo(overTheLimit.getBytes(StandardCharsets.UTF_8));
+        assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "oversize")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepEveryDeadLetterCopyWithinOneKafkaRecord() {
+        follow(101, ALICE);
+        // A record the broker took, just under 1 MiB: with the dead-letter headers added it would not fit any more.
+        byte[] nearTheLimit = new byte[1_048_400];
+        Arrays.fill(nearTheLimit, (byte) 'x');
+        driver.createInputTopic(TOPICS.blogEvents().name(), new StringSerializer(), new ByteArraySerializer())
+                .pipeInput("7", nearTheLimit);
+        // A type name that the reason would quote in full.
+        String longType = "T".repeat(50_000);
+        blogs.pipeInput("7", """
+                {"type":"%s","eventId":"t","blogId":1,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""".formatted(longType));
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(counts(101).total()).isEqualTo(1);
+        var rejected = deadLetters.readRecordsToList();
+        assertThat(rejected).hasSize(2);
+        TestRecord<byte[], byte[]> truncated = rejected.get(0);
+        assertThat(header(truncated, DeadLetterHeaders.CATEGORY)).isEqualTo("oversize");
+        assertThat(header(truncated, DeadLetterHeaders.TRUNCATED)).startsWith("key 1 bytes, value 1048400 bytes");
+        assertThat(truncated.value()).isEqualTo(Arrays.copyOf(nearTheLimit, DeadLetterCopy.KEPT_PREFIX_BYTES));
+        assertThat(header(truncated, DeadLetterHeaders.SOURCE_OFFSET)).isNotNull();
+        TestRecord<byte[], byte[]> quoting = rejected.get(1);
+        assertThat(header(quoting, DeadLetterHeaders.CATEGORY)).isEqualTo("type");
+        assertThat(header(quoting, DeadLetterHeaders.REASON)).hasSizeLessThan(600).endsWith("characters)");
+        assertThat(header(quoting, DeadLetterHeaders.TRUNCATED)).as("the copy itself fits").isNull();
     }
 
     private static String header(TestRecord<byte[], byte[]> record, String name) {

@@ -14,7 +14,8 @@ import java.time.Instant;
 
 /**
  * The one Jackson configuration of Readmark: strict about what a field holds, lenient about fields it does not know.
- * Instants are written as ISO-8601 strings; ids may arrive as JSON numbers or numeric strings, never as floats or booleans.
+ * Instants are written as ISO-8601 strings; ids may arrive as JSON numbers or canonical numeric strings, never as floats
+ * or booleans; a string field takes only a JSON string and an enum only its name.
  */
 public final class Json {
 
@@ -26,19 +27,27 @@ public final class Json {
     private static ObjectMapper create() {
         JsonMapper mapper = JsonMapper.builder()
                 .addModule(new JavaTimeModule())
-                .addModule(new SimpleModule("readmark-instants").addDeserializer(Instant.class, new StrictInstantDeserializer()))
+                .addModule(new SimpleModule("readmark-strict-scalars")
+                        .addDeserializer(Instant.class, new StrictInstantDeserializer())
+                        .addDeserializer(long.class, new StrictLongDeserializer(long.class))
+                        .addDeserializer(Long.class, new StrictLongDeserializer(Long.class)))
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .build();
-        // A boolean or an empty string is never an id.
+        // A boolean or an empty string is never an id, and a number is not a string (an eventId of 5 is a client bug).
         mapper.coercionConfigFor(LogicalType.Integer)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
         return mapper;
     }
 }
