@@ -36,7 +36,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
     private FanoutScheduler scheduler;
     private long chunkSequence;
 
-    BlogEventProcessor(ThreadWriters writers, BadRecords badRecords, String fanoutSink, FanoutSettings settings,
+    BlogEventProcessor(ThreadWriters writers, RejectedRecords badRecords, String fanoutSink, FanoutSettings settings,
                        ThreadCommits commits, FanoutBacklog backlog) {
         super(BlogEvent.class, writers, badRecords);
         this.fanoutSink = fanoutSink;

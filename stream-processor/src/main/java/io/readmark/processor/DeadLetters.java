@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * One processor's way to the dead-letter topic: forwards a rejected record's {@link DeadLetterCopy} to the processor's
  * own sink, logs it and counts it.
  */
-final class DeadLetters implements BadRecords {
+final class DeadLetters implements RejectedRecords {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
 
@@ -31,10 +31,10 @@ final class DeadLetters implements BadRecords {
     }
 
     /** Every branch dead-letters to {@code topic} through a sink of its own: what the live applications do. */
-    static BadRecords.Route route(String topic, ProcessorMeters meters) {
-        return new BadRecords.Route() {
+    static RejectedRecords.Route route(String topic, ProcessorMeters meters) {
+        return new RejectedRecords.Route() {
             @Override
-            public BadRecords forBranch(String branch) {
+            public RejectedRecords forBranch(String branch) {
                 return new DeadLetters(branch, meters);
             }
 

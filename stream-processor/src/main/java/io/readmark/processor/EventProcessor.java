@@ -20,10 +20,10 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
 
     private final Class<E> eventType;
     private final ThreadWriters writers;
-    private final BadRecords badRecords;
+    private final RejectedRecords badRecords;
     private ProcessorContext<byte[], byte[]> context;
 
-    EventProcessor(Class<E> eventType, ThreadWriters writers, BadRecords badRecords) {
+    EventProcessor(Class<E> eventType, ThreadWriters writers, RejectedRecords badRecords) {
         this.eventType = eventType;
         this.writers = writers;
         this.badRecords = badRecords;

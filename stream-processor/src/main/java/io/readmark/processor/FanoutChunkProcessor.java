@@ -18,11 +18,11 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
     private final ThreadWriters writers;
     private final RateLimiter rateLimiter;
     private final FanoutProgress progress;
-    private final BadRecords badRecords;
+    private final RejectedRecords badRecords;
     private ProcessorContext<byte[], byte[]> context;
     private Sensor applied;
 
-    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, BadRecords badRecords) {
+    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, RejectedRecords badRecords) {
         this.writers = writers;
         this.rateLimiter = rateLimiter;
         this.progress = progress;

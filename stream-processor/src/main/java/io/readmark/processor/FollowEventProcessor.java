@@ -12,7 +12,7 @@ final class FollowEventProcessor extends EventProcessor<FollowEvent> {
     private final BigVPolicy policy;
     private FollowerGraph graph;
 
-    FollowEventProcessor(ThreadWriters writers, BadRecords badRecords, BigVPolicy policy) {
+    FollowEventProcessor(ThreadWriters writers, RejectedRecords badRecords, BigVPolicy policy) {
         super(FollowEvent.class, writers, badRecords);
         this.policy = policy;
     }

@@ -8,7 +8,7 @@ import io.readmark.store.UnreadWriter;
 /** Applies a user's reads: one blog, or everything of an author up to a moment. */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
-    ReadEventProcessor(ThreadWriters writers, BadRecords badRecords) {
+    ReadEventProcessor(ThreadWriters writers, RejectedRecords badRecords) {
         super(ReadEvent.class, writers, badRecords);
     }
 

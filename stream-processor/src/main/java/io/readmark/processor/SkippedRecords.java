@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * go on. Not the dead-letter topic: the live processor dead-lettered every one of them when it first read them, and a
  * second copy per rebuild would make operators look at the same record twice.
  */
-final class SkippedRecords implements BadRecords, BadRecords.Route {
+final class SkippedRecords implements RejectedRecords, RejectedRecords.Route {
 
     private static final Logger log = LoggerFactory.getLogger(SkippedRecords.class);
     private static final int MAX_EXAMPLES = 5;
@@ -29,7 +29,7 @@ final class SkippedRecords implements BadRecords, BadRecords.Route {
     private final List<String> examples = new ArrayList<>();
 
     @Override
-    public BadRecords forBranch(String branch) {
+    public RejectedRecords forBranch(String branch) {
         return this;
     }
 

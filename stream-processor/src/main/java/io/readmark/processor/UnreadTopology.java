@@ -28,7 +28,7 @@ public final class UnreadTopology {
     public static Topology build(Topics topics, ThreadWriters writers, ThreadCommits commits, FanoutSettings fanout,
                                  ProcessorMeters meters) {
         Topology topology = new Topology();
-        BadRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
+        RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
         addAuthorBranches(topology, topics, writers, commits, fanout, meters, deadLetters);
         addReadBranch(topology, topics, writers, deadLetters);
         return topology;
@@ -36,21 +36,21 @@ public final class UnreadTopology {
 
     /** Only the author-keyed sub-topology: the follower graph, and the fan-out of every publish and delete. */
     static Topology authorEvents(Topics topics, ThreadWriters writers, ThreadCommits commits, FanoutSettings fanout,
-                                 ProcessorMeters meters, BadRecords.Route badRecords) {
+                                 ProcessorMeters meters, RejectedRecords.Route badRecords) {
         Topology topology = new Topology();
         addAuthorBranches(topology, topics, writers, commits, fanout, meters, badRecords);
         return topology;
     }
 
     /** Only the user-keyed sub-topology: reads and read-alls. */
-    static Topology readEvents(Topics topics, ThreadWriters writers, BadRecords.Route badRecords) {
+    static Topology readEvents(Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
         Topology topology = new Topology();
         addReadBranch(topology, topics, writers, badRecords);
         return topology;
     }
 
     private static void addAuthorBranches(Topology topology, Topics topics, ThreadWriters writers, ThreadCommits commits,
-                                          FanoutSettings fanout, ProcessorMeters meters, BadRecords.Route badRecords) {
+                                          FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
         addEventBranch(topology, FOLLOW_EVENTS, topics.followEvents().name(), badRecords,
                 rejects -> new FollowEventProcessor(writers, rejects, fanout.policy()));
         addEventBranch(topology, BLOG_EVENTS, topics.blogEvents().name(), badRecords,
@@ -62,17 +62,17 @@ public final class UnreadTopology {
         topology.addStateStore(FanoutJobs.storeBuilder(), BLOG_EVENTS);
     }
 
-    private static void addReadBranch(Topology topology, Topics topics, ThreadWriters writers, BadRecords.Route badRecords) {
+    private static void addReadBranch(Topology topology, Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
         addEventBranch(topology, READ_EVENTS, topics.readEvents().name(), badRecords,
                 rejects -> new ReadEventProcessor(writers, rejects));
     }
 
     /** A source of raw records, the processor that decodes them, and where that processor's bad records go. */
-    static void addEventBranch(Topology topology, String name, String topic, BadRecords.Route badRecords,
-                               Function<BadRecords, Processor<byte[], byte[], byte[], byte[]>> processor) {
+    static void addEventBranch(Topology topology, String name, String topic, RejectedRecords.Route badRecords,
+                               Function<RejectedRecords, Processor<byte[], byte[], byte[], byte[]>> processor) {
         String source = name + "-source";
         topology.addSource(source, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topic);
-        BadRecords rejects = badRecords.forBranch(name);
+        RejectedRecords rejects = badRecords.forBranch(name);
         topology.addProcessor(name, () -> processor.apply(rejects), source);
         badRecords.addSink(topology, name);
     }

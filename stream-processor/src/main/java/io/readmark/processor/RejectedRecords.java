@@ -6,7 +6,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /** What a branch of a topology does with a record that breaks the contract: dead-letter it, or count and skip it. */
-interface BadRecords {
+interface RejectedRecords {
 
     /** Handles the record being processed, which {@code reason} says is bad, in the words of {@code category}. */
     void reject(ProcessorContext<byte[], byte[]> context, Record<byte[], byte[]> record, DeadLetterCategory category,
@@ -23,7 +23,7 @@ interface BadRecords {
      */
     interface Route {
 
-        BadRecords forBranch(String branch);
+        RejectedRecords forBranch(String branch);
 
         void addSink(Topology topology, String branch);
     }
