@@ -80,7 +80,9 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.DELIVER, authorId, published.blogId(), publishedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, follower -> {
+                    // Only those who followed before the post: a replay after a crash meets the graph as restored
+                    // from its changelog, which may already hold later follows.
+                    graph.forEachFollower(authorId, publishedAt, follower -> {
                         if (follower != authorId) writer.deliver(follower, authorId, published.blogId(), publishedAt);
                     });
                 }
@@ -93,7 +95,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.REMOVE, authorId, deleted.blogId(), deletedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
+                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
                 }
             }
         }

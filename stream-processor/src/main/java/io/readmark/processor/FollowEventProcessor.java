@@ -6,7 +6,10 @@ import io.readmark.schemas.Unfollowed;
 import io.readmark.store.UnreadWriter;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
-/** Keeps the follower graph and counts; an unfollow also drops that author's unread for the user. Follows do not backfill. */
+/**
+ * Keeps the follower graph (with each follow's time) and counts; an unfollow also drops that author's unread for the
+ * user. Follows do not backfill: only posts published after the follow reach the follower.
+ */
 final class FollowEventProcessor extends EventProcessor<FollowEvent> {
 
     private final BigVPolicy policy;
@@ -27,7 +30,7 @@ final class FollowEventProcessor extends EventProcessor<FollowEvent> {
     @Override
     void apply(FollowEvent event, UnreadWriter writer) {
         switch (event) {
-            case Followed followed -> graph.follow(followed.authorId(), followed.followerId());
+            case Followed followed -> graph.follow(followed.authorId(), followed.followerId(), followed.at().toEpochMilli());
             case Unfollowed unfollowed -> {
                 graph.unfollow(unfollowed.authorId(), unfollowed.followerId());
                 writer.unfollow(unfollowed.followerId(), unfollowed.authorId(), unfollowed.at().toEpochMilli());
