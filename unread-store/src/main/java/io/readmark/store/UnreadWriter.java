@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
 
 /**
@@ -26,6 +29,7 @@ public final class UnreadWriter implements AutoCloseable {
     private static final int FLUSH_EVERY = 256;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
 
     private final RedisConnections.BinaryConnection connection;
     private final RedisClusterAsyncCommands<byte[], byte[]> redis;
@@ -118,11 +122,19 @@ public final class UnreadWriter implements AutoCloseable {
         return pending.size();
     }
 
-    /** Blocks until Redis acknowledged every submitted script; failed ones are sent again until they succeed. */
+    /**
+     * Blocks until Redis acknowledged every submitted script; failed ones are sent again, with backoff, until they
+     * succeed. While Redis is unreachable it logs each failed round, and once the writes go through again how long
+     * they failed.
+     */
     public void awaitAcknowledged() {
         flush();
         Duration backoff = FIRST_BACKOFF;
+        long failingSince = 0;
+        int retries = 0;
         while (!pending.isEmpty()) {
+            long roundStarted = System.nanoTime();
+            awaitSettled();
             List<PendingWrite> failed = new ArrayList<>();
             Throwable lastError = null;
             long delivered = 0;
@@ -137,14 +149,59 @@ public final class UnreadWriter implements AutoCloseable {
             }
             pending.clear();
             if (delivered > 0) deliveriesApplied.accept(delivered);
-            if (failed.isEmpty()) return;
+            if (failed.isEmpty()) {
+                if (retries > 0) {
+                    long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
+                    log.atInfo().addKeyValue("failedForMs", failedForMs).addKeyValue("retries", retries)
+                            .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
+                }
+                return;
+            }
+            if (retries++ == 0) failingSince = roundStarted;
             log.atWarn().addKeyValue("failed", failed.size()).addKeyValue("error", lastError.toString())
-                    .addKeyValue("retryInMs", backoff.toMillis()).log("Redis writes failed, retrying");
-            sleep(backoff);
+                    .addKeyValue("retryInMs", backoff.toMillis())
+                    .addKeyValue("failingForMs", Duration.ofNanos(System.nanoTime() - failingSince).toMillis())
+                    .log("Redis writes failed, retrying");
+            pauseUnlessReconnected(backoff);
             backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
             // Scripts are idempotent, so sending a write again that did reach Redis changes nothing.
             for (PendingWrite write : failed) pending.add(send(write.script(), write.keys(), write.args()));
             flush();
+        }
+    }
+
+    /**
+     * Waits until every pending write has an answer or has timed out. Writes submitted while the connection was down
+     * wait in the connection's buffer, which Lettuce does not send by itself on reconnect when auto-flush is off;
+     * flushing now and then sends them as soon as the connection is back.
+     */
+    private void awaitSettled() {
+        CompletableFuture<Void> all = CompletableFuture.allOf(pending.stream().map(PendingWrite::result).toArray(CompletableFuture[]::new));
+        while (true) {
+            try {
+                all.get(FLUSH_WHILE_WAITING.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                flush();
+            } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+                return; // every write settled, some failed: the caller sorts them out
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for Redis", e);
+            }
+        }
+    }
+
+    /**
+     * Waits {@code backoff} before a retry, or less if the connection was down and is back: a Redis that is up again
+     * should not wait for the backoff of its outage.
+     */
+    private void pauseUnlessReconnected(Duration backoff) {
+        long deadline = System.nanoTime() + backoff.toNanos();
+        boolean wasDown = !connection.stateful().isOpen();
+        while (System.nanoTime() < deadline) {
+            if (wasDown && connection.stateful().isOpen()) return;
+            sleep(Duration.ofNanos(Math.min(FLUSH_WHILE_WAITING.toNanos(), deadline - System.nanoTime())));
         }
     }
 
