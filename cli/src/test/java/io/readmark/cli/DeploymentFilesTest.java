@@ -8,6 +8,7 @@ import io.readmark.cli.DeploymentFiles.Stage;
 import io.readmark.common.config.Settings;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.producer.ProducerApiConfig;
+import io.readmark.reliability.SoakConfig;
 import io.readmark.schemas.Topics;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,8 @@ class DeploymentFilesTest {
             "producer-api", ProducerApiConfig::from,
             "view-api", ViewApiConfig::from,
             "stream-processor", ProcessorConfig::from,
-            "token", settings -> TokenCommand.sign(settings, Instant.now()));
+            "token", settings -> TokenCommand.sign(settings, Instant.now()),
+            "soak", SoakConfig::from);
 
     @Test
     void shouldDocumentEverySettingTheCodeReads() {
