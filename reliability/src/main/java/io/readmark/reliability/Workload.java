@@ -22,12 +22,10 @@ import java.util.stream.LongStream;
  * crashes and replays in between:
  * <ul>
  *   <li>Every event gets a strictly increasing time, its instant and its record timestamp.</li>
- *   <li>Follows and unfollows go out in batches with a flush (all acknowledged) before and after: Kafka Streams
- *       picks between an author's follow and blog partitions by record timestamp, waiting for data it knows is on
- *       the broker, so a follow then orders exactly against every post.</li>
- *   <li>Big-V authors are followed and unfollowed at any time, also while their fan-out walks the follower range:
- *       a post reaches only those who followed before it (the follower graph keeps each follow's time), and the
- *       floor an unfollow sets refuses a late delivery.</li>
+ *   <li>Follows, unfollows and posts go out without waiting for each other: a follow gets exactly the posts published
+ *       after it, whether Kafka Streams processes it before or after them (the follower graph keeps each follow's
+ *       time, and a follow gets the recent posts it was overtaken by), and an unfollow drops what came before it.
+ *       Big-V authors too, also while their fan-out walks the follower range.</li>
  *   <li>Duplicates: a publish, read, read-all or delete is sent again at any later point; a follow or unfollow only
  *       right after the original (replayed after an unfollow, a stale follow would be a new follow).</li>
  * </ul>
@@ -113,7 +111,6 @@ public final class Workload {
     }
 
     private void followBatch(int size) {
-        producer.flush(); // every earlier post is on the broker before a follow that must not receive it
         for (int i = 0; i < size; i++) {
             long user = randomUser();
             long author = !bigVAuthors.isEmpty() && random.nextDouble() < BIG_V_FOLLOW_CHANCE ? pick(bigVAuthors) : pick(normalAuthors);
@@ -123,7 +120,6 @@ public final class Workload {
                 follow(user, author);
             }
         }
-        producer.flush(); // the follows are on the broker before any later post they must receive
     }
 
     /** Normal authors stay below the big-V threshold, so their posts never take the chunked path. */

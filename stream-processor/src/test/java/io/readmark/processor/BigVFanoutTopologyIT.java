@@ -41,7 +41,7 @@ class BigVFanoutTopologyIT {
 
     @BeforeEach
     void startDriver() throws Exception {
-        FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7));
+        FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7), Duration.ofDays(1));
         fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, writers, commits, settings, meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();

@@ -65,6 +65,7 @@ class ProcessorConfigTest {
         assertThat(config.runMain()).isTrue();
         assertThat(config.runFanoutWorker()).isTrue();
         assertThat(config.fanout().policy()).isEqualTo(new BigVPolicy(10_000, 9_000));
+        assertThat(config.fanout().recentPostRetention()).isEqualTo(Duration.ofDays(1));
         assertThat(config.fanoutWorkerProperties()).containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "readmark-processor-fanout");
     }
 
