@@ -155,6 +155,7 @@ public final class Readmark {
         useLogFormat(settings);
         // The soak prints its own progress; the embedded broker's and Redis' routine lines would bury it.
         System.setProperty("READMARK_LOG_LEVEL", settings.string("READMARK_LOG_LEVEL", "WARN"));
+        System.setProperty("READMARK_KAFKA_LOG_LEVEL", settings.string("READMARK_KAFKA_LOG_LEVEL", "ERROR"));
         SoakReport report = SoakRun.run(SoakConfig.from(settings), System.out);
         report.print(System.out);
         System.exit(report.passed() ? 0 : 1);
