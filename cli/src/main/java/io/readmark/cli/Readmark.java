@@ -8,12 +8,16 @@ import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.StreamProcessor;
 import io.readmark.producer.ProducerApi;
 import io.readmark.producer.ProducerApiConfig;
+import io.readmark.reliability.SoakConfig;
+import io.readmark.reliability.SoakReport;
+import io.readmark.reliability.SoakRun;
 import io.readmark.view.ViewApi;
 import io.readmark.view.ViewApiConfig;
 
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,10 +26,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C; {@code bench}
- * measures it on a synthetic platform; {@code producer-api}, {@code view-api} and {@code stream-processor} each run
- * one deployable (what the container images start); {@code token} signs a JWT for trying the APIs; {@code rebuild}
- * and {@code reconcile} are the operators' repairs of Redis. Every command takes every setting as a flag of the same
- * name.
+ * measures it on a synthetic platform; {@code soak} puts it through crashes and outages and checks nothing was lost;
+ * {@code producer-api}, {@code view-api} and {@code stream-processor} each run one deployable (what the container
+ * images start); {@code token} signs a JWT for trying the APIs; {@code rebuild} and {@code reconcile} are the
+ * operators' repairs of Redis. Every command takes every setting as a flag of the same name.
  */
 public final class Readmark {
 
@@ -41,6 +45,11 @@ public final class Readmark {
                                 print an HS256 JWT signed with AUTH_JWT_HS256_SECRET, for trying the APIs
               bench [--quick]   measure throughput, latency, reads and memory on a synthetic platform; prints a
                                 table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
+              soak [--minutes 10] [--seed N]
+                                run two stream processors as separate processes on embedded Kafka and Redis under a
+                                continuous workload while killing them and stopping Redis, then check every user's
+                                unread state against the exact expected one; exit status 1 if anything was lost,
+                                extra or double-counted
               rebuild           repopulate Redis from Kafka after it lost data: replays the retained follow, blog
                                 and read events through the processor's topology as a temporary Kafka Streams
                                 application, then removes it. Safe while the processor runs. Needs follow-events
@@ -88,6 +97,7 @@ public final class Readmark {
             switch (args[0]) {
                 case "local" -> runLocal(settings(rest), System.out);
                 case "bench" -> runBench(Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(rest, BENCH_SWITCHES)));
+                case "soak" -> runSoak(Settings.fromEnvironment().withOverrides(soakFlags(rest)));
                 case "token" -> System.out.println(TokenCommand.sign(settings(rest), Instant.now()));
                 case "rebuild" -> System.exit(runRebuild(settings(rest)));
                 case "reconcile" -> System.exit(runReconcile(
@@ -150,7 +160,7 @@ public final class Readmark {
     }
 
     /**
-     * Operator commands draw a progress line on stderr; the processor's INFO lines and Kafka's start-up warnings (about
+     * Operator commands and the soak draw progress on stderr or stdout; the processor's INFO lines and Kafka's start-up warnings (about
      * a temporary state folder, handler defaults) would tear it apart, so the default levels are WARN and ERROR. Set
      * before the first logger exists.
      */
@@ -184,6 +194,21 @@ public final class Readmark {
     private static int runReconcile(Settings settings) {
         useOperatorLogging(settings);
         return ReconcileCommand.run(ReconcileCommand.Config.from(settings), System.out, System.err, ProgressLine.stderrIsTerminal());
+    }
+
+    /** {@code --minutes 3} is {@code SOAK_MINUTES=3}: the soak's flags may leave out the prefix. */
+    static Map<String, String> soakFlags(List<String> args) {
+        Map<String, String> flags = new HashMap<>();
+        CommandLineFlags.parse(args).forEach((name, value) ->
+                flags.put(SoakConfig.SETTINGS.contains("SOAK_" + name) ? "SOAK_" + name : name, value));
+        return flags;
+    }
+
+    private static void runSoak(Settings settings) {
+        useOperatorLogging(settings);
+        SoakReport report = SoakRun.run(SoakConfig.from(settings), System.out);
+        report.print(System.out);
+        System.exit(report.passed() ? 0 : 1);
     }
 
     private static Settings settings(List<String> flags) {

@@ -8,6 +8,7 @@ import io.readmark.cli.DeploymentFiles.Stage;
 import io.readmark.common.config.Settings;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.producer.ProducerApiConfig;
+import io.readmark.reliability.SoakConfig;
 import io.readmark.schemas.Topics;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,8 @@ class DeploymentFilesTest {
             "stream-processor", ProcessorConfig::from,
             "token", settings -> TokenCommand.sign(settings, Instant.now()),
             "rebuild", settings -> RebuildCommand.from(settings, Instant.now()),
-            "reconcile", ReconcileCommand.Config::from);
+            "reconcile", ReconcileCommand.Config::from,
+            "soak", SoakConfig::from);
 
     @Test
     void shouldDocumentEverySettingTheCodeReads() {

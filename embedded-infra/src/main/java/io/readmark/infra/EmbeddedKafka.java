@@ -169,6 +169,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         // Tests and apps must create their topics explicitly; consumer groups must not wait 3 s to rebalance.
         p.put("auto.create.topics.enable", "false");
         p.put("group.initial.rebalance.delay.ms", "0");
+        // Kafka's default, stated because fault tests rely on it: a SIGKILLed member's partitions move after 6 s.
+        p.put("group.min.session.timeout.ms", "6000");
 
         // Sized for a 2-core laptop/CI box, and the default 128 MiB cleaner buffer is wasted heap here.
         p.put("num.network.threads", "2");

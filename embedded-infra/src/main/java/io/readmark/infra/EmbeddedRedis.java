@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real {@code redis-server} child process bound to 127.0.0.1, without persistence.
+ * A real {@code redis-server} child process bound to 127.0.0.1, without persistence unless started with
+ * {@link #startPersistent(int)}.
  * Guarantees that {@code start}/{@link #restart()} return only once the server answers {@code PING}, and that
  * {@link #stop()}/{@link #close()} return only once the process has exited (so the port is free again).
  */
@@ -31,15 +32,17 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final int port;
     private final Path workDir;
     private final List<String> extraArgs;
+    private final boolean persistent;
     private final Thread shutdownHook;
     private volatile Process process;
     private boolean closed;
 
-    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs) {
+    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs, boolean persistent) {
         this.binary = binary;
         this.port = port;
         this.workDir = workDir;
         this.extraArgs = List.copyOf(extraArgs);
+        this.persistent = persistent;
         // A child process outlives the JVM unless killed; this covers callers that never reach close().
         this.shutdownHook = new Thread(this::killProcess, "embedded-redis-" + port + "-shutdown");
     }
@@ -54,6 +57,15 @@ public final class EmbeddedRedis implements AutoCloseable {
         return start(port, RedisBinary.locate());
     }
 
+    /**
+     * As {@link #start(int)}, but every write is appended to a file and fsynced before it is acknowledged
+     * ({@code appendfsync always}), and {@link #restart()} reloads it: data survives {@link #stop()}, as on a
+     * production Redis with an append-only file. For outage tests that must find the data again.
+     */
+    public static EmbeddedRedis startPersistent(int port) {
+        return start(port, RedisBinary.locate(), List.of(), true);
+    }
+
     /** Starts the given {@code redis-server} executable; visible for tests of the bundled fallback. */
     static EmbeddedRedis start(int port, Path binary) {
         return start(port, binary, List.of());
@@ -61,12 +73,16 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /** As {@link #start(int, Path)}, with more redis-server flags (e.g. cluster mode); relative paths resolve in the work dir. */
     static EmbeddedRedis start(int port, Path binary, List<String> extraArgs) {
+        return start(port, binary, extraArgs, false);
+    }
+
+    private static EmbeddedRedis start(int port, Path binary, List<String> extraArgs, boolean persistent) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
         for (int attempt = 1; ; attempt++) {
             int chosen = port != 0 ? port : LocalPorts.freePort();
-            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs);
+            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs, persistent);
             try {
                 redis.launch();
                 Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
@@ -118,7 +134,10 @@ public final class EmbeddedRedis implements AutoCloseable {
         log.info("redis-server on 127.0.0.1:{} stopped", port);
     }
 
-    /** Starts the server again on the same port (stopping it first if running). Data is not kept. */
+    /**
+     * Starts the server again on the same port (stopping it first if running). Data is kept only by a server
+     * started with {@link #startPersistent(int)}: it reloads its append-only file from the same work dir.
+     */
     public synchronized void restart() {
         if (closed) {
             throw new IllegalStateException("EmbeddedRedis on port " + port + " is closed");
@@ -151,7 +170,8 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--port", String.valueOf(port),
                 "--bind", "127.0.0.1",
                 "--save", "",
-                "--appendonly", "no",
+                "--appendonly", persistent ? "yes" : "no",
+                "--appendfsync", "always",
                 "--protected-mode", "no",
                 "--daemonize", "no",
                 "--dir", workDir.toString()));

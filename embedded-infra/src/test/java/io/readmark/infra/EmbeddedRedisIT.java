@@ -107,6 +107,29 @@ class EmbeddedRedisIT {
     }
 
     @Test
+    void keepsEveryAcknowledgedWriteAcrossAStopInPersistentMode() {
+        try (EmbeddedRedis redis = EmbeddedRedis.startPersistent(0)) {
+            RedisClient client = RedisClient.create(redis.url());
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                RedisCommands<String, String> commands = connection.sync();
+                commands.set("k", "before");
+                commands.zadd("z", 1.0, "a");
+
+                redis.stop();
+                assertThat(RedisPing.ping(redis.port(), Duration.ofMillis(200))).isFalse();
+                redis.restart();
+
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(commands.ping()).isEqualTo("PONG"));
+                assertThat(commands.get("k")).isEqualTo("before");
+                assertThat(commands.zscore("z", "a")).isEqualTo(1.0);
+                assertThat(commands.configGet("appendfsync")).containsEntry("appendfsync", "always");
+            } finally {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
     void closeIsIdempotentAndRestartAfterCloseIsRefused() {
         EmbeddedRedis redis = EmbeddedRedis.start(0);
         redis.close();

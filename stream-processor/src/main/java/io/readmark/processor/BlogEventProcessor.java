@@ -33,6 +33,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
     private ProcessorContext<byte[], byte[]> context;
     private FollowerGraph graph;
     private DeletedBlogs deletedBlogs;
+    private RecentPosts recentPosts;
     private FanoutScheduler scheduler;
     private long chunkSequence;
 
@@ -52,6 +53,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
         graph = new FollowerGraph(context.getStateStore(FollowerGraph.STORE_NAME),
                 context.getStateStore(FollowerGraph.COUNTS_STORE_NAME), settings.policy());
         deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
+        recentPosts = new RecentPosts(context.getStateStore(RecentPosts.STORE_NAME));
         Sensor handedOver = FanoutMetrics.followers(context, "chunked-followers", "followers put into big-V fan-out chunks");
         scheduler = new FanoutScheduler(graph, new FanoutJobs(context.getStateStore(FanoutJobs.STORE_NAME)), commits,
                 settings, this::sendChunk, handedOver);
@@ -61,6 +63,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
         context.schedule(TOMBSTONE_SWEEP, PunctuationType.WALL_CLOCK_TIME, now -> {
             int forgotten = deletedBlogs.forgetOlderThan(settings.tombstoneRetention(), now);
             if (forgotten > 0) log.info("forgot {} tombstones of blogs deleted over {} ago", forgotten, settings.tombstoneRetention());
+            recentPosts.forgetOlderThan(settings.recentPostRetention(), now);
         });
     }
 
@@ -77,10 +80,13 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
             case BlogPublished published -> {
                 if (deletedBlogs.isDeleted(authorId, published.blogId())) return;
                 long publishedAt = published.publishedAt().toEpochMilli();
+                recentPosts.remember(authorId, published.blogId(), publishedAt);
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.DELIVER, authorId, published.blogId(), publishedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, follower -> {
+                    // Only those who followed before the post: a replay after a crash meets the graph as restored
+                    // from its changelog, which may already hold later follows.
+                    graph.forEachFollower(authorId, publishedAt, follower -> {
                         if (follower != authorId) writer.deliver(follower, authorId, published.blogId(), publishedAt);
                     });
                 }
@@ -93,7 +99,7 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.REMOVE, authorId, deleted.blogId(), deletedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
+                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
                 }
             }
         }

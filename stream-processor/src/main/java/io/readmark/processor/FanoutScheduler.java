@@ -138,11 +138,12 @@ final class FanoutScheduler {
     private boolean emitNextChunk(Progress progress) {
         List<Long> followers = new ArrayList<>(settings.chunkSize());
         FanoutJob job = progress.job;
-        graph.forEachFollowerAfter(job.authorId(), progress.emittedCursor, follower -> {
+        // A delivery skips those who followed after the post; a removal goes to everyone who might hold it.
+        long followedBefore = job.kind() == FanoutChunk.Kind.DELIVER ? job.atMillis() : Long.MAX_VALUE;
+        graph.forEachFollowerAfter(job.authorId(), progress.emittedCursor, followedBefore, follower -> {
             if (follower != job.authorId()) followers.add(follower);
-            progress.emittedCursor = follower;
             return followers.size() < settings.chunkSize();
-        });
+        }, follower -> progress.emittedCursor = follower);
         if (followers.isEmpty()) return false;
         sink.send(new FanoutChunk(job.jobId(), job.kind(), job.authorId(), job.blogId(), job.atMillis(),
                 job.totalFollowers(), job.startedAtMillis(), followers));

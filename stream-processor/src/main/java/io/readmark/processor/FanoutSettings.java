@@ -4,10 +4,11 @@ import java.time.Duration;
 
 /**
  * How the blog-event task fans out: who is big-V, how big a chunk is, how many chunks one tick of the scheduler
- * may emit (bounding the time the stream thread spends on big-V work between normal records), and how long
- * deleted blogs are remembered.
+ * may emit (bounding the time the stream thread spends on big-V work between normal records), how long deleted
+ * blogs are remembered, and how long posts are remembered for follows processed after them.
  */
-public record FanoutSettings(BigVPolicy policy, int chunkSize, int chunksPerTick, Duration tick, Duration tombstoneRetention) {
+public record FanoutSettings(BigVPolicy policy, int chunkSize, int chunksPerTick, Duration tick, Duration tombstoneRetention,
+                             Duration recentPostRetention) {
 
     public FanoutSettings {
         if (chunkSize <= 0) throw new IllegalArgumentException("fan-out chunk size must be positive");

@@ -4,6 +4,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.nio.file.Path;
@@ -17,17 +18,25 @@ import java.util.stream.Collectors;
  * Everything the stream processor can be told, with defaults for a local run. One process runs the main
  * topology, the big-V fan-out worker, or both ({@code PROCESSOR_ROLES}), so the worker can be scaled on its own.
  * {@code httpHost}/{@code httpPort} are where health and metrics are served (port 0: any free one).
+ * {@code sessionTimeout} is how long the group waits for a silent member (a crashed host) before its partitions move.
  */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
                               int fanoutWorkerThreads, int fanoutDeliveriesPerSecond,
-                              String httpHost, int httpPort) {
+                              String httpHost, int httpPort, Duration sessionTimeout) {
+
+    /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
+    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
 
     public ProcessorConfig {
         if (httpPort < 0 || httpPort > 65_535) {
             throw new IllegalArgumentException("PROCESSOR_HTTP_PORT must be between 0 and 65535, was " + httpPort);
+        }
+        // The broker refuses a join outside its group.min/max.session.timeout.ms (6 s to 30 min by default).
+        if (sessionTimeout.toMillis() <= 0 || sessionTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("PROCESSOR_SESSION_TIMEOUT must be a positive duration, was " + sessionTimeout);
         }
     }
 
@@ -50,13 +59,15 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNK_SIZE", 2_000),
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNKS_PER_TICK", 4),
                         settings.duration("PROCESSOR_FANOUT_TICK", Duration.ofMillis(50)),
-                        settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7))),
+                        settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7)),
+                        settings.duration("PROCESSOR_RECENT_POST_RETENTION", Duration.ofDays(1))),
                 roles(settings).contains("main"),
                 roles(settings).contains("fanout"),
                 settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1),
                 settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000),
                 settings.string("PROCESSOR_HTTP_HOST", "0.0.0.0"),
-                settings.integer("PROCESSOR_HTTP_PORT", 8082));
+                settings.integer("PROCESSOR_HTTP_PORT", 8082),
+                settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT));
     }
 
     private static BigVPolicy bigVPolicy(Settings settings) {
@@ -95,6 +106,9 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterSendFailures.class);
         props.put(DeadLetterSendFailures.DEAD_LETTER_TOPIC_CONFIG, topics.deadLetters().name());
+        // The broker accepts group.min.session.timeout.ms (6 s) and more; three heartbeats fit in one session.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) sessionTimeout.toMillis());
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) (sessionTimeout.toMillis() / 3));
         return props;
     }
 }

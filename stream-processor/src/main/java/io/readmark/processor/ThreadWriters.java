@@ -1,10 +1,14 @@
 package io.readmark.processor;
 
+import io.lettuce.core.RedisConnectionException;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
@@ -14,6 +18,10 @@ import java.util.function.LongConsumer;
  * offsets awaits its own writer first ({@link #awaitCurrentThread()}), so no offset is committed ahead of Redis.
  */
 public final class ThreadWriters implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ThreadWriters.class);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     private final RedisConnections redis;
     private final UnreadKeys keys;
@@ -38,11 +46,36 @@ public final class ThreadWriters implements AutoCloseable {
     UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
-            writer = new UnreadWriter(redis.openBinary(), keys, limits, maxPendingWrites, deliveriesApplied);
+            writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied);
             perThread.set(writer);
             all.add(writer);
         }
         return writer;
+    }
+
+    /**
+     * A thread that gets its first record while Redis is down (a new or replaced thread, a task moved here) waits for
+     * Redis like a write would, instead of failing the thread again and again.
+     */
+    private RedisConnections.BinaryConnection openConnection() {
+        Duration backoff = FIRST_BACKOFF;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                RedisConnections.BinaryConnection connection = redis.openBinary();
+                if (attempt > 1) log.info("Redis connection for this stream thread opened after {} attempts", attempt);
+                return connection;
+            } catch (RedisConnectionException e) {
+                log.atWarn().addKeyValue("error", e.toString()).addKeyValue("retryInMs", backoff.toMillis())
+                        .log("cannot connect to Redis, retrying");
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while connecting to Redis", interrupted);
+                }
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            }
+        }
     }
 
     /** Blocks until Redis acknowledged every write this thread submitted. */

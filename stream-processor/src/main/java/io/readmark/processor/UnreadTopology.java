@@ -58,7 +58,8 @@ public final class UnreadTopology {
         topology.addSink(FANOUT_SINK, topics.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer(), BLOG_EVENTS);
         topology.addStateStore(FollowerGraph.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
         topology.addStateStore(FollowerGraph.countsStoreBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
-        topology.addStateStore(DeletedBlogs.storeBuilder(), BLOG_EVENTS);
+        topology.addStateStore(DeletedBlogs.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
+        topology.addStateStore(RecentPosts.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
         topology.addStateStore(FanoutJobs.storeBuilder(), BLOG_EVENTS);
     }
 

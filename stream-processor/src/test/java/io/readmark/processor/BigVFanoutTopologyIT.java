@@ -41,7 +41,7 @@ class BigVFanoutTopologyIT {
 
     @BeforeEach
     void startDriver() throws Exception {
-        FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7));
+        FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7), Duration.ofDays(1));
         fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, writers, commits, settings, meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
@@ -56,8 +56,12 @@ class BigVFanoutTopologyIT {
     }
 
     private void follow(long follower, long author) {
+        follow(follower, author, "2026-01-01T00:00:00Z");
+    }
+
+    private void follow(long follower, long author, String at) {
         follows.pipeInput(Long.toString(author), """
-                {"type":"Followed","eventId":"f","followerId":%d,"authorId":%d,"at":"2026-01-01T00:00:00Z"}""".formatted(follower, author));
+                {"type":"Followed","eventId":"f","followerId":%d,"authorId":%d,"at":"%s"}""".formatted(follower, author, at));
     }
 
     private void unfollow(long follower, long author) {
@@ -162,6 +166,21 @@ class BigVFanoutTopologyIT {
         List<FanoutChunk> removals = emitted.stream().filter(c -> c.kind() == FanoutChunk.Kind.REMOVE).toList();
         assertThat(emitted.stream().filter(c -> c.kind() == FanoutChunk.Kind.DELIVER)).as("delivery cancelled").hasSize(2);
         assertThat(followersIn(removals)).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
+    }
+
+    @Test
+    void shouldNotDeliverToUsersWhoFollowedAfterThePostEvenIfTheWalkReachesThemLater() {
+        followers(BIGV, 250);
+        publish(5001, BIGV);                          // published at 12:00
+        commitAndTick();                              // the walk is at follower 1,080
+
+        follow(1_500, BIGV, "2026-01-01T12:05:00Z");  // after the post, ahead of the walk
+        for (int tick = 0; tick < 10; tick++) commitAndTick();
+
+        List<Long> reached = followersIn(emittedChunks());
+        assertThat(reached).doesNotContain(1_500L);
+        assertThat(reached).doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1_001, 1_250).boxed().toList());
     }
 
     @Test

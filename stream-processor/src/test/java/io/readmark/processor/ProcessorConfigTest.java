@@ -1,10 +1,12 @@
 package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,6 +25,21 @@ class ProcessorConfigTest {
         assertThat(config.streamsProperties()).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
         assertThat(config.httpHost()).isEqualTo("0.0.0.0");
         assertThat(config.httpPort()).isEqualTo(8082);
+        assertThat(config.streamsProperties())
+                .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 45_000)
+                .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 15_000);
+    }
+
+    @Test
+    void shouldGiveBothApplicationsTheSessionTimeoutAndAThirdOfItAsHeartbeat() {
+        ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_SESSION_TIMEOUT", "PT6S")));
+        for (var props : List.of(config.streamsProperties(), config.fanoutWorkerProperties())) {
+            assertThat(props)
+                    .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000)
+                    .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
+        }
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_SESSION_TIMEOUT", "PT0S"))))
+                .hasMessageContaining("PROCESSOR_SESSION_TIMEOUT");
     }
 
     @Test
@@ -48,6 +65,7 @@ class ProcessorConfigTest {
         assertThat(config.runMain()).isTrue();
         assertThat(config.runFanoutWorker()).isTrue();
         assertThat(config.fanout().policy()).isEqualTo(new BigVPolicy(10_000, 9_000));
+        assertThat(config.fanout().recentPostRetention()).isEqualTo(Duration.ofDays(1));
         assertThat(config.fanoutWorkerProperties()).containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "readmark-processor-fanout");
     }
 

@@ -23,6 +23,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Duration;
@@ -63,6 +64,11 @@ public final class RedisConnections implements AutoCloseable {
     }
 
     private static final String CLUSTER_SCHEME = "redis-cluster://";
+    /**
+     * Reconnect attempts from 100 ms apart up to 1 s apart. Lettuce's default grows to 30 s, so a Redis back after a
+     * 20 s outage went unnoticed for up to 15 s more while writers waited.
+     */
+    private static final Delay RECONNECT_DELAY = Delay.exponential(Duration.ofMillis(100), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS);
 
     private final ClientResources resources;
     private final AbstractRedisClient client;
@@ -90,7 +96,7 @@ public final class RedisConnections implements AutoCloseable {
      * @throws io.lettuce.core.RedisException when Redis cannot be reached now
      */
     public static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected) {
-        return connect(url, commandTimeout, failFastWhenDisconnected, ClientResources.create());
+        return connect(url, commandTimeout, failFastWhenDisconnected, ClientResources.builder().reconnectDelay(RECONNECT_DELAY).build());
     }
 
     /**
@@ -103,7 +109,7 @@ public final class RedisConnections implements AutoCloseable {
         // 0.1 ms, because Redis answers most commands faster than the default 1 ms lowest bucket.
         MicrometerOptions options = MicrometerOptions.builder().histogram(true).targetPercentiles(new double[0])
                 .minLatency(Duration.ofNanos(100_000)).maxLatency(Duration.ofSeconds(10)).build();
-        return connect(url, commandTimeout, failFastWhenDisconnected, ClientResources.builder()
+        return connect(url, commandTimeout, failFastWhenDisconnected, ClientResources.builder().reconnectDelay(RECONNECT_DELAY)
                 .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, options)).build());
     }
 

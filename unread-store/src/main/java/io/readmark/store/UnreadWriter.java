@@ -9,14 +9,21 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongConsumer;
 
 /**
  * Applies unread changes to Redis without a round trip per change: scripts are pipelined on a dedicated connection,
  * and {@link #awaitAcknowledged()} returns only once Redis confirmed every one of them, retrying failures with
  * backoff. A caller that commits Kafka offsets after it therefore never loses a change. Used by one thread.
+ * A retry sends again every write from the first failed one on, in their order, also those after it that succeeded:
+ * the scripts are idempotent but an unfollow and a later delivery do not commute, and applying them again in order
+ * ends as if each had succeeded the first time.
  * Keys and arguments go out as bytes encoded here (see {@link RedisConnections.BinaryConnection}): a fan-out sends
  * one script per follower, so per-argument costs on the I/O thread bound the pipeline.
  */
@@ -26,6 +33,7 @@ public final class UnreadWriter implements AutoCloseable {
     private static final int FLUSH_EVERY = 256;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+    private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
 
     private final RedisConnections.BinaryConnection connection;
     private final RedisClusterAsyncCommands<byte[], byte[]> redis;
@@ -64,8 +72,8 @@ public final class UnreadWriter implements AutoCloseable {
     }
 
     /**
-     * SCRIPT LOAD up front so the first EVALSHAs hit. Not fatal: scripts also vanish on restart or failover, and
-     * {@link #evalNow} covers that case anyway.
+     * SCRIPT LOAD up front so the first EVALSHAs hit. Not fatal: scripts also vanish on restart or failover, and a
+     * round that meets NOSCRIPT loads them again before it retries.
      */
     private static void loadScripts(RedisConnections.BinaryConnection connection) {
         try {
@@ -76,7 +84,7 @@ public final class UnreadWriter implements AutoCloseable {
                 }
             }
         } catch (io.lettuce.core.RedisException e) {
-            log.warn("could not preload scripts ({}); they will be sent with EVAL when first needed", e.toString());
+            log.warn("could not preload scripts ({}); they are loaded once Redis answers NOSCRIPT", e.toString());
         }
     }
 
@@ -118,33 +126,126 @@ public final class UnreadWriter implements AutoCloseable {
         return pending.size();
     }
 
-    /** Blocks until Redis acknowledged every submitted script; failed ones are sent again until they succeed. */
+    /**
+     * Blocks until Redis acknowledged every submitted script; failed ones are sent again, with backoff, until they
+     * succeed. While Redis is unreachable it logs each failed round, and once the writes go through again how long
+     * they failed.
+     */
     public void awaitAcknowledged() {
         flush();
         Duration backoff = FIRST_BACKOFF;
+        long failingSince = 0;
+        int retries = 0;
+        boolean scriptsReloaded = false;
         while (!pending.isEmpty()) {
-            List<PendingWrite> failed = new ArrayList<>();
+            long roundStarted = System.nanoTime();
+            awaitSettled();
+            int firstFailed = -1;
             Throwable lastError = null;
+            boolean onlyNoScript = true;
+            boolean noScript = false;
             long delivered = 0;
-            for (PendingWrite write : pending) {
-                try {
-                    write.result().join();
-                    if (write.script() == UnreadScript.DELIVER) delivered++;
-                } catch (CompletionException | java.util.concurrent.CancellationException e) {
-                    failed.add(write);
-                    lastError = e.getCause() != null ? e.getCause() : e;
+            for (int i = 0; i < pending.size(); i++) {
+                Throwable error = failureOf(pending.get(i));
+                if (error == null) {
+                    if (firstFailed < 0 && pending.get(i).script() == UnreadScript.DELIVER) delivered++;
+                    continue;
                 }
+                if (firstFailed < 0) firstFailed = i;
+                lastError = error;
+                onlyNoScript &= error instanceof RedisNoScriptException;
+                noScript |= error instanceof RedisNoScriptException;
             }
-            pending.clear();
             if (delivered > 0) deliveriesApplied.accept(delivered);
-            if (failed.isEmpty()) return;
-            log.atWarn().addKeyValue("failed", failed.size()).addKeyValue("error", lastError.toString())
-                    .addKeyValue("retryInMs", backoff.toMillis()).log("Redis writes failed, retrying");
-            sleep(backoff);
-            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
-            // Scripts are idempotent, so sending a write again that did reach Redis changes nothing.
-            for (PendingWrite write : failed) pending.add(send(write.script(), write.keys(), write.args()));
+            if (firstFailed < 0) {
+                pending.clear();
+                if (retries > 0) {
+                    long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
+                    log.atInfo().addKeyValue("failedForMs", failedForMs).addKeyValue("retries", retries)
+                            .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
+                }
+                return;
+            }
+            List<PendingWrite> again = new ArrayList<>(pending.subList(firstFailed, pending.size()));
+            pending.clear();
+            if (onlyNoScript && !scriptsReloaded) {
+                // Redis restarted or failed over and forgot the scripts: nothing to wait for.
+                scriptsReloaded = true;
+                log.atInfo().addKeyValue("writes", again.size()).log("Redis had lost the scripts; loading them and sending the writes again");
+            } else {
+                if (retries++ == 0) failingSince = roundStarted;
+                log.atWarn().addKeyValue("writes", again.size()).addKeyValue("error", lastError.toString())
+                        .addKeyValue("retryInMs", backoff.toMillis())
+                        .addKeyValue("failingForMs", Duration.ofNanos(System.nanoTime() - failingSince).toMillis())
+                        .log("Redis writes failed, retrying");
+                pauseUnlessReconnected(backoff);
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            }
+            if (noScript) loadScriptsAgain();
+            for (PendingWrite write : again) pending.add(send(write.script(), write.keys(), write.args()));
             flush();
+        }
+    }
+
+    /** The error a write ended with, or null if Redis applied it. */
+    private static Throwable failureOf(PendingWrite write) {
+        try {
+            write.result().join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (CancellationException e) {
+            return e;
+        }
+    }
+
+    /** SCRIPT LOAD on this connection (every master of a cluster); a failure shows as NOSCRIPT in the next round. */
+    private void loadScriptsAgain() {
+        List<CompletableFuture<String>> loads = new ArrayList<>();
+        for (UnreadScript script : UnreadScript.values()) loads.add(redis.scriptLoad(script.body()).toCompletableFuture());
+        flush();
+        try {
+            CompletableFuture.allOf(loads.toArray(CompletableFuture[]::new)).get();
+        } catch (ExecutionException | CancellationException e) {
+            log.debug("could not load the scripts now ({}); the next round tries again", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading scripts", e);
+        }
+    }
+
+    /**
+     * Waits until every pending write has an answer or has timed out. Writes submitted while the connection was down
+     * wait in the connection's buffer, which Lettuce does not send by itself on reconnect when auto-flush is off;
+     * flushing now and then sends them as soon as the connection is back.
+     */
+    private void awaitSettled() {
+        CompletableFuture<Void> all = CompletableFuture.allOf(pending.stream().map(PendingWrite::result).toArray(CompletableFuture[]::new));
+        while (true) {
+            try {
+                all.get(FLUSH_WHILE_WAITING.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                flush();
+            } catch (ExecutionException | CancellationException e) {
+                return; // every write settled, some failed: the caller sorts them out
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for Redis", e);
+            }
+        }
+    }
+
+    /**
+     * Waits {@code backoff} before a retry, or less if the connection was down and is back: a Redis that is up again
+     * should not wait for the backoff of its outage.
+     */
+    private void pauseUnlessReconnected(Duration backoff) {
+        long deadline = System.nanoTime() + backoff.toNanos();
+        boolean wasDown = !connection.stateful().isOpen();
+        while (System.nanoTime() < deadline) {
+            if (wasDown && connection.stateful().isOpen()) return;
+            sleep(Duration.ofNanos(Math.min(FLUSH_WHILE_WAITING.toNanos(), deadline - System.nanoTime())));
         }
     }
 
@@ -155,22 +256,8 @@ public final class UnreadWriter implements AutoCloseable {
     }
 
     private PendingWrite send(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
-        CompletableFuture<Long> result = redis.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, scriptKeys, args)
-                .toCompletableFuture()
-                .exceptionallyCompose(error -> isNoScript(error) ? evalNow(script, scriptKeys, args) : CompletableFuture.failedFuture(error));
+        CompletableFuture<Long> result = redis.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, scriptKeys, args).toCompletableFuture();
         return new PendingWrite(script, scriptKeys, args, result);
-    }
-
-    /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
-    private CompletableFuture<Long> evalNow(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
-        CompletableFuture<Long> result = redis.<Long>eval(script.body(), ScriptOutputType.INTEGER, scriptKeys, args).toCompletableFuture();
-        connection.stateful().flushCommands();
-        return result;
-    }
-
-    private static boolean isNoScript(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause instanceof RedisNoScriptException;
     }
 
     private static void sleep(Duration duration) {

@@ -1,0 +1,31 @@
+package io.readmark.reliability;
+
+import java.util.List;
+
+/**
+ * What {@link UnreadStateCheck} found. {@code lost}: expected unread entries Redis does not hold (or holds with
+ * another score); {@code extra}: entries Redis holds that are not expected; {@code doubleCounted}: count fields that
+ * disagree with their set (a wrong set is lost or extra already), totals that are not the sum, zero or negative
+ * fields, fields without a set.
+ *
+ * @param examples a few of the differences, for a failure message
+ */
+public record CheckResult(int usersChecked, long entriesExpected, long entriesFound, long lost, long extra,
+                          long doubleCounted, List<String> examples) {
+
+    public CheckResult {
+        examples = List.copyOf(examples);
+    }
+
+    /** Nothing lost, nothing extra, every count right. */
+    public boolean exact() {
+        return lost == 0 && extra == 0 && doubleCounted == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "users checked " + usersChecked + ", entries expected " + entriesExpected + ", found " + entriesFound
+                + ", lost " + lost + ", extra " + extra + ", double-counted " + doubleCounted
+                + (examples.isEmpty() ? "" : "\n  " + String.join("\n  ", examples));
+    }
+}

@@ -1,0 +1,76 @@
+package io.readmark.reliability;
+
+import io.readmark.schemas.Event;
+import io.readmark.schemas.Topics;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Sends events straight to Kafka the way the blog service would: keyed by the event's key id, acks=all and
+ * idempotent, so each partition holds the records in the order they were sent, each once. Counts the records sent.
+ */
+final class EventProducer implements AutoCloseable {
+
+    /** A record as it was sent, so that a duplicate is exactly the same key, bytes and timestamp. */
+    record Sent(String topic, String key, byte[] value, long timestamp) {
+    }
+
+    private final KafkaProducer<String, byte[]> producer;
+    private final Topics topics;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicReference<Exception> failure = new AtomicReference<>();
+
+    EventProducer(String bootstrapServers, Topics topics) {
+        this.topics = topics;
+        this.producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.CLIENT_ID_CONFIG, "readmark-workload"),
+                new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** Sends the event with {@code timestamp} as its record timestamp. */
+    Sent send(Event event, long timestamp) {
+        Sent record = new Sent(topics.topicFor(event).name(), Topics.keyOf(event), Topics.EVENT_SERDE.serialize(null, event), timestamp);
+        resend(record);
+        return record;
+    }
+
+    /** Sends the same record again: a duplicate, as a producer retry or a replaying client would. */
+    void resend(Sent record) {
+        producer.send(new ProducerRecord<>(record.topic(), null, record.timestamp(), record.key(), record.value()),
+                (metadata, error) -> {
+                    if (error != null) failure.compareAndSet(null, error);
+                });
+        sent.incrementAndGet();
+    }
+
+    /**
+     * Returns once Kafka acknowledged every record sent so far.
+     *
+     * @throws IllegalStateException if Kafka refused one: the workload and its model would no longer agree
+     */
+    void flush() {
+        producer.flush();
+        Exception error = failure.get();
+        if (error != null) throw new IllegalStateException("Kafka did not store a workload record", error);
+    }
+
+    long sent() {
+        return sent.get();
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

@@ -1,0 +1,100 @@
+package io.readmark.reliability;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * The exact unread state a workload must end in, computed in plain Java by applying its events in production
+ * order. That order gives the final state because the workload only produces what the pipeline resolves the same way
+ * in any processing order (marks, floors and tombstones; see {@link Workload}), and duplicates change nothing.
+ * Sorted maps, so that a seeded workload picking from them is repeatable.
+ */
+public final class ExpectedUnread {
+
+    /** author → current followers. */
+    private final Map<Long, NavigableSet<Long>> followers = new TreeMap<>();
+    /** user → author → blog → publishedAt ms; no empty inner maps. */
+    private final NavigableMap<Long, NavigableMap<Long, NavigableMap<Long, Long>>> unread = new TreeMap<>();
+    private final Set<Long> deleted = new TreeSet<>();
+
+    void followed(long user, long author) {
+        followers.computeIfAbsent(author, a -> new TreeSet<>()).add(user);
+    }
+
+    /** The user's unread of that author is dropped; a later follow gets only later posts. */
+    void unfollowed(long user, long author) {
+        NavigableSet<Long> of = followers.get(author);
+        if (of != null) of.remove(user);
+        removeWhere(user, author, Map::clear);
+    }
+
+    /** Unread for every current follower but the author. */
+    void published(long author, long blog, long publishedAt) {
+        if (deleted.contains(blog)) return;
+        for (long user : followersOf(author)) {
+            if (user != author) {
+                unread.computeIfAbsent(user, u -> new TreeMap<>()).computeIfAbsent(author, a -> new TreeMap<>()).put(blog, publishedAt);
+            }
+        }
+    }
+
+    void deleted(long author, long blog) {
+        deleted.add(blog);
+        for (long user : Set.copyOf(unread.keySet())) removeWhere(user, author, blogs -> blogs.remove(blog));
+    }
+
+    void read(long user, long author, long blog) {
+        removeWhere(user, author, blogs -> blogs.remove(blog));
+    }
+
+    /** Everything of the author published at or before {@code readAt} is read. */
+    void readAll(long user, long author, long readAt) {
+        removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
+    }
+
+    private void removeWhere(long user, long author, Consumer<NavigableMap<Long, Long>> change) {
+        NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.get(user);
+        if (byAuthor == null) return;
+        NavigableMap<Long, Long> blogs = byAuthor.get(author);
+        if (blogs == null) return;
+        change.accept(blogs);
+        if (blogs.isEmpty()) byAuthor.remove(author);
+        if (byAuthor.isEmpty()) unread.remove(user);
+    }
+
+    boolean follows(long user, long author) {
+        NavigableSet<Long> of = followers.get(author);
+        return of != null && of.contains(user);
+    }
+
+    Set<Long> followersOf(long author) {
+        NavigableSet<Long> of = followers.get(author);
+        return of == null ? Set.of() : Collections.unmodifiableSet(of);
+    }
+
+    int followerCount(long author) {
+        return followersOf(author).size();
+    }
+
+    /** Every user with something unread: user → author → blog → publishedAt ms. */
+    public NavigableMap<Long, NavigableMap<Long, NavigableMap<Long, Long>>> unreadByUser() {
+        return Collections.unmodifiableNavigableMap(unread);
+    }
+
+    /** The user's unread, author → blog → publishedAt ms; empty if none. */
+    public NavigableMap<Long, NavigableMap<Long, Long>> unreadOf(long user) {
+        NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.get(user);
+        return byAuthor == null ? Collections.emptyNavigableMap() : Collections.unmodifiableNavigableMap(byAuthor);
+    }
+
+    /** How many (user, author, blog) entries are unread in all. */
+    public long entries() {
+        return unread.values().stream().flatMap(byAuthor -> byAuthor.values().stream()).mapToLong(Map::size).sum();
+    }
+}

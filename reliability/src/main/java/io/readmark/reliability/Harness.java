@@ -1,0 +1,130 @@
+package io.readmark.reliability;
+
+import io.readmark.infra.EmbeddedKafka;
+import io.readmark.infra.EmbeddedRedis;
+import io.readmark.store.RedisConnections;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One run of the fault harness: the run's topics, its processor processes, the workload with its model, and the
+ * final drain and check. Faults act on it ({@link Fault}); scenario tests and the soak are built from it. Kafka
+ * and Redis are given: the embedded instances when a fault needs to stop them, absent for shared infrastructure.
+ */
+public final class Harness implements AutoCloseable {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+
+    private final Pipeline pipeline;
+    private final WorkloadShape shape;
+    private final Path workDir;
+    private final EmbeddedKafka kafka;
+    private final EmbeddedRedis redis;
+    private final List<ProcessorProcess> processors = new CopyOnWriteArrayList<>();
+    private final EventProducer producer;
+    private final ExpectedUnread expected = new ExpectedUnread();
+    private final Workload workload;
+    private final PipelineDrain drain;
+
+    /**
+     * Creates the run's topics.
+     *
+     * @param kafka the broker, if it is embedded here and may be restarted by a fault; else null
+     * @param redis the Redis, if it is embedded here and may be stopped by a fault; else null
+     */
+    public Harness(Pipeline pipeline, WorkloadShape shape, long seed, Path workDir, EmbeddedKafka kafka, EmbeddedRedis redis) {
+        this.pipeline = pipeline;
+        this.shape = shape;
+        this.workDir = workDir;
+        this.kafka = kafka;
+        this.redis = redis;
+        pipeline.createTopics();
+        this.producer = new EventProducer(pipeline.bootstrapServers(), pipeline.topics());
+        this.workload = new Workload(shape, seed, producer, expected, pipeline.names().runId());
+        this.drain = new PipelineDrain(pipeline.bootstrapServers(), pipeline.names());
+    }
+
+    /** Starts one more processor process (roles main and fan-out), not waiting until it is ready. */
+    public ProcessorProcess startProcessor(String name) {
+        ProcessorProcess processor = new ProcessorProcess(name, pipeline.processorEnvironment(shape.bigVThreshold()), workDir);
+        processors.add(processor);
+        processor.start();
+        return processor;
+    }
+
+    /** Every processor process started, running or not. */
+    public List<ProcessorProcess> processors() {
+        return List.copyOf(processors);
+    }
+
+    public List<ProcessorProcess> runningProcessors() {
+        return processors.stream().filter(ProcessorProcess::isAlive).toList();
+    }
+
+    /** Waits until every running processor's applications are RUNNING. */
+    public void awaitReady() {
+        runningProcessors().forEach(processor -> processor.awaitReady(READY_TIMEOUT));
+    }
+
+    /** Produces the follower graph the workload starts from (acknowledged by Kafka on return). */
+    public void setUpWorkload() {
+        workload.setUp();
+    }
+
+    /** Starts producing the mixed workload at the shape's rate, until the runner is stopped. */
+    public WorkloadRunner startWorkload() {
+        return WorkloadRunner.start(workload, shape.eventsPerSecond());
+    }
+
+    /** Records produced so far, set-up and duplicates included. */
+    public long eventsProduced() {
+        return workload.eventsProduced();
+    }
+
+    /** Waits until the running processors have applied everything produced; returns how long that took. */
+    public Duration drain(Duration timeout) {
+        return drain.await(timeout, this::runningProcessors);
+    }
+
+    /** Compares Redis with the model; call once the workload has stopped and the pipeline drained. */
+    public CheckResult check() {
+        try (RedisConnections connections = RedisConnections.connect(pipeline.redisUrl(), Duration.ofSeconds(10), false)) {
+            return new UnreadStateCheck(connections.shared().async(), pipeline.names().redisPrefix()).compare(expected);
+        }
+    }
+
+    public ExpectedUnread expected() {
+        return expected;
+    }
+
+    public Pipeline pipeline() {
+        return pipeline;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    public Optional<EmbeddedKafka> kafka() {
+        return Optional.ofNullable(kafka);
+    }
+
+    public Optional<EmbeddedRedis> redis() {
+        return Optional.ofNullable(redis);
+    }
+
+    /** Kills the processors (the run is over; nothing is left to commit) and closes the clients; leaves Kafka and Redis. */
+    @Override
+    public void close() {
+        processors.forEach(processor -> {
+            processor.kill();
+            processor.close();
+        });
+        producer.close();
+        drain.close();
+    }
+}

@@ -1,0 +1,61 @@
+package io.readmark.reliability;
+
+import io.readmark.infra.KafkaTopics;
+import io.readmark.schemas.Topics;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where one harness run's pipeline lives (Kafka, Redis, its names) and the settings every processor process of the
+ * run gets. Caps are far above what a workload reaches, so that the expected state stays exact.
+ */
+public record Pipeline(String bootstrapServers, String redisUrl, RunNames names, int partitions) {
+
+    /**
+     * The broker's lowest allowed session timeout: a SIGKILLed member's partitions move to the others after 6 s
+     * instead of Kafka's default 45 s.
+     */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(6);
+    private static final String NO_CAP = "1000000";
+
+    public Topics topics() {
+        return names.topics();
+    }
+
+    /** The event topics and the fan-out topic with {@link #partitions()} partitions each, the dead-letter topic with one. */
+    public void createTopics() {
+        Topics topics = topics();
+        KafkaTopics.createTopics(bootstrapServers, Map.of(
+                topics.blogEvents().name(), partitions,
+                topics.followEvents().name(), partitions,
+                topics.readEvents().name(), partitions,
+                topics.deadLetters().name(), 1,
+                topics.fanoutChunks().name(), partitions));
+    }
+
+    /** Settings of a processor process of this run; the port and state dir are the process's own. */
+    public Map<String, String> processorEnvironment(int bigVThreshold) {
+        Topics topics = topics();
+        Map<String, String> env = new HashMap<>();
+        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        env.put("REDIS_URL", redisUrl);
+        env.put("READMARK_REDIS_PREFIX", names.redisPrefix());
+        env.put("READMARK_TOPIC_BLOG_EVENTS", topics.blogEvents().name());
+        env.put("READMARK_TOPIC_FOLLOW_EVENTS", topics.followEvents().name());
+        env.put("READMARK_TOPIC_READ_EVENTS", topics.readEvents().name());
+        env.put("READMARK_TOPIC_DLQ", topics.deadLetters().name());
+        env.put("READMARK_TOPIC_FANOUT", topics.fanoutChunks().name());
+        env.put("PROCESSOR_APPLICATION_ID", names.applicationId());
+        env.put("PROCESSOR_ROLES", "main,fanout");
+        env.put("PROCESSOR_SESSION_TIMEOUT", SESSION_TIMEOUT.toString());
+        env.put("PROCESSOR_BIGV_THRESHOLD", Integer.toString(bigVThreshold));
+        // Small chunks, so that one big-V post is several chunks and a crash can fall between them.
+        env.put("PROCESSOR_FANOUT_CHUNK_SIZE", "40");
+        env.put("READMARK_MAX_UNREAD_PER_AUTHOR", NO_CAP);
+        env.put("READMARK_MAX_READ_MARKS_PER_USER", NO_CAP);
+        env.put("PROCESSOR_HTTP_HOST", "127.0.0.1");
+        return env;
+    }
+}

@@ -1,0 +1,250 @@
+package io.readmark.reliability;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The stream processor as a separate OS process, so that it can be killed like a crashed host: SIGKILL leaves no
+ * chance to commit, flush or leave the consumer group. Each start gets a free HTTP port; the state dir is kept
+ * across restarts unless wiped, and every start appends to one log file (a file, not a pipe nobody drains).
+ */
+public final class ProcessorProcess implements AutoCloseable {
+
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(40);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final List<String> INHERITED_VARIABLES = List.of("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL");
+
+    private final String name;
+    private final Map<String, String> environment;
+    private final Path stateDir;
+    private final Path logFile;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final Thread shutdownHook;
+    private volatile Process process;
+    private volatile int httpPort;
+    private int starts;
+
+    /**
+     * @param environment the processor's settings; {@code PROCESSOR_STATE_DIR} and {@code PROCESSOR_HTTP_PORT} are set here
+     * @param workDir     where its state dir and log file go
+     */
+    public ProcessorProcess(String name, Map<String, String> environment, Path workDir) {
+        this.name = name;
+        this.environment = Map.copyOf(environment);
+        this.stateDir = workDir.resolve(name + "-state");
+        this.logFile = workDir.resolve(name + ".log");
+        // Without it a processor would outlive a test JVM that exits without closing it.
+        this.shutdownHook = new Thread(this::destroyNow, name + "-kill-on-exit");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public Path stateDir() {
+        return stateDir;
+    }
+
+    /** How many times it was started, the first start included. */
+    public synchronized int starts() {
+        return starts;
+    }
+
+    public boolean isAlive() {
+        Process p = process;
+        return p != null && p.isAlive();
+    }
+
+    /** The OS process id of the current run. */
+    public long pid() {
+        Process p = process;
+        if (p == null) throw new IllegalStateException(name + " is not running");
+        return p.pid();
+    }
+
+    /** Starts the process (not waiting for it to be ready); its previous state dir is used as it is. */
+    public synchronized void start() {
+        if (isAlive()) throw new IllegalStateException(name + " is already running");
+        httpPort = freePort();
+        starts++;
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java command")));
+        command.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED"));
+        // Kafka's clients still use sun.misc.Unsafe; JDK 24+ warns about it unless told it is allowed.
+        if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
+        command.addAll(List.of("-D" + ChildProcessorMain.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid(),
+                "-cp", System.getProperty("java.class.path"), ChildProcessorMain.class.getName()));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        // Only this run's settings: a PROCESSOR_* or READMARK_CONFIG of the caller's environment must not leak in.
+        Map<String, String> env = builder.environment();
+        Map<String, String> inherited = Map.copyOf(env);
+        env.clear();
+        INHERITED_VARIABLES.forEach(variable -> {
+            if (inherited.containsKey(variable)) env.put(variable, inherited.get(variable));
+        });
+        env.putAll(environment);
+        env.put("PROCESSOR_STATE_DIR", stateDir.toString());
+        env.put("PROCESSOR_HTTP_PORT", Integer.toString(httpPort));
+        try {
+            Files.createDirectories(stateDir);
+            Files.writeString(logFile, "==== " + Instant.now() + " start #" + starts + " of " + name + " on port " + httpPort + "\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            process = builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /**
+     * Waits until {@code /health/ready} answers 200: every Kafka Streams application of the process is RUNNING.
+     *
+     * @throws IllegalStateException if the process exits or is not ready within the timeout (with its last log lines)
+     */
+    public void awaitReady(Duration timeout) {
+        Poll.until(() -> {
+            if (!isAlive()) throw new IllegalStateException(name + " exited before it was ready:\n" + logTail(40));
+            return status("/health/ready") == 200;
+        }, timeout, POLL, () -> name + " not ready:\n" + logTail(40));
+    }
+
+    /** SIGKILL, as a crashed host: no commit, no flush, no leaving the group. Returns once the process is gone. */
+    public synchronized void kill() {
+        Process p = process;
+        if (p == null) return;
+        p.destroyForcibly();
+        waitFor(p, STOP_TIMEOUT);
+        append("==== " + Instant.now() + " killed (SIGKILL)");
+    }
+
+    /** SIGTERM: the processor commits what Redis acknowledged and leaves its groups. Killed if it does not end in time. */
+    public synchronized void stop() {
+        Process p = process;
+        if (p == null || !p.isAlive()) return;
+        p.destroy();
+        if (!waitFor(p, STOP_TIMEOUT)) {
+            append("==== " + Instant.now() + " did not stop within " + STOP_TIMEOUT.toSeconds() + " s; killed");
+            p.destroyForcibly();
+            waitFor(p, STOP_TIMEOUT);
+        }
+    }
+
+    /** Stops (gracefully) if running and starts again with the same state dir. */
+    public synchronized void restart() {
+        stop();
+        start();
+    }
+
+    /** Deletes the state dir, so the next start restores every store from its changelog topic. */
+    public synchronized void wipeState() {
+        if (isAlive()) throw new IllegalStateException("cannot wipe the state of running " + name);
+        if (!Files.exists(stateDir)) return;
+        try (Stream<Path> paths = Files.walk(stateDir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot wipe " + stateDir, e);
+        }
+        append("==== " + Instant.now() + " state dir wiped");
+    }
+
+    /** The status of a GET on the process's HTTP port, or -1 when it does not answer. */
+    public int status(String path) {
+        try {
+            return get(path).statusCode();
+        } catch (UncheckedIOException e) {
+            return -1;
+        }
+    }
+
+    /** A GET on the process's health and metrics port, e.g. {@code /metrics}. */
+    public HttpResponse<String> get(String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + " did not answer GET " + path, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** The whole log of every start so far. */
+    public String log() {
+        try {
+            return Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + logFile, e);
+        }
+    }
+
+    /** The last lines of the log, for failure messages. */
+    public String logTail(int lines) {
+        List<String> all = log().lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+
+    @Override
+    public synchronized void close() {
+        stop();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is already exiting: the hook runs (or ran) and kills the process anyway.
+        }
+    }
+
+    private void destroyNow() {
+        Process p = process;
+        if (p != null) p.destroyForcibly();
+    }
+
+    private void append(String line) {
+        try {
+            Files.writeString(logFile, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + logFile, e);
+        }
+    }
+
+    private static boolean waitFor(Process process, Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a processor to end", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free local port", e);
+        }
+    }
+}

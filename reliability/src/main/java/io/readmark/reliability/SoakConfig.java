@@ -1,0 +1,50 @@
+package io.readmark.reliability;
+
+import io.readmark.common.config.Settings;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * How long and how hard {@code readmark soak} runs: the workload's duration and rate, how many processor processes
+ * share the work, and how often each fault comes.
+ */
+public record SoakConfig(Duration duration, long seed, int processors, int eventsPerSecond, Duration killEvery,
+                         Duration redisOutageEvery, Duration redisOutage, int partitions) {
+
+    public static final String MINUTES = "SOAK_MINUTES";
+    public static final String SEED = "SOAK_SEED";
+    public static final String PROCESSORS = "SOAK_PROCESSORS";
+    public static final String EVENTS_PER_SECOND = "SOAK_EVENTS_PER_SECOND";
+    public static final String KILL_EVERY = "SOAK_KILL_EVERY";
+    public static final String REDIS_OUTAGE_EVERY = "SOAK_REDIS_OUTAGE_EVERY";
+    public static final String REDIS_OUTAGE = "SOAK_REDIS_OUTAGE";
+    /** Every setting of the soak; {@code readmark soak} also takes each without its {@code SOAK_} prefix ({@code --minutes 3}). */
+    public static final List<String> SETTINGS = List.of(MINUTES, SEED, PROCESSORS, EVENTS_PER_SECOND, KILL_EVERY,
+            REDIS_OUTAGE_EVERY, REDIS_OUTAGE);
+
+    public SoakConfig {
+        if (!duration.isPositive()) throw new IllegalArgumentException(MINUTES + " must be positive");
+        if (processors < 1) throw new IllegalArgumentException(PROCESSORS + " must be at least 1");
+        if (!killEvery.isPositive() || !redisOutageEvery.isPositive() || !redisOutage.isPositive()) {
+            throw new IllegalArgumentException(KILL_EVERY + ", " + REDIS_OUTAGE_EVERY + " and " + REDIS_OUTAGE + " must be positive");
+        }
+    }
+
+    public static SoakConfig from(Settings settings) {
+        return new SoakConfig(
+                Duration.ofMinutes(settings.positiveInteger(MINUTES, 10)),
+                settings.longValue(SEED, ThreadLocalRandom.current().nextLong(1, 1_000_000_000)),
+                settings.positiveInteger(PROCESSORS, 2),
+                settings.positiveInteger(EVENTS_PER_SECOND, 200),
+                settings.duration(KILL_EVERY, Duration.ofSeconds(30)),
+                settings.duration(REDIS_OUTAGE_EVERY, Duration.ofSeconds(90)),
+                settings.duration(REDIS_OUTAGE, Duration.ofSeconds(20)),
+                3);
+    }
+
+    public WorkloadShape shape() {
+        return WorkloadShape.small(eventsPerSecond);
+    }
+}

@@ -1,0 +1,240 @@
+package io.readmark.reliability;
+
+import io.readmark.schemas.AuthorReadAll;
+import io.readmark.schemas.BlogDeleted;
+import io.readmark.schemas.BlogPublished;
+import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.Followed;
+import io.readmark.schemas.Unfollowed;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.stream.LongStream;
+
+/**
+ * A seeded random mix of every event type, produced straight to Kafka and applied to an {@link ExpectedUnread} in
+ * the same order. It produces only what the pipeline resolves to one exact state whatever the processing order,
+ * crashes and replays in between:
+ * <ul>
+ *   <li>Every event gets a strictly increasing time, its instant and its record timestamp.</li>
+ *   <li>Follows, unfollows and posts go out without waiting for each other: a follow gets exactly the posts published
+ *       after it, whether Kafka Streams processes it before or after them (the follower graph keeps each follow's
+ *       time, and a follow gets the recent posts it was overtaken by), and an unfollow drops what came before it.
+ *       Big-V authors too, also while their fan-out walks the follower range.</li>
+ *   <li>Duplicates: a publish, read, read-all or delete is sent again at any later point; a follow or unfollow only
+ *       right after the original (replayed after an unfollow, a stale follow would be a new follow).</li>
+ * </ul>
+ * Reads are of blogs the user has unread, or of any blog; read-alls are up to now or up to an earlier post.
+ */
+public final class Workload {
+
+    /** Big-V authors' ids start above every user id: they publish and nothing else. */
+    static final long FIRST_BIG_V_AUTHOR = 1_000_001;
+    private static final int EVENTS_PER_ROUND = 10;
+    private static final double FOLLOW_BATCH_CHANCE = 0.5;
+    private static final double BIG_V_FOLLOW_CHANCE = 0.15;
+    private static final double IMMEDIATE_DUPLICATE_CHANCE = 0.1;
+    private static final int RESENDABLE = 2_000;
+
+    private enum Op {
+        PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), DELETE(6), DUPLICATE(12);
+
+        final int weight;
+
+        Op(int weight) {
+            this.weight = weight;
+        }
+    }
+
+    private static final int TOTAL_WEIGHT = java.util.Arrays.stream(Op.values()).mapToInt(op -> op.weight).sum();
+
+    private final WorkloadShape shape;
+    private final Random random;
+    private final EventProducer producer;
+    private final ExpectedUnread model;
+    private final String eventIdPrefix;
+    private final LogicalClock clock = new LogicalClock();
+    private final List<Long> normalAuthors;
+    private final List<Long> bigVAuthors;
+    private final List<Long> blogs = new ArrayList<>();
+    private final List<Long> liveBlogs = new ArrayList<>();
+    private final Map<Long, Long> authorOf = new HashMap<>();
+    private final List<EventProducer.Sent> resendable = new ArrayList<>();
+    private long eventSequence;
+    private long blogSequence;
+
+    Workload(WorkloadShape shape, long seed, EventProducer producer, ExpectedUnread model, String eventIdPrefix) {
+        this.shape = shape;
+        this.random = new Random(seed);
+        this.producer = producer;
+        this.model = model;
+        this.eventIdPrefix = eventIdPrefix;
+        this.normalAuthors = LongStream.rangeClosed(1, shape.normalAuthors()).boxed().toList();
+        this.bigVAuthors = LongStream.range(FIRST_BIG_V_AUTHOR, FIRST_BIG_V_AUTHOR + shape.bigVAuthors()).boxed().toList();
+    }
+
+    /** The follower graph to start from: a few normal authors per user, and every big-V author's followers. */
+    void setUp() {
+        for (long user = 1; user <= shape.users(); user++) {
+            for (int i = 0; i < shape.followsPerUser(); i++) {
+                long author = pick(normalAuthors);
+                if (!model.follows(user, author) && mayFollow(author)) follow(user, author);
+            }
+        }
+        List<Long> users = new ArrayList<>(LongStream.rangeClosed(1, shape.users()).boxed().toList());
+        for (long author : bigVAuthors) {
+            java.util.Collections.shuffle(users, random);
+            users.subList(0, shape.bigVFollowers()).forEach(user -> follow(user, author));
+        }
+        producer.flush();
+    }
+
+    /** One round: sometimes a batch of follows and unfollows, then a mix of posts, reads, deletes and duplicates. */
+    void round() {
+        if (random.nextDouble() < FOLLOW_BATCH_CHANCE) followBatch(1 + random.nextInt(3));
+        for (int i = 0; i < EVENTS_PER_ROUND; i++) apply(pickOp());
+    }
+
+    /** Records sent so far, duplicates included; safe to read from any thread. */
+    long eventsProduced() {
+        return producer.sent();
+    }
+
+    /** Waits until Kafka acknowledged everything sent. */
+    void flush() {
+        producer.flush();
+    }
+
+    private void followBatch(int size) {
+        for (int i = 0; i < size; i++) {
+            long user = randomUser();
+            long author = !bigVAuthors.isEmpty() && random.nextDouble() < BIG_V_FOLLOW_CHANCE ? pick(bigVAuthors) : pick(normalAuthors);
+            if (model.follows(user, author)) {
+                unfollow(user, author);
+            } else if (mayFollow(author)) {
+                follow(user, author);
+            }
+        }
+    }
+
+    /** Normal authors stay below the big-V threshold, so their posts never take the chunked path. */
+    private boolean mayFollow(long author) {
+        return bigVAuthors.contains(author) || model.followerCount(author) < shape.maxFollowersPerNormalAuthor();
+    }
+
+    private Op pickOp() {
+        int ticket = random.nextInt(TOTAL_WEIGHT);
+        for (Op op : Op.values()) {
+            ticket -= op.weight;
+            if (ticket < 0) return op;
+        }
+        throw new AssertionError("weights");
+    }
+
+    private void apply(Op op) {
+        switch (op) {
+            case PUBLISH -> publish(pick(normalAuthors));
+            case PUBLISH_BIG_V -> publish(bigVAuthors.isEmpty() ? pick(normalAuthors) : pick(bigVAuthors));
+            case READ_UNREAD -> readUnread(randomUser());
+            case READ_ANY -> {
+                if (!blogs.isEmpty()) {
+                    long blog = pick(blogs);
+                    read(randomUser(), authorOf.get(blog), blog);
+                }
+            }
+            case READ_ALL -> readAll(randomUser());
+            case DELETE -> {
+                if (!liveBlogs.isEmpty()) delete(liveBlogs.remove(random.nextInt(liveBlogs.size())));
+            }
+            case DUPLICATE -> {
+                if (!resendable.isEmpty()) producer.resend(pick(resendable));
+            }
+        }
+    }
+
+    private void follow(long user, long author) {
+        long at = clock.next();
+        EventProducer.Sent sent = producer.send(new Followed(nextEventId(), user, author, Instant.ofEpochMilli(at)), at);
+        model.followed(user, author);
+        if (random.nextDouble() < IMMEDIATE_DUPLICATE_CHANCE) producer.resend(sent);
+    }
+
+    private void unfollow(long user, long author) {
+        long at = clock.next();
+        EventProducer.Sent sent = producer.send(new Unfollowed(nextEventId(), user, author, Instant.ofEpochMilli(at)), at);
+        model.unfollowed(user, author);
+        if (random.nextDouble() < IMMEDIATE_DUPLICATE_CHANCE) producer.resend(sent);
+    }
+
+    private void publish(long author) {
+        long blog = ++blogSequence;
+        long at = clock.next();
+        remember(producer.send(new BlogPublished(nextEventId(), blog, author, Instant.ofEpochMilli(at)), at));
+        model.published(author, blog, at);
+        blogs.add(blog);
+        liveBlogs.add(blog);
+        authorOf.put(blog, author);
+    }
+
+    private void readUnread(long user) {
+        NavigableMap<Long, NavigableMap<Long, Long>> unread = model.unreadOf(user);
+        if (unread.isEmpty()) return;
+        long author = pick(List.copyOf(unread.keySet()));
+        read(user, author, pick(List.copyOf(unread.get(author).keySet())));
+    }
+
+    private void read(long user, long author, long blog) {
+        long at = clock.next();
+        remember(producer.send(new BlogRead(nextEventId(), user, blog, author, Instant.ofEpochMilli(at)), at));
+        model.read(user, author, blog);
+    }
+
+    /** Up to now, or (half the time, when there is unread) up to one of the unread posts: newer ones stay unread. */
+    private void readAll(long user) {
+        NavigableMap<Long, NavigableMap<Long, Long>> unread = model.unreadOf(user);
+        long at = clock.next();
+        long author;
+        long readAt = at;
+        if (unread.isEmpty()) {
+            author = pick(normalAuthors);
+        } else {
+            author = pick(List.copyOf(unread.keySet()));
+            if (random.nextBoolean()) readAt = pick(List.copyOf(unread.get(author).values()));
+        }
+        remember(producer.send(new AuthorReadAll(nextEventId(), user, author, Instant.ofEpochMilli(readAt)), at));
+        model.readAll(user, author, readAt);
+    }
+
+    private void delete(long blog) {
+        long author = authorOf.get(blog);
+        long at = clock.next();
+        remember(producer.send(new BlogDeleted(nextEventId(), blog, author, Instant.ofEpochMilli(at)), at));
+        model.deleted(author, blog);
+    }
+
+    /** Keeps the record for a later duplicate; once full, a random older one makes room. */
+    private void remember(EventProducer.Sent sent) {
+        if (resendable.size() < RESENDABLE) {
+            resendable.add(sent);
+        } else {
+            resendable.set(random.nextInt(RESENDABLE), sent);
+        }
+    }
+
+    private long randomUser() {
+        return 1 + random.nextInt(shape.users());
+    }
+
+    private <T> T pick(List<T> from) {
+        return from.get(random.nextInt(from.size()));
+    }
+
+    private String nextEventId() {
+        return eventIdPrefix + "-" + ++eventSequence;
+    }
+}
