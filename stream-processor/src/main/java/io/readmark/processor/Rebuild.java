@@ -70,8 +70,8 @@ public final class Rebuild {
     private static final Logger log = LoggerFactory.getLogger(Rebuild.class);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
-    /** Every delete of the retained history stays known for the whole replay (the live retention is wall-clock time). */
-    private static final Duration KEEP_EVERY_TOMBSTONE = Duration.ofDays(365_000);
+    /** Every delete and post of the retained history stays known for the whole replay (the live retentions are wall-clock time). */
+    private static final Duration KEEP_FOR_THE_WHOLE_REPLAY = Duration.ofDays(365_000);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmssSSS").withZone(ZoneOffset.UTC);
     private static final Set<KafkaStreams.State> STOPPED = Set.of(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR,
             KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
@@ -183,11 +183,11 @@ public final class Rebuild {
         return new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { });
     }
 
-    /** The live settings, except that no author is big-V and no tombstone is forgotten during the replay. */
+    /** The live settings, except that no author is big-V and no tombstone or recent post is forgotten during the replay. */
     private FanoutSettings inlineFanout() {
         FanoutSettings live = config.fanout();
         return new FanoutSettings(new BigVPolicy(Long.MAX_VALUE, Long.MAX_VALUE), live.chunkSize(), live.chunksPerTick(),
-                live.tick(), KEEP_EVERY_TOMBSTONE);
+                live.tick(), KEEP_FOR_THE_WHOLE_REPLAY, KEEP_FOR_THE_WHOLE_REPLAY);
     }
 
     private Properties properties(String id) {
