@@ -36,6 +36,8 @@ import static org.awaitility.Awaitility.await;
  */
 final class PipelineFixture implements AutoCloseable {
 
+    private static final Instant FOLLOWED_AT = Instant.parse("2026-01-01T09:00:00Z");
+
     /** One record as any client would write it: topic, key (the id the contract names) and wire JSON. */
     record WireEvent(String topic, String key, String json) {
     }
@@ -106,18 +108,24 @@ final class PipelineFixture implements AutoCloseable {
 
     // ---- the wire contract ------------------------------------------------------------------------------------
 
+    /** Followed at 09:00, before the tests' posts. */
     WireEvent followed(long followerId, long authorId) {
-        return follow("Followed", followerId, authorId);
+        return followed(followerId, authorId, FOLLOWED_AT);
+    }
+
+    /** A follow gets the posts published after {@code at}. */
+    WireEvent followed(long followerId, long authorId, Instant at) {
+        return follow("Followed", followerId, authorId, at);
     }
 
     WireEvent unfollowed(long followerId, long authorId) {
-        return follow("Unfollowed", followerId, authorId);
+        return follow("Unfollowed", followerId, authorId, FOLLOWED_AT);
     }
 
-    private WireEvent follow(String type, long followerId, long authorId) {
+    private WireEvent follow(String type, long followerId, long authorId, Instant at) {
         return new WireEvent(stack.topics().followEvents().name(), Long.toString(authorId), """
-                {"type":"%s","eventId":"%s","followerId":%d,"authorId":%d,"at":"2026-01-01T09:00:00Z"}"""
-                .formatted(type, eventId(), followerId, authorId));
+                {"type":"%s","eventId":"%s","followerId":%d,"authorId":%d,"at":"%s"}"""
+                .formatted(type, eventId(), followerId, authorId, at));
     }
 
     WireEvent published(long blogId, long authorId, Instant publishedAt) {

@@ -91,8 +91,8 @@ class UnreadSemanticsIT {
         pipeline.post(pipeline.followed(early, author), pipeline.published(older, author, minutes(1)));
         pipeline.awaitUnread(early, author, older);
 
-        // When someone else follows only now, and the author then publishes again
-        pipeline.post(pipeline.followed(late, author), pipeline.published(newer, author, minutes(2)));
+        // When someone else follows only now (after the first blog was published), and the author then publishes again
+        pipeline.post(pipeline.followed(late, author, minutes(1).plusSeconds(30)), pipeline.published(newer, author, minutes(2)));
 
         // Then the new follower gets only the later blog; the early one gets both
         pipeline.awaitUnread(late, author, newer);

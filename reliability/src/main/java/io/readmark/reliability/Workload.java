@@ -9,6 +9,8 @@ import io.readmark.schemas.Unfollowed;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +53,7 @@ public final class Workload {
         }
     }
 
-    private static final int TOTAL_WEIGHT = java.util.Arrays.stream(Op.values()).mapToInt(op -> op.weight).sum();
+    private static final int TOTAL_WEIGHT = Arrays.stream(Op.values()).mapToInt(op -> op.weight).sum();
 
     private final WorkloadShape shape;
     private final Random random;
@@ -88,7 +90,7 @@ public final class Workload {
         }
         List<Long> users = new ArrayList<>(LongStream.rangeClosed(1, shape.users()).boxed().toList());
         for (long author : bigVAuthors) {
-            java.util.Collections.shuffle(users, random);
+            Collections.shuffle(users, random);
             users.subList(0, shape.bigVFollowers()).forEach(user -> follow(user, author));
         }
         producer.flush();

@@ -1,5 +1,6 @@
 package io.readmark.reliability;
 
+import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.Infrastructure;
 import io.readmark.infra.TestInfrastructure;
 
@@ -27,7 +28,8 @@ final class Scenario {
         return on(label, infra.kafkaBootstrapServers(), infra.redisUrl(), null);
     }
 
-    static Harness on(String label, String bootstrapServers, String redisUrl, io.readmark.infra.EmbeddedRedis redis) {
+    /** A harness on the given Kafka and Redis; {@code redis} only if a fault may stop it. */
+    static Harness on(String label, String bootstrapServers, String redisUrl, EmbeddedRedis redis) {
         RunNames names = RunNames.random(label);
         System.out.printf("%s: run %s, seed %d (rerun with -Dreadmark.reliability.seed=%d)%n", label, names.runId(), SEED, SEED);
         return new Harness(new Pipeline(bootstrapServers, redisUrl, names, PARTITIONS), WorkloadShape.small(EVENTS_PER_SECOND),
