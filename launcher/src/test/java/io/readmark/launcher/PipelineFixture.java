@@ -119,7 +119,11 @@ final class PipelineFixture implements AutoCloseable {
     }
 
     WireEvent unfollowed(long followerId, long authorId) {
-        return follow("Unfollowed", followerId, authorId, FOLLOWED_AT);
+        return unfollowed(followerId, authorId, FOLLOWED_AT);
+    }
+
+    WireEvent unfollowed(long followerId, long authorId, Instant at) {
+        return follow("Unfollowed", followerId, authorId, at);
     }
 
     private WireEvent follow(String type, long followerId, long authorId, Instant at) {

@@ -117,7 +117,7 @@ class RebuildIT {
                 pipeline.read(u6, b[3], a3, minutes(32)),
                 new WireEvent(readTopic, Long.toString(u2), "[not an event]"),
                 pipeline.deleted(p[3], a1, minutes(30)), pipeline.deleted(b[1], a3, minutes(31)),
-                pipeline.unfollowed(u5, a4));
+                pipeline.unfollowed(u5, a4, minutes(33)));
         pipeline.awaitCounts(u1, c -> assertThat(c).isEqualTo(new Counts(0, Map.of())));
         pipeline.awaitCounts(u2, c -> assertThat(c).isEqualTo(new Counts(3, Map.of(a1, 2L, a3, 1L))));
         pipeline.awaitCounts(u3, c -> assertThat(c).isEqualTo(new Counts(4, Map.of(a1, 3L, a3, 1L))));
@@ -127,7 +127,7 @@ class RebuildIT {
 
         // more publishes after the reads, a re-follow, and a read of a post just published
         pipeline.produce(pipeline.published(p[6], a1, minutes(40)), pipeline.published(b[3], a3, minutes(41)),
-                pipeline.followed(u5, a4), pipeline.published(r[2], a4, minutes(42)), pipeline.published(q[9], a2, minutes(43)),
+                pipeline.followed(u5, a4, minutes(39)), pipeline.published(r[2], a4, minutes(42)), pipeline.published(q[9], a2, minutes(43)),
                 pipeline.read(u1, p[6], a1, minutes(44)));
         pipeline.awaitCounts(u1, c -> assertThat(c).isEqualTo(new Counts(2, Map.of(a3, 1L, a4, 1L))));
         pipeline.awaitCounts(u2, c -> assertThat(c).isEqualTo(new Counts(5, Map.of(a1, 3L, a3, 2L))));
