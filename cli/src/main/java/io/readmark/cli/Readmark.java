@@ -26,7 +26,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The {@code readmark} command: {@code local} runs the whole pipeline in this process until Ctrl-C; {@code bench}
- * measures it on a synthetic platform; {@code soak} puts it through crashes and outages and checks nothing was lost;
+ * measures it on a synthetic platform; {@code soak} puts it through crashes, outages and bad records and checks nothing was lost;
  * {@code producer-api}, {@code view-api} and {@code stream-processor} each run one deployable (what the container
  * images start); {@code token} signs a JWT for trying the APIs; {@code rebuild} and {@code reconcile} are the
  * operators' repairs of Redis. Every command takes every setting as a flag of the same name.
@@ -47,9 +47,11 @@ public final class Readmark {
                                 table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
               soak [--minutes 10] [--seed N]
                                 run two stream processors as separate processes on embedded Kafka and Redis under a
-                                continuous workload while killing them and stopping Redis, then check every user's
-                                unread state against the exact expected one; exit status 1 if anything was lost,
-                                extra or double-counted
+                                continuous workload while killing them, stopping Redis, restarting the broker and
+                                sending bursts of bad records, then check every user's unread state against the
+                                exact expected one and every bad record against the dead-letter topic; then wipe
+                                Redis, rebuild and reconcile it and check again; exit status 1 if anything was
+                                lost, extra, double-counted, not dead-lettered or drifted
               rebuild           repopulate Redis from Kafka after it lost data: replays the retained follow, blog
                                 and read events through the processor's topology as a temporary Kafka Streams
                                 application, then removes it. Safe while the processor runs. Needs follow-events

@@ -8,6 +8,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -33,6 +34,9 @@ final class EventProducer implements AutoCloseable {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                // A broker restart must hold the workload up, not fail it: both far above the longest outage caused.
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Duration.ofMinutes(5).toMillis(),
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, Duration.ofMinutes(5).toMillis(),
                 ProducerConfig.LINGER_MS_CONFIG, 5,
                 ProducerConfig.CLIENT_ID_CONFIG, "readmark-workload"),
                 new StringSerializer(), new ByteArraySerializer());

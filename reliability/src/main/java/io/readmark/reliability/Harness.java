@@ -1,19 +1,23 @@
 package io.readmark.reliability;
 
-import io.readmark.infra.EmbeddedKafka;
+import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedRedis;
+import io.readmark.processor.ProcessorConfig;
 import io.readmark.store.RedisConnections;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One run of the fault harness: the run's topics, its processor processes, the workload with its model, and the
  * final drain and check. Faults act on it ({@link Fault}); scenario tests and the soak are built from it. Kafka
- * and Redis are given: the embedded instances when a fault needs to stop them, absent for shared infrastructure.
+ * and Redis are given: the restartable or embedded instances when a fault needs to stop them, absent for shared
+ * infrastructure.
  */
 public final class Harness implements AutoCloseable {
 
@@ -22,7 +26,7 @@ public final class Harness implements AutoCloseable {
     private final Pipeline pipeline;
     private final WorkloadShape shape;
     private final Path workDir;
-    private final EmbeddedKafka kafka;
+    private final RestartableKafka kafka;
     private final EmbeddedRedis redis;
     private final List<ProcessorProcess> processors = new CopyOnWriteArrayList<>();
     private final EventProducer producer;
@@ -33,10 +37,10 @@ public final class Harness implements AutoCloseable {
     /**
      * Creates the run's topics.
      *
-     * @param kafka the broker, if it is embedded here and may be restarted by a fault; else null
+     * @param kafka the broker, if it runs here and may be restarted by a fault; else null
      * @param redis the Redis, if it is embedded here and may be stopped by a fault; else null
      */
-    public Harness(Pipeline pipeline, WorkloadShape shape, long seed, Path workDir, EmbeddedKafka kafka, EmbeddedRedis redis) {
+    public Harness(Pipeline pipeline, WorkloadShape shape, long seed, Path workDir, RestartableKafka kafka, EmbeddedRedis redis) {
         this.pipeline = pipeline;
         this.shape = shape;
         this.workDir = workDir;
@@ -109,7 +113,17 @@ public final class Harness implements AutoCloseable {
         return workDir;
     }
 
-    public Optional<EmbeddedKafka> kafka() {
+    /**
+     * The settings of the run's processors as a {@link ProcessorConfig}, for what runs beside them in this JVM (a
+     * rebuild), with a state dir of its own.
+     */
+    public ProcessorConfig processorConfig(Path stateDir) {
+        Map<String, String> environment = new HashMap<>(pipeline.processorEnvironment(shape.bigVThreshold()));
+        environment.put("PROCESSOR_STATE_DIR", stateDir.toString());
+        return ProcessorConfig.from(Settings.of(environment, Map.of()));
+    }
+
+    public Optional<RestartableKafka> kafka() {
         return Optional.ofNullable(kafka);
     }
 

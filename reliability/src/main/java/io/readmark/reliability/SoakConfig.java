@@ -8,10 +8,12 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * How long and how hard {@code readmark soak} runs: the workload's duration and rate, how many processor processes
- * share the work, and how often each fault comes.
+ * share the work, and how often each fault comes (processor crashes, Redis outages, bursts of bad records, broker
+ * restarts).
  */
 public record SoakConfig(Duration duration, long seed, int processors, int eventsPerSecond, Duration killEvery,
-                         Duration redisOutageEvery, Duration redisOutage, int partitions) {
+                         Duration redisOutageEvery, Duration redisOutage, Duration poisonEvery, int poisonBurst,
+                         Duration brokerRestartEvery, Duration brokerDowntime, int partitions) {
 
     public static final String MINUTES = "SOAK_MINUTES";
     public static final String SEED = "SOAK_SEED";
@@ -20,15 +22,22 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
     public static final String KILL_EVERY = "SOAK_KILL_EVERY";
     public static final String REDIS_OUTAGE_EVERY = "SOAK_REDIS_OUTAGE_EVERY";
     public static final String REDIS_OUTAGE = "SOAK_REDIS_OUTAGE";
+    public static final String POISON_EVERY = "SOAK_POISON_EVERY";
+    public static final String POISON_BURST = "SOAK_POISON_BURST";
+    public static final String BROKER_RESTART_EVERY = "SOAK_BROKER_RESTART_EVERY";
+    public static final String BROKER_DOWNTIME = "SOAK_BROKER_DOWNTIME";
     /** Every setting of the soak; {@code readmark soak} also takes each without its {@code SOAK_} prefix ({@code --minutes 3}). */
     public static final List<String> SETTINGS = List.of(MINUTES, SEED, PROCESSORS, EVENTS_PER_SECOND, KILL_EVERY,
-            REDIS_OUTAGE_EVERY, REDIS_OUTAGE);
+            REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY, POISON_BURST, BROKER_RESTART_EVERY, BROKER_DOWNTIME);
 
     public SoakConfig {
         if (!duration.isPositive()) throw new IllegalArgumentException(MINUTES + " must be positive");
         if (processors < 1) throw new IllegalArgumentException(PROCESSORS + " must be at least 1");
-        if (!killEvery.isPositive() || !redisOutageEvery.isPositive() || !redisOutage.isPositive()) {
-            throw new IllegalArgumentException(KILL_EVERY + ", " + REDIS_OUTAGE_EVERY + " and " + REDIS_OUTAGE + " must be positive");
+        if (poisonBurst < 1) throw new IllegalArgumentException(POISON_BURST + " must be at least 1");
+        if (!killEvery.isPositive() || !redisOutageEvery.isPositive() || !redisOutage.isPositive() || !poisonEvery.isPositive()
+                || !brokerRestartEvery.isPositive() || !brokerDowntime.isPositive()) {
+            throw new IllegalArgumentException(String.join(", ", KILL_EVERY, REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY,
+                    BROKER_RESTART_EVERY) + " and " + BROKER_DOWNTIME + " must be positive");
         }
     }
 
@@ -41,6 +50,10 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
                 settings.duration(KILL_EVERY, Duration.ofSeconds(30)),
                 settings.duration(REDIS_OUTAGE_EVERY, Duration.ofSeconds(90)),
                 settings.duration(REDIS_OUTAGE, Duration.ofSeconds(20)),
+                settings.duration(POISON_EVERY, Duration.ofSeconds(20)),
+                settings.positiveInteger(POISON_BURST, 200),
+                settings.duration(BROKER_RESTART_EVERY, Duration.ofSeconds(120)),
+                settings.duration(BROKER_DOWNTIME, Duration.ofSeconds(10)),
                 3);
     }
 

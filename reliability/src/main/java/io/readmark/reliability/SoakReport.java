@@ -7,24 +7,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of a soak: what was produced, which faults were survived, and the final comparison with the model.
+ * The outcome of a soak: what was produced, which faults were survived, the final comparison with the model, the
+ * audit of the dead-letter topic, and the rebuild and reconcile after Redis lost everything.
  *
  * @param faultsSurvived by fault name, e.g. {@code processor-crash → 6}
- * @param failures       faults the system did not recover from, and a drain that did not finish
+ * @param failures       faults the system did not recover from, and a phase that did not finish
  * @param check          null if the state could not be read at all
+ * @param badInputsTried bad records Kafka stored during the run
+ * @param deadLetters    null if the dead-letter topic could not be read
+ * @param redisLoss      null if the rebuild or the reconcile did not finish
  */
 public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
                          Map<String, Integer> faultsSurvived, List<String> failures, Duration drained,
-                         CheckResult check, Path workDir) {
+                         CheckResult check, long badInputsTried, DeadLetterAudit deadLetters,
+                         RedisLossRecovery.Outcome redisLoss, Path workDir) {
 
     public SoakReport {
         faultsSurvived = Map.copyOf(faultsSurvived);
         failures = List.copyOf(failures);
     }
 
-    /** Every fault recovered from, and the final state exactly the model's. */
+    /**
+     * Every fault recovered from, the final state exactly the model's, every bad record dead-lettered (and nothing
+     * else), and after Redis was lost the rebuilt state exactly the model's again with no drift.
+     */
     public boolean passed() {
-        return failures.isEmpty() && check != null && check.exact();
+        return failures.isEmpty() && check != null && check.exact() && deadLetters != null && deadLetters.exact()
+                && deadLetters.deadLettered() == badInputsTried && redisLoss != null && redisLoss.exact();
     }
 
     public int survived(String fault) {
@@ -44,6 +53,10 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   lost              %s
                   extra             %s
                   double-counted    %s
+                  bad inputs tried  %,d
+                  dead-lettered     %s
+                  rebuild           %s
+                  reconcile         %s
                   took              %s
                 """, passed() ? "PASSED" : "FAILED", seed, minutesAndSeconds(workload), processors,
                 eventsProduced, faultsSurvived.isEmpty() ? "none" : faultsSurvived.entrySet().stream().sorted(Map.Entry.comparingByKey())
@@ -51,10 +64,36 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                 drained == null ? "did not drain" : "%.1f s".formatted(drained.toMillis() / 1000.0),
                 figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()),
                 figure(check == null ? null : check.lost()), figure(check == null ? null : check.extra()),
-                figure(check == null ? null : check.doubleCounted()), minutesAndSeconds(elapsed));
+                figure(check == null ? null : check.doubleCounted()), badInputsTried, deadLettered(), rebuild(), reconcile(),
+                minutesAndSeconds(elapsed));
         failures.forEach(failure -> out.println("  failure: " + failure));
         if (check != null) check.examples().forEach(example -> out.println("  difference: " + example));
+        if (deadLetters != null) deadLetters.examples().forEach(example -> out.println("  dead letters: " + example));
+        if (redisLoss != null) {
+            redisLoss.check().examples().forEach(example -> out.println("  after the rebuild: " + example));
+            redisLoss.reconcile().examples().forEach(drift -> out.println("  drift: " + drift));
+        }
         if (!passed()) out.println("  processor logs in " + workDir);
+    }
+
+    private String deadLettered() {
+        if (deadLetters == null) return "-";
+        return "%,d (%,d copies%s)".formatted(deadLetters.deadLettered(), deadLetters.copies(),
+                deadLetters.exact() ? "" : "; missing %,d, wrong category %,d, not a bad record %,d"
+                        .formatted(deadLetters.missing(), deadLetters.wrongCategory(), deadLetters.unexpected()));
+    }
+
+    private String rebuild() {
+        if (redisLoss == null) return "-";
+        CheckResult after = redisLoss.check();
+        return "%,d records in %.1f s after FLUSHALL: lost %,d, extra %,d, double-counted %,d".formatted(
+                redisLoss.rebuild().records(), redisLoss.rebuild().elapsed().toMillis() / 1000.0,
+                after.lost(), after.extra(), after.doubleCounted());
+    }
+
+    private String reconcile() {
+        if (redisLoss == null) return "-";
+        return "%,d users scanned, drift %,d".formatted(redisLoss.reconcile().usersScanned(), redisLoss.reconcile().usersDrifted());
     }
 
     /** {@code 3 min 05 s}, or {@code 45 s} under a minute. */

@@ -1,6 +1,5 @@
 package io.readmark.reliability;
 
-import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
 
 import java.io.IOException;
@@ -12,14 +11,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
 /**
- * The long run: on its own embedded Kafka and persistent Redis, several processor processes share the work while
- * a continuous workload flows and faults come one after another (by default processor crashes and Redis outages;
- * further {@link Fault}s plug in through {@link #run(SoakConfig, List, PrintStream)}). At the end the pipeline must
- * drain and Redis must hold exactly the model's state.
+ * The long run: on its own restartable Kafka and persistent Redis, several processor processes share the work while
+ * a continuous workload flows and faults come one after another (by default processor crashes, Redis outages, bursts
+ * of bad records and broker restarts; further {@link Fault}s plug in through {@link #run(SoakConfig, List, PrintStream)}).
+ * At the end the pipeline must drain, Redis must hold exactly the model's state and every bad record must be on the
+ * dead-letter topic; then Redis loses everything, and the rebuild must bring back exactly the model's state.
  */
 public final class SoakRun {
 
@@ -31,10 +32,12 @@ public final class SoakRun {
     private SoakRun() {
     }
 
-    /** The faults of a soak: processor crashes and Redis outages, as often as the configuration says. */
+    /** The faults of a soak: processor crashes, Redis outages, bad records and broker restarts, as often as configured. */
     public static List<FaultSchedule.Periodic> defaultFaults(SoakConfig config) {
         return List.of(new FaultSchedule.Periodic(new ProcessorCrash(WIPE_STATE_EVERY), config.killEvery()),
-                new FaultSchedule.Periodic(new RedisOutage(config.redisOutage()), config.redisOutageEvery()));
+                new FaultSchedule.Periodic(new RedisOutage(config.redisOutage()), config.redisOutageEvery()),
+                new FaultSchedule.Periodic(new PoisonPills(config.poisonBurst()), config.poisonEvery()),
+                new FaultSchedule.Periodic(new BrokerRestart(config.brokerDowntime()), config.brokerRestartEvery()));
     }
 
     public static SoakReport run(SoakConfig config, PrintStream out) {
@@ -54,7 +57,7 @@ public final class SoakRun {
 
     private static SoakReport soak(SoakConfig config, List<FaultSchedule.Periodic> faults, PrintStream out, RunNames names,
                                    Path workDir, long started) {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(0);
+        try (RestartableKafka kafka = RestartableKafka.launch();
              EmbeddedRedis redis = EmbeddedRedis.startPersistent(0);
              Harness harness = new Harness(new Pipeline(kafka.bootstrapServers(), redis.url(), names, config.partitions()),
                      config.shape(), config.seed(), workDir, kafka, redis)) {
@@ -82,8 +85,19 @@ public final class SoakRun {
             } catch (RuntimeException e) {
                 failures.add("check: " + e);
             }
+            Map<PoisonPills.Source, BadRecords.Category> badRecords = faults.stream().map(FaultSchedule.Periodic::fault)
+                    .filter(PoisonPills.class::isInstance).map(PoisonPills.class::cast).findFirst()
+                    .map(PoisonPills::sentBySource).orElse(Map.of());
+            DeadLetterAudit deadLetters = null;
+            try {
+                deadLetters = DeadLetterAudit.of(harness.pipeline(), badRecords);
+            } catch (RuntimeException e) {
+                failures.add("dead-letter topic: " + e);
+            }
+            RedisLossRecovery.Outcome redisLoss = drained == null ? null : redisLost(harness, workDir, failures, out);
             return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
-                    config.processors(), harness.eventsProduced(), schedule.survived(), failures, drained, check, workDir);
+                    config.processors(), harness.eventsProduced(), schedule.survived(), failures, drained, check,
+                    badRecords.size(), deadLetters, redisLoss, workDir);
         }
     }
 
@@ -110,6 +124,23 @@ public final class SoakRun {
             failures.add("workload: " + e.getMessage() + ": " + e.getCause());
         }
         return schedule;
+    }
+
+    /** Redis loses everything while the processors keep running; the rebuild and the reconcile must make it whole. */
+    private static RedisLossRecovery.Outcome redisLost(Harness harness, Path workDir, List<String> failures, PrintStream out) {
+        out.println("soak: Redis loses everything (FLUSHALL); rebuilding from Kafka beside the running processors");
+        try {
+            RedisLossRecovery.Outcome outcome = RedisLossRecovery.run(harness, workDir.resolve("rebuild-state"));
+            out.printf("soak: rebuilt %,d records in %.1f s; %s%n", outcome.rebuild().records(),
+                    outcome.rebuild().elapsed().toMillis() / 1000.0, outcome.exact() ? "exact, no drift" : "NOT EXACT");
+            return outcome;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failures.add("rebuild: interrupted");
+        } catch (RuntimeException e) {
+            failures.add("rebuild: " + e);
+        }
+        return null;
     }
 
     /** A fault that could not recover may have left a processor down; the drain needs every one of them. */

@@ -1,0 +1,61 @@
+package io.readmark.reliability;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Stops the Kafka broker for a while and starts it again on the same port with its data ({@link RestartableKafka}),
+ * as a broker restart or upgrade. Producers and processors must wait and carry on by themselves: no processor may
+ * exit and no stream thread may fail meanwhile. Returns once every processor is ready again.
+ */
+public final class BrokerRestart implements Fault {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    /** What a processor logs when a stream thread dies of an exception and is replaced. */
+    private static final String THREAD_FAILED = "stream thread failed";
+
+    private final Duration downtime;
+    private int restarts;
+
+    public BrokerRestart(Duration downtime) {
+        this.downtime = downtime;
+    }
+
+    @Override
+    public String name() {
+        return "broker-restart";
+    }
+
+    @Override
+    public synchronized void inject(Harness harness, Random random) {
+        RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
+        Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
+        harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
+        kafka.stop();
+        try {
+            Poll.pause(downtime);
+        } finally {
+            kafka.start();
+            restarts++;
+        }
+        for (ProcessorProcess processor : logBefore.keySet()) {
+            if (!processor.isAlive()) {
+                throw new IllegalStateException(processor.name() + " exited during the broker restart:\n" + processor.logTail(40));
+            }
+            processor.awaitReady(READY_TIMEOUT);
+            String since = processor.log().substring(logBefore.get(processor));
+            if (since.contains(THREAD_FAILED)) {
+                throw new IllegalStateException("a stream thread of " + processor.name() + " failed during the broker restart:\n"
+                        + since.lines().filter(line -> line.contains(THREAD_FAILED)).findFirst().orElse("")
+                        + "\n" + since.lines().dropWhile(line -> !line.contains(THREAD_FAILED)).skip(1).limit(6)
+                        .reduce("", (a, b) -> a + b + "\n"));
+            }
+        }
+    }
+
+    public synchronized int restarts() {
+        return restarts;
+    }
+}
