@@ -2,16 +2,12 @@ package io.readmark.processor;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Tombstones of deleted blogs, keyed {@code authorId ‖ blogId}, so a publish that arrives after its delete is not
@@ -42,15 +38,7 @@ final class DeletedBlogs {
     /** Forgets tombstones of blogs deleted more than {@code retention} before {@code nowMillis}. */
     int forgetOlderThan(Duration retention, long nowMillis) {
         long cutoff = nowMillis - retention.toMillis();
-        List<Bytes> expired = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
-            while (all.hasNext()) {
-                KeyValue<Bytes, byte[]> entry = all.next();
-                if (ByteBuffer.wrap(entry.value).getLong() < cutoff) expired.add(entry.key);
-            }
-        }
-        expired.forEach(store::delete);
-        return expired.size();
+        return StoreSweep.deleteWhere(store, (key, value) -> ByteBuffer.wrap(value).getLong() < cutoff);
     }
 
     private static Bytes key(long authorId, long blogId) {

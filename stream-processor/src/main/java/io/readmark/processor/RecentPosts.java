@@ -2,7 +2,6 @@ package io.readmark.processor;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -10,8 +9,6 @@ import org.apache.kafka.streams.state.Stores;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The posts fanned out lately, keyed {@code authorId ‖ publishedAt ‖ blogId} (big-endian longs), so one author's
@@ -60,15 +57,7 @@ final class RecentPosts {
     /** Forgets posts published more than {@code retention} before {@code nowMillis}. */
     int forgetOlderThan(Duration retention, long nowMillis) {
         long cutoff = nowMillis - retention.toMillis();
-        List<Bytes> expired = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
-            while (all.hasNext()) {
-                KeyValue<Bytes, byte[]> entry = all.next();
-                if (ByteBuffer.wrap(entry.key.get()).getLong(Long.BYTES) < cutoff) expired.add(entry.key);
-            }
-        }
-        expired.forEach(store::delete);
-        return expired.size();
+        return StoreSweep.deleteWhere(store, (key, value) -> ByteBuffer.wrap(key).getLong(Long.BYTES) < cutoff);
     }
 
     private static Bytes key(long authorId, long publishedAtMillis, long blogId) {

@@ -2,6 +2,7 @@ package io.readmark.processor;
 
 import io.lettuce.core.RedisConnectionException;
 import io.readmark.store.RedisConnections;
+import io.readmark.store.RedisRetry;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadWriter;
@@ -20,8 +21,6 @@ import java.util.function.LongConsumer;
 public final class ThreadWriters implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ThreadWriters.class);
-    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
-    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     private final RedisConnections redis;
     private final UnreadKeys keys;
@@ -58,7 +57,7 @@ public final class ThreadWriters implements AutoCloseable {
      * Redis like a write would, instead of failing the thread again and again.
      */
     private RedisConnections.BinaryConnection openConnection() {
-        Duration backoff = FIRST_BACKOFF;
+        Duration backoff = RedisRetry.FIRST;
         for (int attempt = 1; ; attempt++) {
             try {
                 RedisConnections.BinaryConnection connection = redis.openBinary();
@@ -73,7 +72,7 @@ public final class ThreadWriters implements AutoCloseable {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while connecting to Redis", interrupted);
                 }
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                backoff = RedisRetry.after(backoff);
             }
         }
     }

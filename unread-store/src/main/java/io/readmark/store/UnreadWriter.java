@@ -31,8 +31,6 @@ public final class UnreadWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
-    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
-    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
 
     private final RedisConnections.BinaryConnection connection;
@@ -133,7 +131,7 @@ public final class UnreadWriter implements AutoCloseable {
      */
     public void awaitAcknowledged() {
         flush();
-        Duration backoff = FIRST_BACKOFF;
+        Duration backoff = RedisRetry.FIRST;
         long failingSince = 0;
         int retries = 0;
         boolean scriptsReloaded = false;
@@ -179,7 +177,7 @@ public final class UnreadWriter implements AutoCloseable {
                         .addKeyValue("failingForMs", Duration.ofNanos(System.nanoTime() - failingSince).toMillis())
                         .log("Redis writes failed, retrying");
                 pauseUnlessReconnected(backoff);
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                backoff = RedisRetry.after(backoff);
             }
             if (noScript) loadScriptsAgain();
             for (PendingWrite write : again) pending.add(send(write.script(), write.keys(), write.args()));

@@ -3,6 +3,7 @@ package io.readmark.view;
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.store.RedisConnections;
+import io.readmark.store.RedisRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 final class RedisConnector implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisConnector.class);
-    private static final Duration FIRST_RETRY = Duration.ofMillis(100);
-    private static final Duration MAX_RETRY = Duration.ofSeconds(5);
 
     private final String url;
     private final Duration commandTimeout;
@@ -41,7 +40,7 @@ final class RedisConnector implements AutoCloseable {
     static RedisConnector start(String url, Duration commandTimeout, MeterRegistry registry) {
         RedisConnector connector = new RedisConnector(url, commandTimeout, registry);
         try {
-            connector.attempt(FIRST_RETRY);
+            connector.attempt(RedisRetry.FIRST);
         } catch (RuntimeException e) { // not an outage but a bad URL: no retry would help
             connector.close();
             throw e;
@@ -64,9 +63,7 @@ final class RedisConnector implements AutoCloseable {
                 if (closed) return;
                 log.warn("Redis at {} is unreachable ({}); answering 503 and connecting again in {} ms",
                         redacted(url), e.getMessage(), nextRetry.toMillis());
-                Duration doubled = nextRetry.multipliedBy(2);
-                Duration after = doubled.compareTo(MAX_RETRY) < 0 ? doubled : MAX_RETRY;
-                retries.schedule(() -> attempt(after), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
+                retries.schedule(() -> attempt(RedisRetry.after(nextRetry)), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
             }
             return;
         }
