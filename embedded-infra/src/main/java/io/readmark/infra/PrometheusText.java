@@ -18,7 +18,11 @@ public final class PrometheusText {
 
     /** The sum of the values of those samples. */
     public static double sum(String scrape, String name, String... labels) {
-        return samples(scrape, name, labels).stream()
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        return samples(scrape, name, labels).stream().mapToDouble(PrometheusText::value).sum();
+    }
+
+    /** The value of one sample line. */
+    public static double value(String sample) {
+        return Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
     }
 }

@@ -55,7 +55,7 @@ class TwoInstancesIT {
         String fanoutClients = "client_id=\"" + applicationId + "-fanout-";
         return (int) PrometheusText.samples(scrape, "kafka_consumer_coordinator_assigned_partitions").stream()
                 .filter(sample -> sample.contains(fanoutClients) == fanout)
-                .mapToDouble(sample -> Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1))).sum();
+                .mapToDouble(PrometheusText::value).sum();
     }
 
     private static double deliveries(ProcessorProcess processor) {
