@@ -1,6 +1,10 @@
 package io.readmark.reliability;
 
+import io.readmark.schemas.BlogDeleted;
+import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.FollowEvent;
+import io.readmark.schemas.ReadEvent;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -14,13 +18,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Sends events straight to Kafka the way the blog service would: keyed by the event's key id, acks=all and
- * idempotent, so each partition holds the records in the order they were sent, each once. Counts the records sent.
+ * Sends events straight to Kafka the way a platform's services would: keyed by the event's key id, acks=all and
+ * idempotent, so each partition holds the records in the order they were sent, each once; each kind of event with the
+ * default partitioner of another client ({@link #partitionerOf}), so that nothing lands where the processor needs it.
+ * Counts the records sent.
  */
 final class EventProducer implements AutoCloseable {
 
     /** A record as it was sent, so that a duplicate is exactly the same key, bytes and timestamp. */
-    record Sent(String topic, String key, byte[] value, long timestamp) {
+    record Sent(String topic, int partition, String key, byte[] value, long timestamp) {
     }
 
     private final KafkaProducer<String, byte[]> producer;
@@ -42,16 +48,32 @@ final class EventProducer implements AutoCloseable {
                 new StringSerializer(), new ByteArraySerializer());
     }
 
+    /**
+     * Follows as librdkafka clients send them, posts from the Java client or spread at random, deletes and reads from
+     * Sarama: an author's follows keep their order (one partition), but rarely share a partition number with the posts.
+     */
+    static ClientPartitioner partitionerOf(Event event) {
+        return switch (event) {
+            case FollowEvent ignored -> ClientPartitioner.LIBRDKAFKA_CRC32;
+            case BlogPublished published -> published.blogId() % 2 == 0 ? ClientPartitioner.JAVA_MURMUR2 : ClientPartitioner.RANDOM;
+            case BlogDeleted ignored -> ClientPartitioner.SARAMA_FNV1A;
+            case ReadEvent ignored -> ClientPartitioner.SARAMA_FNV1A;
+        };
+    }
+
     /** Sends the event with {@code timestamp} as its record timestamp. */
     Sent send(Event event, long timestamp) {
-        Sent record = new Sent(topics.topicFor(event).name(), Topics.keyOf(event), Topics.EVENT_SERDE.serialize(null, event), timestamp);
+        String topic = topics.topicFor(event).name();
+        String key = Topics.keyOf(event);
+        int partition = partitionerOf(event).partitionOf(key, producer.partitionsFor(topic).size());
+        Sent record = new Sent(topic, partition, key, Topics.EVENT_SERDE.serialize(null, event), timestamp);
         resend(record);
         return record;
     }
 
     /** Sends the same record again: a duplicate, as a producer retry or a replaying client would. */
     void resend(Sent record) {
-        producer.send(new ProducerRecord<>(record.topic(), null, record.timestamp(), record.key(), record.value()),
+        producer.send(new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), record.key(), record.value()),
                 (metadata, error) -> {
                     if (error != null) failure.compareAndSet(null, error);
                 });

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Where one harness run's pipeline lives (Kafka, Redis, its names) and the settings every processor process of the
- * run gets. Caps are far above what a workload reaches, so that the expected state stays exact.
+ * run gets. Caps are far above what a workload reaches, so that the expected state stays exact. The event topics and
+ * the processor's internal author topic all have different partition counts, as nothing requires them to agree.
  */
 public record Pipeline(String bootstrapServers, String redisUrl, RunNames names, int partitions) {
 
@@ -24,15 +25,31 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         return names.topics();
     }
 
-    /** The event topics and the fan-out topic with {@link #partitions()} partitions each, the dead-letter topic with one. */
+    /**
+     * The blog-event and fan-out topics with {@link #partitions()} partitions, follow events with two more, read events
+     * with four more, the dead-letter topic with one.
+     */
     public void createTopics() {
         Topics topics = topics();
         KafkaTopics.createTopics(bootstrapServers, Map.of(
                 topics.blogEvents().name(), partitions,
-                topics.followEvents().name(), partitions,
-                topics.readEvents().name(), partitions,
+                topics.followEvents().name(), followPartitions(),
+                topics.readEvents().name(), readPartitions(),
                 topics.deadLetters().name(), 1,
                 topics.fanoutChunks().name(), partitions));
+    }
+
+    public int followPartitions() {
+        return partitions + 2;
+    }
+
+    public int readPartitions() {
+        return partitions + 4;
+    }
+
+    /** The processor's internal topic of follow and blog events, by author. */
+    public int authorPartitions() {
+        return partitions + 1;
     }
 
     /** Settings of a processor process of this run; the port and state dir are the process's own. */
@@ -49,6 +66,7 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         env.put("READMARK_TOPIC_FANOUT", topics.fanoutChunks().name());
         env.put("PROCESSOR_APPLICATION_ID", names.applicationId());
         env.put("PROCESSOR_ROLES", "main,fanout");
+        env.put("PROCESSOR_AUTHOR_PARTITIONS", Integer.toString(authorPartitions()));
         env.put("PROCESSOR_SESSION_TIMEOUT", SESSION_TIMEOUT.toString());
         env.put("PROCESSOR_BIGV_THRESHOLD", Integer.toString(bigVThreshold));
         // Small chunks, so that one big-V post is several chunks and a crash can fall between them.

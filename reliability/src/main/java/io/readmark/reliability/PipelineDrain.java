@@ -1,6 +1,7 @@
 package io.readmark.reliability;
 
 import io.readmark.infra.PrometheusText;
+import io.readmark.processor.UnreadTopology;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -23,7 +24,7 @@ import java.util.stream.Stream;
 
 /**
  * Waits until the pipeline has applied everything produced: the main application has committed every event topic
- * up to its end, no processor has big-V followers left to put into chunks, and the fan-out worker has committed the
+ * and its internal author topic up to their ends, no processor has big-V followers left to put into chunks, and the fan-out worker has committed the
  * fan-out topic up to its end. Offsets are committed only after Redis acknowledged, so Redis then holds it all.
  * Chunks are emitted on a timer after the publish's offset is committed, so the state must hold, with the fan-out
  * topic's end unchanged, for a few seconds on end.
@@ -90,7 +91,7 @@ public final class PipelineDrain implements AutoCloseable {
         }
         Map<TopicPartition, Long> fanoutEnds = endOffsets(List.of(topics.fanoutChunks().name()));
         String mainLag = lag(names.applicationId(), endOffsets(List.of(topics.blogEvents().name(),
-                topics.followEvents().name(), topics.readEvents().name())));
+                topics.followEvents().name(), topics.readEvents().name(), UnreadTopology.authorEventsTopic(names.applicationId()))));
         String fanoutLag = lag(names.fanoutApplicationId(), fanoutEnds);
         String lagging = Stream.of(mainLag, fanoutLag, pending == 0 ? "" : pending + " big-V followers not in chunks yet")
                 .filter(text -> !text.isEmpty()).collect(Collectors.joining("; "));

@@ -15,8 +15,6 @@ import static org.awaitility.Awaitility.await;
  */
 class TwoInstancesIT {
 
-    /** Three event topics and the fan-out topic, {@link Scenario#PARTITIONS} partitions each. */
-    private static final int MAIN_PARTITIONS = 3 * Scenario.PARTITIONS;
     private static final int FANOUT_PARTITIONS = Scenario.PARTITIONS;
     private static final Duration TAKE_OVER = Duration.ofSeconds(60);
 
@@ -27,9 +25,13 @@ class TwoInstancesIT {
             ProcessorProcess victim = harness.startProcessor("victim");
             harness.awaitReady();
             String app = harness.pipeline().names().applicationId();
+            Pipeline pipeline = harness.pipeline();
+            // The three event topics and the internal author topic.
+            int mainPartitions = pipeline.partitions() + pipeline.followPartitions() + pipeline.readPartitions()
+                    + pipeline.authorPartitions();
             await("both instances hold partitions of both applications").atMost(TAKE_OVER).until(() ->
                     assigned(survivor, app, false) > 0 && assigned(victim, app, false) > 0
-                            && assigned(survivor, app, false) + assigned(victim, app, false) == MAIN_PARTITIONS
+                            && assigned(survivor, app, false) + assigned(victim, app, false) == mainPartitions
                             && assigned(survivor, app, true) + assigned(victim, app, true) == FANOUT_PARTITIONS);
 
             harness.setUpWorkload();
@@ -39,7 +41,7 @@ class TwoInstancesIT {
             victim.kill();
 
             await("the survivor owns every partition").atMost(TAKE_OVER).until(() ->
-                    assigned(survivor, app, false) == MAIN_PARTITIONS && assigned(survivor, app, true) == FANOUT_PARTITIONS);
+                    assigned(survivor, app, false) == mainPartitions && assigned(survivor, app, true) == FANOUT_PARTITIONS);
             Scenario.awaitMoreEvents(workload, 1_500);
             Scenario.stopDrainAndCheck(harness, workload);
 

@@ -18,7 +18,9 @@ enum DeadLetterCategory {
     /** The record key is not the event's key id. */
     KEY,
     /** A field is missing or breaks its rule. */
-    FIELD;
+    FIELD,
+    /** On an internal partition that is not its author's (put there by something other than the processor). */
+    PARTITION;
 
     private final String label = name().toLowerCase(Locale.ROOT);
 

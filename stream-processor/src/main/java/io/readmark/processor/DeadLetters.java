@@ -1,8 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.schemas.InvalidEventException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -39,8 +38,8 @@ final class DeadLetters implements RejectedRecords {
             }
 
             @Override
-            public void addSink(Topology topology, String branch) {
-                topology.addSink(sinkFor(branch), topic, new ByteArraySerializer(), new ByteArraySerializer(), branch);
+            public void addSink(KStream<byte[], byte[]> branchOutput, String branch) {
+                branchOutput.to(topic, UnreadTopology.bytes(sinkFor(branch)));
             }
         };
     }

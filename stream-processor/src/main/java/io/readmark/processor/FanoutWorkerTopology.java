@@ -1,6 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.schemas.Topics;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -16,10 +17,9 @@ public final class FanoutWorkerTopology {
 
     public static Topology build(Topics topics, ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress,
                                  ProcessorMeters meters) {
-        Topology topology = new Topology();
-        UnreadTopology.addEventBranch(topology, CHUNKS, topics.fanoutChunks().name(),
-                DeadLetters.route(topics.deadLetters().name(), meters),
+        StreamsBuilder builder = new StreamsBuilder();
+        UnreadTopology.addBranch(builder, CHUNKS, topics.fanoutChunks().name(), DeadLetters.route(topics.deadLetters().name(), meters),
                 rejects -> new FanoutChunkProcessor(writers, rateLimiter, progress, rejects));
-        return topology;
+        return builder.build();
     }
 }

@@ -19,9 +19,11 @@ import java.util.stream.Collectors;
  * topology, the big-V fan-out worker, or both ({@code PROCESSOR_ROLES}), so the worker can be scaled on its own.
  * {@code httpHost}/{@code httpPort} are where health and metrics are served (port 0: any free one).
  * {@code sessionTimeout} is how long the group waits for a silent member (a crashed host) before its partitions move.
+ * {@code authorPartitions} is the partition count of the internal topic that brings an author's follows and posts
+ * together: the most stream threads, over all instances, that the author path can use.
  */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
-                              String applicationId, int streamThreads, Duration commitInterval, Path stateDir,
+                              String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
                               int fanoutWorkerThreads, int fanoutDeliveriesPerSecond,
@@ -29,6 +31,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
 
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
+    /** Room for three instances of two stream threads; fixed for the life of a deployment (see the README's upgrade notes). */
+    public static final int DEFAULT_AUTHOR_PARTITIONS = 6;
 
     public ProcessorConfig {
         if (httpPort < 0 || httpPort > 65_535) {
@@ -48,6 +52,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 Topics.from(settings),
                 settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"),
                 settings.positiveInteger("PROCESSOR_STREAM_THREADS", 2),
+                settings.positiveInteger("PROCESSOR_AUTHOR_PARTITIONS", DEFAULT_AUTHOR_PARTITIONS),
                 settings.duration("PROCESSOR_COMMIT_INTERVAL", Duration.ofSeconds(1)),
                 Path.of(settings.string("PROCESSOR_STATE_DIR", System.getProperty("java.io.tmpdir") + "/readmark-streams")),
                 new UnreadLimits(

@@ -8,16 +8,22 @@ import java.util.function.LongConsumer;
 
 /**
  * The stream processor's own meters, next to those Kafka Streams and Lettuce report: deliveries Redis acknowledged
- * ({@code readmark.deliveries}), records sent to the dead-letter topic ({@code readmark.dlq.records}) and the
- * big-V backlog ({@code readmark.fanout.pending.followers}).
+ * ({@code readmark.deliveries}), records sent to the dead-letter topic ({@code readmark.dlq.records}), the
+ * big-V backlog ({@code readmark.fanout.pending.followers}) and follows too late for the recent posts
+ * ({@code readmark.follows.late}).
  */
 public final class ProcessorMeters {
 
     private final MeterRegistry registry;
     private final FanoutBacklog fanoutBacklog = new FanoutBacklog();
+    private final Counter lateFollows;
 
     public ProcessorMeters(MeterRegistry registry) {
         this.registry = registry;
+        lateFollows = Counter.builder("readmark.follows.late")
+                .description("Follows processed more than PROCESSOR_RECENT_POST_RETENTION after their time: posts published "
+                        + "after such a follow but processed before it are not delivered to the follower")
+                .register(registry);
         Gauge.builder("readmark.fanout.pending.followers", fanoutBacklog, FanoutBacklog::pendingFollowers)
                 .description("Followers of running big-V fan-outs not yet put into chunks")
                 .strongReference(true)
@@ -31,6 +37,11 @@ public final class ProcessorMeters {
                 .tag("role", role)
                 .register(registry);
         return counter::increment;
+    }
+
+    /** One follow processed more than the recent-post retention after its time (it may have missed posts). */
+    void lateFollow() {
+        lateFollows.increment();
     }
 
     /** One record sent to the dead-letter topic; {@code reason} must be a bounded category, not the detail. */

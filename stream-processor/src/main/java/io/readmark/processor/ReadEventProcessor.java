@@ -9,7 +9,7 @@ import io.readmark.store.UnreadWriter;
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
     ReadEventProcessor(ThreadWriters writers, RejectedRecords badRecords) {
-        super(ReadEvent.class, writers, badRecords);
+        super(EventDecoder.of(ReadEvent.class, badRecords), writers);
     }
 
     @Override

@@ -37,11 +37,12 @@ import java.util.stream.Stream;
  * Repopulates Redis from Kafka: replays every retained event through the processor's own topology, run as temporary
  * Kafka Streams applications with fresh application ids (so fresh offsets from the earliest record and fresh state),
  * and stops once their committed offsets — committed only after Redis acknowledged — reach the end offsets captured
- * at the start. Then it removes the applications' consumer groups, internal topics and local state.
+ * at the start (and, for the author path, those of its internal topic once the inputs are in). Then it removes the
+ * applications' consumer groups, internal topics and local state.
  * <p>
  * Two passes, one after the other: first follow and blog events (the follower graph, every publish and delete
- * fanned out to the followers of that moment: Kafka Streams interleaves an author's two partitions by record
- * timestamp, as the live processor did), then read events. Reads after deliveries is the order of a live system
+ * fanned out to those who followed before it, in whatever order the re-partitioning brings follows and posts, as
+ * the live processor does), then read events. Reads after deliveries is the order of a live system
  * that keeps up; replayed the other way round, a heavy reader's reads would run far ahead of the deliveries, their
  * marks would be trimmed to {@code READMARK_MAX_READ_MARKS_PER_USER} and the older read posts would come back unread.
  * <p>
@@ -106,7 +107,7 @@ public final class Rebuild {
      */
     public RebuildSummary run(Listener listener) throws InterruptedException {
         long startNanos = System.nanoTime();
-        StreamProcessor.requireCoPartitioned(config);
+        StreamProcessor.requireTopics(config);
         SkippedRecords skipped = new SkippedRecords();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
              RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
@@ -124,15 +125,18 @@ public final class Rebuild {
                 if (authors.total() > 0) {
                     ThreadWriters writers = writers(redis, keys);
                     ThreadCommits commits = new ThreadCommits();
-                    Topology topology = UnreadTopology.authorEvents(config.topics(), writers, commits, inlineFanout(), meters, skipped);
+                    Topology topology = UnreadTopology.authorEvents(config.topics(), config.authorPartitions(), writers, commits,
+                            inlineFanout(), meters, skipped);
                     runPass(admin, new StreamsApp("rebuild of " + AUTHOR_PASS, topology, properties(applicationId), writers,
-                            commits, registry), applicationId, authors, 0, total, AUTHOR_PASS, listener);
+                            commits, registry), applicationId, authors, List.of(AuthorPartitions.topic(applicationId)), 0, total,
+                            AUTHOR_PASS, listener);
                 }
                 if (reads.total() > 0) {
                     ThreadWriters writers = writers(redis, keys);
                     Topology topology = UnreadTopology.readEvents(config.topics(), writers, skipped);
                     runPass(admin, new StreamsApp("rebuild of " + READ_PASS, topology, properties(readsApplicationId), writers,
-                            new ThreadCommits(), registry), readsApplicationId, reads, authors.total(), total, READ_PASS, listener);
+                            new ThreadCommits(), registry), readsApplicationId, reads, List.of(), authors.total(), total, READ_PASS,
+                            listener);
                 }
             } finally {
                 removeKafkaState(admin);
@@ -146,11 +150,16 @@ public final class Rebuild {
         }
     }
 
-    /** Runs one pass until its committed offsets reach the captured ends; always closes it and deletes its local state. */
-    private void runPass(Admin admin, StreamsApp app, String groupId, RebuildOffsets offsets, long before, long total,
-                         String pass, Listener listener) throws InterruptedException {
+    /**
+     * Runs one pass until its committed offsets reach the captured ends and then, as everything read before those
+     * commits has reached the pass's internal topics, until it has committed those up to their ends of that moment;
+     * always closes it and deletes its local state.
+     */
+    private void runPass(Admin admin, StreamsApp app, String groupId, RebuildOffsets offsets, List<String> internalTopics,
+                         long before, long total, String pass, Listener listener) throws InterruptedException {
         try {
             app.start();
+            RebuildOffsets internal = null;
             while (true) {
                 if (cancelled) throw new CancelledException();
                 KafkaStreams.State state = app.state();
@@ -159,7 +168,11 @@ public final class Rebuild {
                 }
                 Map<TopicPartition, OffsetAndMetadata> committed = committed(admin, groupId);
                 listener.progress(before + offsets.applied(committed), total, pass);
-                if (offsets.reached(committed)) return;
+                if (internal == null && offsets.reached(committed)) {
+                    if (internalTopics.isEmpty()) return;
+                    internal = RebuildOffsets.capture(admin, internalTopics);
+                }
+                if (internal != null && internal.reached(committed)) return;
                 Thread.sleep(POLL);
             }
         } finally {

@@ -1,7 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.schemas.InvalidEventException;
-import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
@@ -19,12 +19,12 @@ interface RejectedRecords {
 
     /**
      * How a whole topology handles bad records: a handler per branch, and the sink node that handler forwards to, if
-     * any (added after the branch's processor, its parent).
+     * any (a child of the branch's processor).
      */
     interface Route {
 
         RejectedRecords forBranch(String branch);
 
-        void addSink(Topology topology, String branch);
+        void addSink(KStream<byte[], byte[]> branchOutput, String branch);
     }
 }

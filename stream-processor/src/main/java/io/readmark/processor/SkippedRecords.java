@@ -1,7 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.schemas.InvalidEventException;
-import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -34,7 +34,7 @@ final class SkippedRecords implements RejectedRecords, RejectedRecords.Route {
     }
 
     @Override
-    public void addSink(Topology topology, String branch) {
+    public void addSink(KStream<byte[], byte[]> branchOutput, String branch) {
         // nothing leaves the rebuild
     }
 

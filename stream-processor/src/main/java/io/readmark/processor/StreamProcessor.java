@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.readmark.schemas.Topics;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 
@@ -48,7 +50,7 @@ public final class StreamProcessor implements AutoCloseable {
      * @throws UncheckedIOException if the HTTP port cannot be bound
      */
     public static StreamProcessor start(ProcessorConfig config) {
-        if (config.runMain()) requireCoPartitioned(config);
+        if (config.runMain()) requireTopics(config);
         log.atInfo().addKeyValue("applicationId", config.applicationId()).addKeyValue("main", config.runMain())
                 .addKeyValue("fanout", config.runFanoutWorker()).log("stream processor starting");
         ServiceMetrics metrics = new ServiceMetrics(NAME);
@@ -86,7 +88,7 @@ public final class StreamProcessor implements AutoCloseable {
                     meters.deliveries("main"));
             ThreadCommits commits = new ThreadCommits();
             apps.add(new StreamsApp("stream processor",
-                    UnreadTopology.build(config.topics(), writers, commits, config.fanout(), meters),
+                    UnreadTopology.build(config.topics(), config.authorPartitions(), writers, commits, config.fanout(), meters),
                     config.streamsProperties(), writers, commits, registry));
         }
         if (config.runFanoutWorker()) {
@@ -132,22 +134,30 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     /**
-     * Blog and follow events meet in one task per partition; with different partition counts an author's follows
-     * and posts would land in different tasks and fan-out would silently miss followers.
+     * The event topics exist, and the author path's internal topics, if an earlier run created them, have the
+     * partitions {@code PROCESSOR_AUTHOR_PARTITIONS} asks for: the follower graph is spread over them, so another count
+     * would look for an author's followers in the wrong task.
      */
-    static void requireCoPartitioned(ProcessorConfig config) {
-        String blog = config.topics().blogEvents().name();
-        String follow = config.topics().followEvents().name();
+    static void requireTopics(ProcessorConfig config) {
+        Topics topics = config.topics();
+        List<String> inputs = List.of(topics.followEvents().name(), topics.blogEvents().name(), topics.readEvents().name());
+        List<String> internal = List.of(AuthorPartitions.topic(config.applicationId()),
+                config.applicationId() + "-" + FollowerGraph.STORE_NAME + "-changelog");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
-            Map<String, TopicDescription> topics = admin.describeTopics(List.of(blog, follow)).allTopicNames().get();
-            int blogPartitions = topics.get(blog).partitions().size();
-            int followPartitions = topics.get(follow).partitions().size();
-            if (blogPartitions != followPartitions) {
-                throw new IllegalStateException(blog + " has " + blogPartitions + " partitions but " + follow + " has "
-                        + followPartitions + "; they must be equal (both keyed by authorId)");
+            Set<String> existing = admin.listTopics().names().get();
+            List<String> missing = inputs.stream().filter(topic -> !existing.contains(topic)).toList();
+            if (!missing.isEmpty()) throw new IllegalStateException("the event topics " + missing + " do not exist; create them first");
+            List<String> present = internal.stream().filter(existing::contains).toList();
+            for (TopicDescription topic : admin.describeTopics(present).allTopicNames().get().values()) {
+                if (topic.partitions().size() != config.authorPartitions()) {
+                    throw new IllegalStateException("PROCESSOR_AUTHOR_PARTITIONS is " + config.authorPartitions() + " but "
+                            + topic.name() + " has " + topic.partitions().size() + " partitions: set it to "
+                            + topic.partitions().size() + ", or rebuild the follower graph under a new PROCESSOR_APPLICATION_ID "
+                            + "(README, \"Changing the author partitions\")");
+                }
             }
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot describe topics " + blog + " and " + follow + ": " + e.getCause().getMessage(), e);
+            throw new IllegalStateException("cannot describe the topics: " + e.getCause().getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking topics", e);

@@ -1,80 +1,120 @@
 package io.readmark.processor;
 
+import io.readmark.schemas.BlogEvent;
+import io.readmark.schemas.Event;
+import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Topics;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.api.Processor;
 
 import java.util.function.Function;
 
 /**
- * The stream processor's main topology. Follow and blog events share the follower graph, so they form one
- * sub-topology and must be co-partitioned by author; read events are their own sub-topology keyed by user.
- * Big-V fan-outs leave as chunks on the fan-out topic. Records arrive as raw bytes so that a bad one is
- * dead-lettered instead of failing deserialization. A rebuild runs the two sub-topologies one after the other
- * ({@link #authorEvents}, then {@link #readEvents}), with its own handling of bad records.
+ * The stream processor's main topology. Follow and blog events are checked where they arrive and re-partitioned by
+ * author onto one internal topic ({@link AuthorPartitions}), so an author's follows and posts meet in one task with
+ * the follower graph whatever partitions the producers chose; read events, keyed by user, need no author and are
+ * applied where they arrive. Big-V fan-outs leave as chunks on the fan-out topic. Records arrive as raw bytes so that
+ * a bad one is dead-lettered instead of failing deserialization. A rebuild runs the two paths one after the other
+ * ({@link #authorEvents}, then {@link #readEvents}), with its own handling of bad records. Every node and the internal
+ * topic are named, so their names survive changes to this class.
  */
 public final class UnreadTopology {
 
     static final String FOLLOW_EVENTS = "follow-events";
     static final String BLOG_EVENTS = "blog-events";
     static final String READ_EVENTS = "read-events";
+    /** Where the checked follow and blog events meet before the re-partitioning. */
+    static final String CHECKED_AUTHOR_EVENTS = "author-events-checked";
+    static final String AUTHOR_EVENTS = "author-events-processor";
     static final String FANOUT_SINK = "fanout-chunks";
 
     private UnreadTopology() {
     }
 
-    public static Topology build(Topics topics, ThreadWriters writers, ThreadCommits commits, FanoutSettings fanout,
-                                 ProcessorMeters meters) {
-        Topology topology = new Topology();
+    /** The internal topic on which an application's follow and blog events are re-partitioned by author. */
+    public static String authorEventsTopic(String applicationId) {
+        return AuthorPartitions.topic(applicationId);
+    }
+
+    public static Topology build(Topics topics, int authorPartitions, ThreadWriters writers, ThreadCommits commits,
+                                 FanoutSettings fanout, ProcessorMeters meters) {
+        StreamsBuilder builder = new StreamsBuilder();
         RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
-        addAuthorBranches(topology, topics, writers, commits, fanout, meters, deadLetters);
-        addReadBranch(topology, topics, writers, deadLetters);
-        return topology;
+        addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, deadLetters);
+        addReadPath(builder, topics, writers, deadLetters);
+        return builder.build();
     }
 
-    /** Only the author-keyed sub-topology: the follower graph, and the fan-out of every publish and delete. */
-    static Topology authorEvents(Topics topics, ThreadWriters writers, ThreadCommits commits, FanoutSettings fanout,
-                                 ProcessorMeters meters, RejectedRecords.Route badRecords) {
-        Topology topology = new Topology();
-        addAuthorBranches(topology, topics, writers, commits, fanout, meters, badRecords);
-        return topology;
+    /** Only the author path: the follower graph, and the fan-out of every publish and delete. */
+    static Topology authorEvents(Topics topics, int authorPartitions, ThreadWriters writers, ThreadCommits commits,
+                                 FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
+        StreamsBuilder builder = new StreamsBuilder();
+        addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, badRecords);
+        return builder.build();
     }
 
-    /** Only the user-keyed sub-topology: reads and read-alls. */
+    /** Only the read path: reads and read-alls. */
     static Topology readEvents(Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
-        Topology topology = new Topology();
-        addReadBranch(topology, topics, writers, badRecords);
-        return topology;
+        StreamsBuilder builder = new StreamsBuilder();
+        addReadPath(builder, topics, writers, badRecords);
+        return builder.build();
     }
 
-    private static void addAuthorBranches(Topology topology, Topics topics, ThreadWriters writers, ThreadCommits commits,
-                                          FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
-        addEventBranch(topology, FOLLOW_EVENTS, topics.followEvents().name(), badRecords,
-                rejects -> new FollowEventProcessor(writers, rejects, fanout.policy()));
-        addEventBranch(topology, BLOG_EVENTS, topics.blogEvents().name(), badRecords,
-                rejects -> new BlogEventProcessor(writers, rejects, FANOUT_SINK, fanout, commits, meters.fanoutBacklog()));
-        topology.addSink(FANOUT_SINK, topics.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer(), BLOG_EVENTS);
-        topology.addStateStore(FollowerGraph.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
-        topology.addStateStore(FollowerGraph.countsStoreBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
-        topology.addStateStore(DeletedBlogs.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
-        topology.addStateStore(RecentPosts.storeBuilder(), FOLLOW_EVENTS, BLOG_EVENTS);
-        topology.addStateStore(FanoutJobs.storeBuilder(), BLOG_EVENTS);
+    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadWriters writers,
+                                      ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
+                                      RejectedRecords.Route badRecords) {
+        KStream<byte[], byte[]> follows = addRouting(builder, FOLLOW_EVENTS, topics.followEvents().name(), FollowEvent.class, badRecords);
+        KStream<byte[], byte[]> blogs = addRouting(builder, BLOG_EVENTS, topics.blogEvents().name(), BlogEvent.class, badRecords);
+        builder.addStateStore(FollowerGraph.storeBuilder());
+        builder.addStateStore(FollowerGraph.countsStoreBuilder());
+        builder.addStateStore(DeletedBlogs.storeBuilder());
+        builder.addStateStore(RecentPosts.storeBuilder());
+        builder.addStateStore(FanoutJobs.storeBuilder());
+        RejectedRecords rejects = badRecords.forBranch(AUTHOR_EVENTS);
+        KStream<byte[], byte[]> applied = follows.merge(blogs, Named.as(CHECKED_AUTHOR_EVENTS))
+                .repartition(AuthorPartitions.repartitioned(authorPartitions))
+                .process(() -> new AuthorEventProcessor(writers, rejects, authorPartitions,
+                                new FollowEventHandler(fanout, meters::lateFollow),
+                                new BlogEventHandler(FANOUT_SINK, fanout, commits, meters.fanoutBacklog())),
+                        Named.as(AUTHOR_EVENTS), FollowerGraph.STORE_NAME, FollowerGraph.COUNTS_STORE_NAME,
+                        DeletedBlogs.STORE_NAME, RecentPosts.STORE_NAME, FanoutJobs.STORE_NAME);
+        applied.to(topics.fanoutChunks().name(), bytes(FANOUT_SINK));
+        badRecords.addSink(applied, AUTHOR_EVENTS);
     }
 
-    private static void addReadBranch(Topology topology, Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
-        addEventBranch(topology, READ_EVENTS, topics.readEvents().name(), badRecords,
-                rejects -> new ReadEventProcessor(writers, rejects));
+    /** One input topic of the author path: checked, and its valid records passed on for re-partitioning. */
+    private static KStream<byte[], byte[]> addRouting(StreamsBuilder builder, String name, String topic,
+                                                      Class<? extends Event> type, RejectedRecords.Route badRecords) {
+        return addBranch(builder, name, topic, badRecords,
+                rejects -> new AuthorEventRouting(EventDecoder.of(type, rejects), CHECKED_AUTHOR_EVENTS));
     }
 
-    /** A source of raw records, the processor that decodes them, and where that processor's bad records go. */
-    static void addEventBranch(Topology topology, String name, String topic, RejectedRecords.Route badRecords,
-                               Function<RejectedRecords, Processor<byte[], byte[], byte[], byte[]>> processor) {
-        String source = name + "-source";
-        topology.addSource(source, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topic);
+    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
+        addBranch(builder, READ_EVENTS, topics.readEvents().name(), badRecords, rejects -> new ReadEventProcessor(writers, rejects));
+    }
+
+    /**
+     * A source of raw records, the processor that decodes them, and where that processor's bad records go; returns the
+     * processor's output for further children.
+     */
+    static KStream<byte[], byte[]> addBranch(StreamsBuilder builder, String name, String topic, RejectedRecords.Route badRecords,
+                                             Function<RejectedRecords, Processor<byte[], byte[], byte[], byte[]>> processor) {
         RejectedRecords rejects = badRecords.forBranch(name);
-        topology.addProcessor(name, () -> processor.apply(rejects), source);
-        badRecords.addSink(topology, name);
+        KStream<byte[], byte[]> output = builder
+                .stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(name + "-source"))
+                .process(() -> processor.apply(rejects), Named.as(name));
+        badRecords.addSink(output, name);
+        return output;
+    }
+
+    /** A sink node of raw records, named so that processors can forward to it by name. */
+    static Produced<byte[], byte[]> bytes(String sinkName) {
+        return Produced.<byte[], byte[]>as(sinkName).withKeySerde(Serdes.ByteArray()).withValueSerde(Serdes.ByteArray());
     }
 }

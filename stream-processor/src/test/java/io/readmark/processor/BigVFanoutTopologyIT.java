@@ -42,7 +42,7 @@ class BigVFanoutTopologyIT {
     @BeforeEach
     void startDriver() throws Exception {
         FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7), Duration.ofDays(1));
-        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, writers, commits, settings, meters));
+        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, 1, writers, commits, settings, meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);

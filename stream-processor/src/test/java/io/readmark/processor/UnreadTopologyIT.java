@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -28,6 +30,8 @@ class UnreadTopologyIT {
 
     private static final Topics TOPICS = Topics.defaults();
     private static final long ALICE = 7;
+    private static final FanoutSettings FANOUT =
+            new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7), Duration.ofDays(1));
 
     private TopologyFixture fixture;
     private TopologyTestDriver driver;
@@ -38,8 +42,8 @@ class UnreadTopologyIT {
 
     @BeforeEach
     void startDriver() throws Exception {
-        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, writers, new ThreadCommits(),
-                new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7), Duration.ofDays(1)), meters));
+        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, 1, writers, new ThreadCommits(),
+                FANOUT, meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
@@ -210,6 +214,35 @@ class UnreadTopologyIT {
         publish(1002, ALICE, "2026-01-01T12:20:00Z");
 
         assertThat(counts(101).total()).isZero();
+    }
+
+    @Test
+    void shouldCountAFollowProcessedLaterAfterItsTimeThanRecentPostsAreKept() {
+        Instant now = Instant.ofEpochMilli(System.currentTimeMillis());
+        follow(101, ALICE, now.plusSeconds(60).toString());
+        follow(102, ALICE, now.minus(Duration.ofDays(2)).toString());
+
+        assertThat(fixture.meter("readmark.follows.late")).isEqualTo(1);
+    }
+
+    /** The internal topic is the processor's; a record that something else put on another author's partition stays out. */
+    @Test
+    void shouldDeadLetterAnAuthorEventOnAnInternalPartitionThatIsNotItsAuthors() throws Exception {
+        long author = LongStream.iterate(1, id -> id + 1)
+                .filter(id -> AuthorPartitions.of(Long.toString(id).getBytes(StandardCharsets.UTF_8), 2) == 1).findFirst().orElseThrow();
+        // The driver runs every topic as one partition, 0: this author belongs on 1 of 2.
+        try (TopologyFixture twoPartitions = new TopologyFixture((writers, meters) ->
+                UnreadTopology.build(TOPICS, 2, writers, new ThreadCommits(), FANOUT, meters))) {
+            StringSerializer strings = new StringSerializer();
+            twoPartitions.driver.createInputTopic(TOPICS.followEvents().name(), strings, strings).pipeInput(Long.toString(author), """
+                    {"type":"Followed","eventId":"f-1","followerId":101,"authorId":%d,"at":"2026-01-01T00:00:00Z"}""".formatted(author));
+
+            var rejected = twoPartitions.driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer()).readRecordsToList();
+            assertThat(rejected).hasSize(1);
+            assertThat(header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
+            assertThat(header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(UnreadTopology.authorEventsTopic("topology-test"));
+        }
     }
 
     @Test

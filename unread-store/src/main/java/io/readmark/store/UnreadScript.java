@@ -16,7 +16,8 @@ public enum UnreadScript {
     DELIVER("deliver.lua"),
     REMOVE("remove.lua"),
     READ_ALL("read_all.lua"),
-    UNFOLLOW("unfollow.lua");
+    UNFOLLOW("unfollow.lua"),
+    FOLLOW("follow.lua");
 
     private final String body;
     private final String sha;

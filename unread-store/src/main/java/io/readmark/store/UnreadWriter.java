@@ -114,6 +114,15 @@ public final class UnreadWriter implements AutoCloseable {
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
     }
 
+    /**
+     * The user followed the author at {@code atMillis}: after an unfollow of the pair, the author's posts published after
+     * this follow are accepted again (nothing is written for a first follow).
+     */
+    public void follow(long userId, long authorId, long atMillis) {
+        submit(UnreadScript.FOLLOW, new byte[][]{keys.floorsBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
+    }
+
     /** Sends what is buffered without waiting for replies. */
     public void flush() {
         connection.stateful().flushCommands();

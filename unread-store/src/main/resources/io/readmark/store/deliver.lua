@@ -2,15 +2,20 @@
 -- KEYS[1] rm:{u:U}:unread:A   sorted set, member blogId, score publishedAt (ms)
 -- KEYS[2] rm:{u:U}:counts     hash, field A -> unread count, field total
 -- KEYS[3] rm:{u:U}:marks      sorted set of blogIds read or deleted for U (score = when, ms)
--- KEYS[4] rm:{u:U}:floors     hash, field A -> ms; nothing of A published at or before it is unread
+-- KEYS[4] rm:{u:U}:floors     hash, field A -> ms; nothing of A published at or before it is unread; field mA ->
+--                             U<ms> (unfollowed A then) or F<ms> (followed A again then), see unfollow.lua and follow.lua
 -- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] publishedAt ms  ARGV[4] most unread kept per (U, A)
 -- Returns the change of counts[A].
 -- Idempotent: ZADD NX decides whether anything is counted, so a replayed delivery changes nothing.
--- Order-independent: a read, delete or read-all processed earlier leaves a mark or floor that wins here.
+-- Order-independent: a read, delete or read-all processed earlier leaves a mark or floor that wins here, and an
+-- unfollow processed earlier refuses the author's posts until a later follow, and then those from before it (a big-V
+-- chunk made before the unfollow was processed, whatever the post's time).
 local author, blog, score, cap = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 if redis.call('ZSCORE', KEYS[3], blog) then return 0 end
-local floor = redis.call('HGET', KEYS[4], author)
+local limits = redis.call('HMGET', KEYS[4], author, 'm' .. author)
+local floor, membership = limits[1], limits[2]
 if floor and score <= tonumber(floor) then return 0 end
+if membership and (string.sub(membership, 1, 1) == 'U' or score <= tonumber(string.sub(membership, 2))) then return 0 end
 if redis.call('ZADD', KEYS[1], 'NX', score, blog) == 0 then return 0 end
 
 local delta = 1

@@ -1,10 +1,16 @@
 -- unfollow.lua: a user stopped following an author; that author's unread goes away for them.
 -- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:floors
 -- ARGV[1] authorId  ARGV[2] unfollowed at (ms)
--- Returns how many unread blogs were dropped. Idempotent: a second run finds an empty set and changes nothing.
--- The author's floor moves up to the unfollow time, so a big-V chunk still in flight for an older blog does not
--- bring the author back; posts after a later re-follow are newer and still arrive.
+-- Returns how many unread blogs were dropped. Idempotent: a second run finds its own membership field and changes
+-- nothing; so does a replayed unfollow older than the pair's last follow (follow.lua) or unfollow.
+-- The membership field mA = U<at> refuses every later delivery of the author (deliver.lua) until a follow after `at`:
+-- a big-V chunk made before this unfollow was processed stays out, whenever its post was published. The author's
+-- floor also moves up to the unfollow time, so older posts stay out after a re-follow.
 local author, at = ARGV[1], ARGV[2]
+local field = 'm' .. author
+local membership = redis.call('HGET', KEYS[3], field)
+if membership and tonumber(string.sub(membership, 2)) >= tonumber(at) then return 0 end
+redis.call('HSET', KEYS[3], field, 'U' .. at)
 local dropped = redis.call('ZCARD', KEYS[1])
 if dropped > 0 then redis.call('DEL', KEYS[1]) end
 local floor = redis.call('HGET', KEYS[3], author)

@@ -95,10 +95,13 @@ final class RandomWorkload {
     private void followOrUnfollow() {
         long author = 1 + random.nextInt(AUTHORS);
         long user = 1 + random.nextInt(USERS);
+        // On the clock of the posts: between the last post and the next.
+        long at = T0 + (nextBlog / 2) * 1_000 + 250 + random.nextInt(500);
         if (followers.get((int) author).remove(user)) {
-            authorStream.add(new UnreadOp.Unfollow(user, author, T0 + nextBlog * 1_000));
+            authorStream.add(new UnreadOp.Unfollow(user, author, at));
         } else {
             followers.get((int) author).add(user);
+            authorStream.add(new UnreadOp.Follow(user, author, at));
         }
     }
 

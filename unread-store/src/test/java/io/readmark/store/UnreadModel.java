@@ -8,8 +8,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The unread semantics in plain Java, with nothing from Redis: what every user's unread sets, counts, read marks
- * and floors must be after a sequence of changes. The model-based test holds the Lua scripts to it.
+ * The unread semantics in plain Java, with nothing from Redis: what every user's unread sets, counts, read marks,
+ * floors and follow memberships must be after a sequence of changes. The model-based test holds the Lua scripts to it.
  */
 final class UnreadModel {
 
@@ -22,6 +22,15 @@ final class UnreadModel {
     private final Map<Long, Map<Long, NavigableSet<Entry>>> unread = new HashMap<>();
     private final Map<Long, NavigableSet<Entry>> marks = new HashMap<>();
     private final Map<Long, Map<Long, Long>> floors = new HashMap<>();
+    /** The last unfollow or re-follow of each (user, author) pair. */
+    private final Map<Long, Map<Long, Membership>> memberships = new HashMap<>();
+
+    /** An unfollow ({@code following} false) or a follow after one, and when. */
+    record Membership(boolean following, long at) {
+        String field() {
+            return (following ? "F" : "U") + at;
+        }
+    }
 
     UnreadModel(UnreadLimits limits) {
         this.limits = limits;
@@ -32,6 +41,8 @@ final class UnreadModel {
         if (markOf(user, member) != null) return;
         Long floor = floors(user).get(author);
         if (floor != null && publishedAt <= floor) return;
+        Membership membership = memberships(user).get(author);
+        if (membership != null && (!membership.following() || publishedAt <= membership.at())) return;
         NavigableSet<Entry> set = unread(user, author);
         if (set.stream().anyMatch(e -> e.member().equals(member))) return;
         set.add(new Entry(publishedAt, member));
@@ -56,8 +67,17 @@ final class UnreadModel {
     }
 
     void unfollow(long user, long author, long at) {
+        Membership last = memberships(user).get(author);
+        if (last != null && last.at() >= at) return;
+        memberships(user).put(author, new Membership(false, at));
         unread(user, author).clear();
         floors(user).merge(author, at, Math::max);
+    }
+
+    /** Only a follow after the pair's last unfollow or re-follow changes anything. */
+    void follow(long user, long author, long at) {
+        Membership last = memberships(user).get(author);
+        if (last != null && last.at() < at) memberships(user).put(author, new Membership(true, at));
     }
 
     /** Expected counts hash: one field per author with unread, plus {@code total} when non-zero. */
@@ -81,8 +101,12 @@ final class UnreadModel {
         return marks.getOrDefault(user, new TreeSet<>(Entry.ORDER));
     }
 
-    Map<Long, Long> floorsOf(long user) {
-        return floors(user);
+    /** The floors hash: author → floor, and {@code m<author>} → the pair's last unfollow or re-follow. */
+    Map<String, String> floorsOf(long user) {
+        Map<String, String> hash = new TreeMap<>();
+        floors(user).forEach((author, floor) -> hash.put(Long.toString(author), Long.toString(floor)));
+        memberships(user).forEach((author, membership) -> hash.put("m" + author, membership.field()));
+        return hash;
     }
 
     private Long markOf(long user, String member) {
@@ -92,6 +116,10 @@ final class UnreadModel {
 
     private NavigableSet<Entry> unread(long user, long author) {
         return unread.computeIfAbsent(user, u -> new HashMap<>()).computeIfAbsent(author, a -> new TreeSet<>(Entry.ORDER));
+    }
+
+    private Map<Long, Membership> memberships(long user) {
+        return memberships.computeIfAbsent(user, u -> new HashMap<>());
     }
 
     private Map<Long, Long> floors(long user) {

@@ -23,6 +23,11 @@ sealed interface UnreadOp {
         public void applyTo(UnreadWriter writer) { writer.readAll(user, author, readAt); }
     }
 
+    record Follow(long user, long author, long at) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.follow(user, author, at); }
+        public void applyTo(UnreadWriter writer) { writer.follow(user, author, at); }
+    }
+
     record Unfollow(long user, long author, long at) implements UnreadOp {
         public void applyTo(UnreadModel model) { model.unfollow(user, author, at); }
         public void applyTo(UnreadWriter writer) { writer.unfollow(user, author, at); }

@@ -136,6 +136,41 @@ class UnreadScriptsIT {
         redis.assertInvariants(user);
     }
 
+    /**
+     * A big-V chunk made before the unfollow was processed can carry a post published after the unfollow (the post
+     * was processed first): it stays out, as the user did not follow the author when it was published.
+     */
+    @Test
+    void shouldRefuseDeliveriesAfterAnUnfollowWhateverTheirPostsTime() {
+        long user = user();
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.deliver(user, ALICE, 1, T0 + 12);
+        writer.deliver(user, BOB, 2, T0 + 12);
+        apply();
+
+        assertThat(byAuthor(user)).containsExactly(Map.entry(BOB, 1L));
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldAcceptOnlyPostsAfterAReFollowAndIgnoreReplaysOfOlderFollowsAndUnfollows() {
+        long user = user();
+        writer.follow(user, ALICE, T0);          // a first follow writes nothing
+        writer.deliver(user, ALICE, 1, T0 + 5);
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.follow(user, ALICE, T0 + 20);
+        writer.deliver(user, ALICE, 2, T0 + 15); // published while the user did not follow
+        writer.deliver(user, ALICE, 3, T0 + 25);
+        writer.follow(user, ALICE, T0);          // replays from before the re-follow
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.deliver(user, ALICE, 4, T0 + 30);
+        apply();
+
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("3", "4");
+        assertThat(byAuthor(user)).containsExactly(Map.entry(ALICE, 2L));
+        redis.assertInvariants(user);
+    }
+
     @Test
     void shouldKeepOnlyTheNewestUnreadPerAuthorWithCountsEqualToWhatIsKept() {
         long user = user();
@@ -191,6 +226,7 @@ class UnreadScriptsIT {
         redis.sync.scriptFlush();
         redis.sync.scriptLoad(UnreadScript.DELIVER.body());
         writer.unfollow(user, ALICE, T0 + 10);
+        writer.follow(user, ALICE, T0 + 15);
         writer.deliver(user, ALICE, 1001, T0 + 20);   // published after the user followed again
         apply();
         assertThat(byAuthor(user)).containsExactly(Map.entry(ALICE, 1L));

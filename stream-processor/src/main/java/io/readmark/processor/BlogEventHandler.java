@@ -21,9 +21,9 @@ import java.time.Duration;
  * authors, as chunks on the fan-out topic for big-V authors. A publish whose delete was processed first reaches
  * nobody; a delete cancels the blog's running big-V delivery.
  */
-final class BlogEventProcessor extends EventProcessor<BlogEvent> {
+final class BlogEventHandler {
 
-    private static final Logger log = LoggerFactory.getLogger(BlogEventProcessor.class);
+    private static final Logger log = LoggerFactory.getLogger(BlogEventHandler.class);
     private static final Duration TOMBSTONE_SWEEP = Duration.ofHours(1);
 
     private final FanoutSettings settings;
@@ -37,18 +37,15 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
     private FanoutScheduler scheduler;
     private long chunkSequence;
 
-    BlogEventProcessor(ThreadWriters writers, RejectedRecords badRecords, String fanoutSink, FanoutSettings settings,
-                       ThreadCommits commits, FanoutBacklog backlog) {
-        super(BlogEvent.class, writers, badRecords);
+    /** Big-V chunks go to the child node {@code fanoutSink}. */
+    BlogEventHandler(String fanoutSink, FanoutSettings settings, ThreadCommits commits, FanoutBacklog backlog) {
         this.fanoutSink = fanoutSink;
         this.settings = settings;
         this.commits = commits;
         this.backlog = backlog;
     }
 
-    @Override
-    public void init(ProcessorContext<byte[], byte[]> context) {
-        super.init(context);
+    void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
         graph = new FollowerGraph(context.getStateStore(FollowerGraph.STORE_NAME),
                 context.getStateStore(FollowerGraph.COUNTS_STORE_NAME), settings.policy());
@@ -67,12 +64,10 @@ final class BlogEventProcessor extends EventProcessor<BlogEvent> {
         });
     }
 
-    @Override
-    public void close() {
+    void close() {
         if (scheduler != null) backlog.remove(scheduler);
     }
 
-    @Override
     void apply(BlogEvent event, UnreadWriter writer) {
         long authorId = event.authorId();
         boolean bigV = graph.isBigV(authorId);

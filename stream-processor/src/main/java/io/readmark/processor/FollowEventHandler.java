@@ -1,0 +1,92 @@
+package io.readmark.processor;
+
+import io.readmark.schemas.FollowEvent;
+import io.readmark.schemas.Followed;
+import io.readmark.schemas.Unfollowed;
+import io.readmark.store.UnreadWriter;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+
+/**
+ * Keeps the follower graph (with each follow's time) and counts; an unfollow also drops that author's unread for the
+ * user. A follow gets exactly the posts published after it, also those processed before it ({@link RecentPosts});
+ * none from before it (no backfill). A follow processed longer after its time than recent posts are kept may have
+ * missed such posts: it is logged and counted, never silent.
+ */
+final class FollowEventHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(FollowEventHandler.class);
+    /** An import of old follows would otherwise log once per follow. */
+    private static final long LOG_EVERY_MS = Duration.ofMinutes(1).toMillis();
+
+    private final FanoutSettings settings;
+    private final Runnable lateFollow;
+    private ProcessorContext<byte[], byte[]> context;
+    private FollowerGraph graph;
+    private RecentPosts recentPosts;
+    private DeletedBlogs deletedBlogs;
+    private long lateSinceLog;
+    private long nextLogAtMs;
+
+    /** {@code lateFollow} counts the follows processed more than the recent-post retention after their time. */
+    FollowEventHandler(FanoutSettings settings, Runnable lateFollow) {
+        this.settings = settings;
+        this.lateFollow = lateFollow;
+    }
+
+    void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+        graph = new FollowerGraph(context.getStateStore(FollowerGraph.STORE_NAME),
+                context.getStateStore(FollowerGraph.COUNTS_STORE_NAME), settings.policy());
+        recentPosts = new RecentPosts(context.getStateStore(RecentPosts.STORE_NAME));
+        deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
+    }
+
+    void apply(FollowEvent event, UnreadWriter writer) {
+        switch (event) {
+            case Followed followed -> {
+                long author = followed.authorId();
+                long follower = followed.followerId();
+                long at = followed.at().toEpochMilli();
+                graph.follow(author, follower, at);
+                // After an unfollow of the pair, Redis refuses the author's posts until it learns of this follow.
+                writer.follow(follower, author, at);
+                warnIfLate(followed, at);
+                // Posts published after the follow but fanned out before it was processed; every time, also on a
+                // replay, as their deliveries may not have reached Redis before a crash (deliveries are idempotent).
+                if (follower != author) {
+                    recentPosts.forEachPublishedAfter(author, at, (blog, publishedAt) -> {
+                        if (!deletedBlogs.isDeleted(author, blog)) writer.deliver(follower, author, blog, publishedAt);
+                    });
+                }
+            }
+            case Unfollowed unfollowed -> {
+                graph.unfollow(unfollowed.authorId(), unfollowed.followerId());
+                writer.unfollow(unfollowed.followerId(), unfollowed.authorId(), unfollowed.at().toEpochMilli());
+            }
+        }
+    }
+
+    /**
+     * Posts of the author processed before this follow and older than the retention are no longer known. Counted
+     * every time, logged at most once a minute with the count since the last line.
+     */
+    private void warnIfLate(Followed followed, long at) {
+        long now = context.currentSystemTimeMs();
+        Duration behind = Duration.ofMillis(now - at);
+        if (behind.compareTo(settings.recentPostRetention()) <= 0) return;
+        lateFollow.run();
+        lateSinceLog++;
+        if (now < nextLogAtMs) return;
+        log.atWarn().addKeyValue("author", followed.authorId()).addKeyValue("follower", followed.followerId())
+                .addKeyValue("behindSeconds", behind.toSeconds()).addKeyValue("lateFollows", lateSinceLog)
+                .log("{} follow(s) processed more than PROCESSOR_RECENT_POST_RETENTION ({}) after their time, this one {} "
+                        + "after: posts published after such a follow but processed before it are not delivered to the follower",
+                        lateSinceLog, settings.recentPostRetention(), behind);
+        lateSinceLog = 0;
+        nextLogAtMs = now + LOG_EVERY_MS;
+    }
+}
