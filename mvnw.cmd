@@ -46,6 +46,17 @@
 : end batch / begin powershell #>
 
 $ErrorActionPreference = "Stop"
+# Readmark: Maven must run on a JDK 21+ (the build compiles for release 21); say so in one line here rather
+# than let the compiler fail with "release version 21 not supported". (./mvnw also finds one; this only checks.)
+$javaExe = if ($env:JAVA_HOME) { "$env:JAVA_HOME\bin\java.exe" } else { "java" }
+$javaMajor = $null
+try {
+  $javaMajor = & { $ErrorActionPreference = "Continue"; & $javaExe -XshowSettings:properties -version 2>&1 } |
+    ForEach-Object { if ("$_" -match 'java\.specification\.version = (\d+)') { [int]$Matches[1] } } | Select-Object -First 1
+} catch { }
+if (!$javaMajor -or $javaMajor -lt 21) {
+  Write-Error "mvnw: needs a JDK 21 or newer; install one (e.g. winget install EclipseAdoptium.Temurin.21.JDK) or set JAVA_HOME"
+}
 if ($env:MVNW_VERBOSE -eq "true") {
   $VerbosePreference = "Continue"
 }

@@ -12,8 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A throwaway Redis Cluster of real {@code redis-server} masters (no replicas) on loopback, for tests that must see
- * slots, MOVED and CROSSSLOT. Guarantees {@link #start} returns only once every node reports {@code cluster_state:ok}
- * and knows every other node, and {@link #close()} stops every process and deletes every node's directory.
+ * slots, MOVED and CROSSSLOT: the {@code redis-server} on {@code PATH}, else the one bundled with embedded-redis, so
+ * it needs nothing installed. Guarantees {@link #start} returns only once every node reports {@code cluster_state:ok}
+ * and knows every other node (or throws, never returns a half-formed cluster), and {@link #close()} stops every
+ * process and deletes every node's directory.
  */
 public final class EmbeddedRedisCluster implements AutoCloseable {
 
@@ -23,12 +25,17 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
     private static final int BIND_ATTEMPTS = 3;
+    /** Where every redis-server before 7.0 (the bundled one is 6.2) puts the cluster bus; 7.0+ defaults to it too. */
+    static final int BUS_PORT_OFFSET = 10_000;
 
-    /** A node and its cluster-bus port, which CLUSTER MEET must be told because it is not port + 10000 here. */
-    private record Node(EmbeddedRedis redis, int busPort) {
+    /** A node; its cluster bus listens on {@code port + BUS_PORT_OFFSET}. */
+    private record Node(EmbeddedRedis redis) {
+        int busPort() {
+            return redis.port() + BUS_PORT_OFFSET;
+        }
     }
 
-    /** Slots {@code first..last}, inclusive, as CLUSTER ADDSLOTSRANGE takes them. */
+    /** Slots {@code first..last}, inclusive. */
     record SlotRange(int first, int last) {
     }
 
@@ -39,21 +46,16 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         this.nodes = List.copyOf(nodes);
     }
 
-    /** True if a {@code redis-server} is on {@code PATH}; tests skip themselves when it is not. */
-    public static boolean isSupported() {
-        return RedisBinary.onPath(System.getenv("PATH")).isPresent();
-    }
-
     /**
      * Starts {@code masters} nodes on free loopback ports, splits the 16384 slots evenly and joins them.
      *
-     * @throws IllegalStateException if no {@code redis-server} 7.0+ is on {@code PATH}, or the cluster does not form
+     * @throws IllegalStateException if the nodes do not start or the cluster does not form
      */
     public static EmbeddedRedisCluster start(int masters) {
         if (masters < 1) {
             throw new IllegalArgumentException("a cluster needs at least one master, was " + masters);
         }
-        Path binary = binaryOnPath(System.getenv("PATH"));
+        Path binary = RedisBinary.locate();
         long startNanos = System.nanoTime();
         List<Node> started = new ArrayList<>(masters);
         try {
@@ -72,13 +74,6 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         }
     }
 
-    /** The system {@code redis-server}: the bundled fallback is Redis 6.2, which lacks ADDSLOTSRANGE and cluster-port. */
-    static Path binaryOnPath(String pathVariable) {
-        return RedisBinary.onPath(pathVariable).orElseThrow(() -> new IllegalStateException(
-                "EmbeddedRedisCluster needs redis-server 7.0 or newer on PATH (e.g. apt-get install redis-server);"
-                        + " the redis-server bundled with embedded-redis is 6.2 and cannot form this cluster"));
-    }
-
     /** Contiguous ranges covering all 16384 slots, sizes differing by at most one, rounded as redis-cli rounds them. */
     static List<SlotRange> slotRanges(int masters) {
         List<SlotRange> ranges = new ArrayList<>(masters);
@@ -90,6 +85,17 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
 
     private static int rangeStart(int index, int masters) {
         return (int) Math.round((double) index * SLOTS / masters);
+    }
+
+    /** {@code CLUSTER ADDSLOTS first ... last}: one argument per slot, as Redis 6.2 has no ADDSLOTSRANGE. */
+    static String[] addSlots(SlotRange range) {
+        String[] args = new String[2 + range.last() - range.first() + 1];
+        args[0] = "CLUSTER";
+        args[1] = "ADDSLOTS";
+        for (int slot = range.first(); slot <= range.last(); slot++) {
+            args[2 + slot - range.first()] = String.valueOf(slot);
+        }
+        return args;
     }
 
     /** {@code redis-cluster://127.0.0.1:p1,127.0.0.1:p2,...}, the form {@code REDIS_URL} takes for a cluster. */
@@ -125,19 +131,17 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
 
     private static Node startNode(Path binary) {
         for (int attempt = 1; ; attempt++) {
-            // Two ports: the bus of an ephemeral port + 10000 could be beyond 65535, so it is chosen explicitly.
-            List<Integer> ports = LocalPorts.freePorts(2);
-            int busPort = ports.get(1);
+            // Redis 6.2 cannot be told a bus port (7.0's cluster-port), so the client port is one whose + 10000 is free.
+            int port = LocalPorts.freePortWithFreeOffset(BUS_PORT_OFFSET);
             List<String> clusterArgs = List.of(
                     "--cluster-enabled", "yes",
                     // Relative, so it lands in the node's private work dir (EmbeddedRedis runs redis-server there).
                     "--cluster-config-file", "nodes.conf",
-                    "--cluster-port", String.valueOf(busPort),
                     "--cluster-node-timeout", "2000",
                     // Otherwise the node that sends every MEET never learns its own address and reports it empty.
                     "--cluster-announce-ip", "127.0.0.1");
             try {
-                return new Node(EmbeddedRedis.start(ports.get(0), binary, clusterArgs), busPort);
+                return new Node(EmbeddedRedis.start(port, binary, clusterArgs));
             } catch (EmbeddedRedis.PortInUseException e) {
                 if (attempt >= BIND_ATTEMPTS) {
                     throw e;
@@ -154,8 +158,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 int port = nodes.get(i).redis().port();
                 // Distinct epochs up front (as redis-cli does), rather than waiting for the collision resolution.
                 RespCommand.call(port, COMMAND_TIMEOUT, "CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1));
-                RespCommand.call(port, COMMAND_TIMEOUT, "CLUSTER", "ADDSLOTSRANGE",
-                        String.valueOf(ranges.get(i).first()), String.valueOf(ranges.get(i).last()));
+                RespCommand.call(port, COMMAND_TIMEOUT, addSlots(ranges.get(i)));
             }
             // Every pair meets directly: gossip would introduce them too, but only within a second or two.
             for (int i = 0; i < nodes.size(); i++) {
@@ -165,8 +168,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 }
             }
         } catch (RespCommand.ErrorReply e) {
-            throw new IllegalStateException("Could not form the Redis Cluster (needs redis-server 7.0 or newer): "
-                    + e.getMessage(), e);
+            throw new IllegalStateException("Could not form the Redis Cluster: " + e.getMessage(), e);
         }
     }
 

@@ -43,6 +43,21 @@ final class LocalPorts {
     }
 
     /**
+     * A free port whose {@code port + offset} is free too and at most 65535 (e.g. a Redis node and its cluster bus).
+     * Both were bindable a moment ago; as with {@link #freePorts(int)}, callers must still handle a lost race.
+     */
+    static int freePortWithFreeOffset(int offset) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = freePort();
+            // Ephemeral ports run up to 60999 on Linux, so most but not all leave room for the offset.
+            if (port + offset <= 65_535 && isFree(port + offset)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("Found no free port on 127.0.0.1 whose port + " + offset + " is free too");
+    }
+
+    /**
      * True if nothing listens on {@code port} on 127.0.0.1 right now. SO_REUSEADDR is set explicitly so that
      * TIME_WAIT leftovers of a just-stopped server do not count as "taken"; on Linux a live listener
      * (including a wildcard one) still makes the bind fail.

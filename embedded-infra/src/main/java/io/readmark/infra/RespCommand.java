@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * One Redis command over a plain RESP socket, for the admin commands that set up a cluster (no client library
@@ -45,10 +46,18 @@ final class RespCommand {
             OutputStream out = socket.getOutputStream();
             out.write(encode(args));
             out.flush();
-            return readReply(new BufferedInputStream(socket.getInputStream()), String.join(" ", args));
+            return readReply(new BufferedInputStream(socket.getInputStream()), describe(args));
         } catch (IOException e) {
             throw new UncheckedIOException("Redis on 127.0.0.1:" + port + " did not answer " + args[0], e);
         }
+    }
+
+    /** The command for an error message: its first words only, as CLUSTER ADDSLOTS can carry thousands of slots. */
+    static String describe(String... args) {
+        if (args.length <= 6) {
+            return String.join(" ", args);
+        }
+        return String.join(" ", Arrays.asList(args).subList(0, 4)) + " ... (" + args.length + " arguments)";
     }
 
     /** RESP array of bulk strings: the only request form Redis must accept for any argument (e.g. an empty one). */

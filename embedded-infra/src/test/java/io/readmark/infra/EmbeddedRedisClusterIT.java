@@ -2,7 +2,6 @@ package io.readmark.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,7 +28,6 @@ class EmbeddedRedisClusterIT {
 
     @BeforeAll
     static void startCluster() {
-        assumeTrue(EmbeddedRedisCluster.isSupported(), "no redis-server on PATH: cluster tests skipped");
         cluster = EmbeddedRedisCluster.start(3);
         client = RedisClusterClient.create(cluster.ports().stream()
                 .map(port -> RedisURI.create("127.0.0.1", port)).toList());

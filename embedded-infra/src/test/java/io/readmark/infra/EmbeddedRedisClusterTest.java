@@ -10,7 +10,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** Slot split, binary lookup and RESP framing of the cluster setup, without starting any process. */
+/** Slot split, slot assignment and RESP framing of the cluster setup, without starting any process. */
 class EmbeddedRedisClusterTest {
 
     @Test
@@ -32,11 +32,15 @@ class EmbeddedRedisClusterTest {
     }
 
     @Test
-    void failsClearlyWhenNoRedisServerIsOnPath() {
-        // Given a PATH without redis-server, When the binary is looked up, Then the message says what to install
-        assertThatThrownBy(() -> EmbeddedRedisCluster.binaryOnPath("/nonexistent-dir"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("redis-server 7.0 or newer on PATH");
+    void assignsARangeSlotBySlotAsRedis62Understands() {
+        // Given a range, When it becomes an ADDSLOTS command, Then every slot of it is one argument, in order
+        assertThat(EmbeddedRedisCluster.addSlots(new EmbeddedRedisCluster.SlotRange(5461, 5464)))
+                .containsExactly("CLUSTER", "ADDSLOTS", "5461", "5462", "5463", "5464");
+        assertThat(EmbeddedRedisCluster.addSlots(new EmbeddedRedisCluster.SlotRange(0, 5460))).hasSize(2 + 5461);
+        // And an error about it names the command, not five thousand slots
+        assertThat(RespCommand.describe(EmbeddedRedisCluster.addSlots(new EmbeddedRedisCluster.SlotRange(0, 5460))))
+                .isEqualTo("CLUSTER ADDSLOTS 0 1 ... (5463 arguments)");
+        assertThat(RespCommand.describe("CLUSTER", "INFO")).isEqualTo("CLUSTER INFO");
     }
 
     @Test

@@ -31,6 +31,14 @@ class LocalPortsTest {
     }
 
     @Test
+    void aPortWithAFreeOffsetLeavesRoomForBoth() {
+        int port = LocalPorts.freePortWithFreeOffset(10_000);
+        assertThat(port + 10_000).isLessThanOrEqualTo(65_535);
+        assertThat(LocalPorts.isFree(port)).isTrue();
+        assertThat(LocalPorts.isFree(port + 10_000)).isTrue();
+    }
+
+    @Test
     void pingIsFalseWhenNothingListens() {
         assertThat(RedisPing.ping(LocalPorts.freePort(), Duration.ofMillis(200))).isFalse();
     }

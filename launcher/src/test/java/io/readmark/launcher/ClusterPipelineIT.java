@@ -31,7 +31,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The whole pipeline on a real three-master Redis Cluster: each follower's scripts run on the master owning their
@@ -53,7 +52,6 @@ class ClusterPipelineIT {
 
     @BeforeAll
     static void startStackOnCluster() throws Exception {
-        assumeTrue(EmbeddedRedisCluster.isSupported(), "no redis-server on PATH: Redis Cluster tests skipped");
         cluster = EmbeddedRedisCluster.start(3);
         String run = UUID.randomUUID().toString().substring(0, 8);
         prefix = "cluster-" + run;
