@@ -45,7 +45,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 settings.string("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
                 settings.string("REDIS_URL", "redis://localhost:6379"),
                 settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX),
-                Topics.from(settings),
+                Topics.from(settings::find),
                 settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"),
                 settings.positiveInteger("PROCESSOR_STREAM_THREADS", 2),
                 settings.duration("PROCESSOR_COMMIT_INTERVAL", Duration.ofSeconds(1)),
