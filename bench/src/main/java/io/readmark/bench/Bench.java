@@ -1,10 +1,10 @@
 package io.readmark.bench;
 
+import io.readmark.client.EventPublisher;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.launcher.LocalStack;
-import io.readmark.producer.EventPublisher;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;

@@ -3,7 +3,7 @@ package io.readmark.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.readmark.bench;
 
-import io.readmark.producer.EventPublisher;
+import io.readmark.client.EventPublisher;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;

@@ -1,6 +1,6 @@
 package io.readmark.bench;
 
-import io.readmark.producer.EventPublisher;
+import io.readmark.client.EventPublisher;
 import io.readmark.store.UnreadKeys;
 
 import java.io.PrintStream;

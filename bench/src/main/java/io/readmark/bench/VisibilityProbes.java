@@ -1,7 +1,7 @@
 package io.readmark.bench;
 
 import io.lettuce.core.RedisFuture;
-import io.readmark.producer.EventPublisher;
+import io.readmark.client.EventPublisher;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import org.HdrHistogram.Histogram;

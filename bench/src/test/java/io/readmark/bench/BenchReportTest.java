@@ -1,7 +1,7 @@
 package io.readmark.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,7 +2,7 @@ package io.readmark.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.config.Settings;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

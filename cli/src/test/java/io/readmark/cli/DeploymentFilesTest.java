@@ -137,12 +137,12 @@ class DeploymentFilesTest {
     void shouldCreateEveryTopicTheServicesUse() {
         Map<String, Integer> created = createdTopics();
         Service processor = serviceRunning("stream-processor");
-        Topics topics = Topics.from(settingsOf(processor));
+        Topics topics = Topics.from(settingsOf(processor)::find);
 
         assertSoftly(softly -> {
             softly.assertThat(created.keySet()).as("topics the %s job creates", TOPICS_JOB).containsAll(topics.allNames());
             COMPOSE.builtServices().stream().filter(s -> namesRead(s).contains("READMARK_TOPIC_BLOG_EVENTS")).forEach(service ->
-                    softly.assertThat(Topics.from(settingsOf(service)).allNames())
+                    softly.assertThat(Topics.from(settingsOf(service)::find).allNames())
                             .as("topic names service %s uses (the processor's: %s)", service.name(), topics.allNames())
                             .isEqualTo(topics.allNames()));
         });

@@ -4,7 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

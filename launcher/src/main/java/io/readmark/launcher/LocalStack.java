@@ -68,7 +68,7 @@ public final class LocalStack implements AutoCloseable {
                         "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString(),
                         AuthConfig.MODE, "off"))
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
-        topics = Topics.from(effective);
+        topics = Topics.from(effective::find);
         int partitions = effective.positiveInteger("READMARK_PARTITIONS", 3);
         KafkaTopics.createTopics(kafkaBootstrapServers, Map.of(
                 topics.blogEvents().name(), partitions,

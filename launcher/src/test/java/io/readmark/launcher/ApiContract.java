@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,9 +2,9 @@ package io.readmark.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.config.Settings;
-import io.readmark.common.json.Json;
 import io.readmark.infra.Infrastructure;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.schemas.Json;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;

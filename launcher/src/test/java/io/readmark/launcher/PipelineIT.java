@@ -2,10 +2,10 @@ package io.readmark.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.config.Settings;
-import io.readmark.common.json.Json;
 import io.readmark.infra.Infrastructure;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.DeadLetterHeaders;
+import io.readmark.schemas.Json;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Problem;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

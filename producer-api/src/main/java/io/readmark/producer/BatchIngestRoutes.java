@@ -1,12 +1,13 @@
 package io.readmark.producer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.client.EventPublisher;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
-import io.readmark.common.json.Json;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.InvalidEventException;
+import io.readmark.schemas.Json;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;

@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.client.EventPublisher;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;

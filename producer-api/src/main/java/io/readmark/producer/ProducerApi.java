@@ -1,5 +1,7 @@
 package io.readmark.producer;
 
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.readmark.client.EventPublisher;
 import io.readmark.common.auth.Access;
 import io.readmark.common.auth.AccessRule;
 import io.readmark.common.auth.Scopes;
@@ -27,13 +29,16 @@ public final class ProducerApi implements AutoCloseable {
 
     private final ServiceMetrics metrics;
     private final EventPublisher publisher;
+    private final KafkaClientMetrics producerMetrics;
     private final HealthRoutes health;
     private final JsonHttpServer server;
     private boolean closed;
 
-    private ProducerApi(ServiceMetrics metrics, EventPublisher publisher, HealthRoutes health, JsonHttpServer server) {
+    private ProducerApi(ServiceMetrics metrics, EventPublisher publisher, KafkaClientMetrics producerMetrics,
+                        HealthRoutes health, JsonHttpServer server) {
         this.metrics = metrics;
         this.publisher = publisher;
+        this.producerMetrics = producerMetrics;
         this.health = health;
         this.server = server;
     }
@@ -42,10 +47,12 @@ public final class ProducerApi implements AutoCloseable {
     public static ProducerApi start(ProducerApiConfig config) throws IOException {
         EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(), producerOverrides(config));
         ServiceMetrics metrics = new ServiceMetrics("producer-api");
+        KafkaClientMetrics producerMetrics = null;
         HealthRoutes health = null;
         JsonHttpServer server = null;
         try {
-            publisher.bindTo(metrics.registry());
+            producerMetrics = new KafkaClientMetrics(publisher.producer());
+            producerMetrics.bindTo(metrics.registry());
             health = new HealthRoutes(config.bootstrapServers(), config.topics());
             IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
             BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
@@ -60,11 +67,12 @@ public final class ProducerApi implements AutoCloseable {
                     .route("GET", "/health/ready", health::ready)
                     .route("GET", "/openapi.json", OpenApiDocument.handler(ProducerApi.class, "openapi.json"));
             server.start(config.host(), config.port());
-            return new ProducerApi(metrics, publisher, health, server);
+            return new ProducerApi(metrics, publisher, producerMetrics, health, server);
         } catch (IOException | RuntimeException e) {
             // A port already in use must not leave producer threads and connections behind.
             closeQuietly(server);
             closeQuietly(health);
+            closeQuietly(producerMetrics);
             closeQuietly(publisher);
             closeQuietly(metrics);
             throw e;
@@ -102,6 +110,7 @@ public final class ProducerApi implements AutoCloseable {
         // Server first: its close waits for running handlers, which still need the publisher to answer.
         closeQuietly(server);
         closeQuietly(health);
+        closeQuietly(producerMetrics);
         closeQuietly(publisher);
         closeQuietly(metrics);
         log.info("producer-api stopped");

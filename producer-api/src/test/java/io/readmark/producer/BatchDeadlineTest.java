@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.readmark.client.EventPublisher;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Topics;
@@ -49,7 +50,7 @@ class BatchDeadlineTest {
     @Test
     void aBatchWhoseSendsBlockIsAnsweredByItsDeadlineWithTheEventsNotYetAcknowledgedUnavailable() throws Exception {
         // Given a batch route whose producer blocks 1.5 s in every send, and a 2 s ack timeout
-        EventPublisher publisher = new EventPublisher(new BlockingSendProducer(), Topics.defaults(), Duration.ofSeconds(10));
+        EventPublisher publisher = EventPublisher.over(new BlockingSendProducer(), Topics.defaults(), Duration.ofSeconds(10));
         BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536);
         try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", batch::ingest)
                 .start("127.0.0.1", 0);

@@ -11,7 +11,7 @@ import java.time.Duration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 /** A plain JDK HTTP client aimed at one running {@link ProducerApi}; no retries, so tests see every answer. */
 final class HttpCalls implements AutoCloseable {

@@ -1,7 +1,7 @@
 package io.readmark.reliability;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 import io.readmark.schemas.Topics;
 
 import java.math.BigInteger;

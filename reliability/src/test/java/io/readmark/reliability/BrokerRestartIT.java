@@ -2,9 +2,9 @@ package io.readmark.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.auth.AuthConfig;
-import io.readmark.common.json.Json;
 import io.readmark.producer.ProducerApi;
 import io.readmark.producer.ProducerApiConfig;
+import io.readmark.schemas.Json;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,10 +1,11 @@
 package io.readmark.schemas;
 
-import io.readmark.common.config.Settings;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Every topic of the pipeline with its key and value serde. Names are configurable; keys are decimal id strings.
@@ -32,13 +33,17 @@ public record Topics(Topic<String, Event> blogEvents,
     /** The serde of the internal big-V fan-out topic. */
     public static final JsonSerde<FanoutChunk> CHUNK_SERDE = new JsonSerde<>(FanoutChunk.class);
 
-    /** Names from {@code READMARK_TOPIC_BLOG_EVENTS}, {@code _FOLLOW_EVENTS}, {@code _READ_EVENTS}, {@code _DLQ}, {@code _FANOUT}. */
-    public static Topics from(Settings settings) {
-        return named(settings.string("READMARK_TOPIC_BLOG_EVENTS", DEFAULT_BLOG_EVENTS),
-                settings.string("READMARK_TOPIC_FOLLOW_EVENTS", DEFAULT_FOLLOW_EVENTS),
-                settings.string("READMARK_TOPIC_READ_EVENTS", DEFAULT_READ_EVENTS),
-                settings.string("READMARK_TOPIC_DLQ", DEFAULT_DEAD_LETTERS),
-                settings.string("READMARK_TOPIC_FANOUT", DEFAULT_FANOUT_CHUNKS));
+    /**
+     * Names from {@code READMARK_TOPIC_BLOG_EVENTS}, {@code _FOLLOW_EVENTS}, {@code _READ_EVENTS}, {@code _DLQ},
+     * {@code _FANOUT} as {@code setting} finds them, the default name for each it does not: the services pass their
+     * settings lookup, a blog service for example {@code name -> Optional.ofNullable(System.getenv(name))}.
+     */
+    public static Topics from(Function<String, Optional<String>> setting) {
+        return named(setting.apply("READMARK_TOPIC_BLOG_EVENTS").orElse(DEFAULT_BLOG_EVENTS),
+                setting.apply("READMARK_TOPIC_FOLLOW_EVENTS").orElse(DEFAULT_FOLLOW_EVENTS),
+                setting.apply("READMARK_TOPIC_READ_EVENTS").orElse(DEFAULT_READ_EVENTS),
+                setting.apply("READMARK_TOPIC_DLQ").orElse(DEFAULT_DEAD_LETTERS),
+                setting.apply("READMARK_TOPIC_FANOUT").orElse(DEFAULT_FANOUT_CHUNKS));
     }
 
     public static Topics defaults() {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
-import io.readmark.common.json.Json;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;

@@ -3,6 +3,8 @@ package io.readmark.schemas;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,5 +29,12 @@ class TopicsTest {
         Topics topics = Topics.named("b", "f", "r", "dlq", "fan");
         assertThat(topics.allNames()).containsExactly("b", "f", "r", "dlq", "fan");
         assertThat(topics.topicFor(new BlogRead("e", 1, 2, 3, NOW)).name()).isEqualTo("r");
+    }
+
+    @Test
+    void shouldTakeNamesFromTheLookupAndDefaultsForTheRest() {
+        Map<String, String> environment = Map.of("READMARK_TOPIC_READ_EVENTS", "prod.reads", "READMARK_TOPIC_DLQ", "prod.dlq");
+        Topics topics = Topics.from(name -> Optional.ofNullable(environment.get(name)));
+        assertThat(topics.allNames()).containsExactly("blog-events", "follow-events", "prod.reads", "prod.dlq", "readmark-fanout");
     }
 }

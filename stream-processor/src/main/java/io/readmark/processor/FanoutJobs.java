@@ -1,7 +1,7 @@
 package io.readmark.processor;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;

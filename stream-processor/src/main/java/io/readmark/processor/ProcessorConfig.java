@@ -49,7 +49,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 settings.string("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
                 settings.string("REDIS_URL", "redis://localhost:6379"),
                 settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX),
-                Topics.from(settings),
+                Topics.from(settings::find),
                 settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"),
                 settings.positiveInteger("PROCESSOR_STREAM_THREADS", 2),
                 settings.positiveInteger("PROCESSOR_AUTHOR_PARTITIONS", DEFAULT_AUTHOR_PARTITIONS),

@@ -2,7 +2,7 @@ package io.readmark.common.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 import java.io.IOException;
 import java.io.OutputStream;

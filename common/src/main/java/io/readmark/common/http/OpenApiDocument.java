@@ -1,7 +1,7 @@
 package io.readmark.common.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 import java.io.IOException;
 import java.io.InputStream;

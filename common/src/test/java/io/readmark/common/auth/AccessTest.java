@@ -32,7 +32,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Response;
-import io.readmark.common.json.Json;
+import io.readmark.schemas.Json;
 
 /** The gate in front of routes, on a real {@link JsonHttpServer}: who gets 401, 400, 403, and never a 500. */
 class AccessTest {

@@ -1,4 +1,4 @@
-package io.readmark.producer;
+package io.readmark.client;
 
 /**
  * Kafka did not acknowledge an event: it was not stored in time, or Kafka refused it. {@link #getCause()} holds Kafka's

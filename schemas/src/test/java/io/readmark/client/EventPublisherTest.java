@@ -1,4 +1,4 @@
-package io.readmark.producer;
+package io.readmark.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,8 +1,5 @@
-package io.readmark.producer;
+package io.readmark.client;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
@@ -31,7 +28,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Publishes events of the wire contract: each goes to {@link Topics#topicFor(Event)} keyed by
@@ -77,10 +73,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * }</pre>
  *
  * <p>Thread-safe; share one instance per application. Retrying with the same {@code eventId} is always safe:
- * the pipeline applies every event idempotently. {@link #bindTo} publishes the producer's client metrics (send
- * rate, errors, retries, latency, buffer use) to a Micrometer registry.
+ * the pipeline applies every event idempotently. {@link #producer()} is there for metrics: Micrometer's
+ * {@code new KafkaClientMetrics(publisher.producer())} publishes its client metrics (send rate, errors, retries,
+ * latency, buffer use).
  */
-public final class EventPublisher implements MeterBinder, AutoCloseable {
+public final class EventPublisher implements AutoCloseable {
 
     /** Upper bound for blocking in {@code send} and for delivery, unless overridden. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -88,9 +85,8 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
     private final Producer<String, Event> producer;
     private final Topics topics;
     private final Duration deliveryTimeout;
-    private final List<KafkaClientMetrics> clientMetrics = new CopyOnWriteArrayList<>();
 
-    EventPublisher(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
+    private EventPublisher(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
         this.producer = Objects.requireNonNull(producer, "producer");
         this.topics = Objects.requireNonNull(topics, "topics");
         this.deliveryTimeout = Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
@@ -110,6 +106,15 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
         KafkaProducer<String, Event> producer =
                 new KafkaProducer<>(config, new StringSerializer(), Topics.EVENT_SERDE.serializer());
         return new EventPublisher(producer, topics, Duration.ofMillis(millis(config.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG))));
+    }
+
+    /**
+     * A publisher over a producer made elsewhere, such as a {@code MockProducer} in a test; it must write values with
+     * {@link Topics#EVENT_SERDE}. Closing the publisher closes the producer; {@code deliveryTimeout} bounds
+     * {@link #publishAndWait(Event)} and {@link #close()}.
+     */
+    public static EventPublisher over(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
+        return new EventPublisher(producer, topics, deliveryTimeout);
     }
 
     static Map<String, Object> producerConfig(String bootstrapServers, Map<String, Object> overrides) {
@@ -132,12 +137,12 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
         return topics;
     }
 
-    /** Publishes the producer's client metrics ({@code kafka.producer.*}) to {@code registry} until closed. */
-    @Override
-    public void bindTo(MeterRegistry registry) {
-        KafkaClientMetrics metrics = new KafkaClientMetrics(producer);
-        clientMetrics.add(metrics);
-        metrics.bindTo(registry);
+    /**
+     * The Kafka producer underneath, for binding its client metrics to a metrics library. Typed so that nothing can be
+     * sent through it: every event goes through this publisher's checks.
+     */
+    public Producer<?, ?> producer() {
+        return producer;
     }
 
     /**
@@ -209,8 +214,8 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
      * {@link org.apache.kafka.common.errors.TimeoutException}. Lets a caller with a deadline bound the time spent in
      * {@code send}, which may block for each event while Kafka is slow.
      */
-    void publishAll(List<? extends Event> events, BooleanSupplier keepSending,
-                    List<CompletableFuture<RecordMetadata>> acknowledgements) {
+    public void publishAll(List<? extends Event> events, BooleanSupplier keepSending,
+                           List<CompletableFuture<RecordMetadata>> acknowledgements) {
         Throwable stopped = null;
         for (int i = 0; i < events.size(); i++) {
             CompletableFuture<RecordMetadata> target = acknowledgements.get(i);
@@ -233,7 +238,7 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
     }
 
     /** One incomplete future per event, for {@link #publishAll(List, BooleanSupplier, List)}. */
-    static List<CompletableFuture<RecordMetadata>> futures(int events) {
+    public static List<CompletableFuture<RecordMetadata>> futures(int events) {
         List<CompletableFuture<RecordMetadata>> futures = new ArrayList<>(events);
         for (int i = 0; i < events; i++) futures.add(new CompletableFuture<>());
         return List.copyOf(futures);
@@ -302,7 +307,6 @@ public final class EventPublisher implements MeterBinder, AutoCloseable {
     /** Waits for records already sent, at most as long as one delivery may take, then releases the connections. */
     @Override
     public void close() {
-        clientMetrics.forEach(KafkaClientMetrics::close);
         producer.close(deliveryTimeout);
     }
 

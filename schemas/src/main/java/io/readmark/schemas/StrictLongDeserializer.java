@@ -1,4 +1,4 @@
-package io.readmark.common.json;
+package io.readmark.schemas;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
