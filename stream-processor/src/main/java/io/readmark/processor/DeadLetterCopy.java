@@ -3,12 +3,13 @@ package io.readmark.processor;
 import io.readmark.schemas.DeadLetterHeaders;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The dead-letter copy of a rejected record: its key, value and headers, plus why it was rejected and where it came
@@ -33,29 +34,29 @@ final class DeadLetterCopy {
 
     static Record<byte[], byte[]> of(Record<byte[], byte[]> rejected, RecordMetadata source, DeadLetterCategory category,
                                      String field, String reason) {
-        Headers added = new RecordHeaders();
-        put(added, DeadLetterHeaders.CATEGORY, category.label());
-        put(added, DeadLetterHeaders.REASON, shortened(reason));
-        if (field != null) put(added, DeadLetterHeaders.FIELD, shortened(field));
-        put(added, DeadLetterHeaders.SOURCE_TOPIC, source.topic());
-        put(added, DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(source.partition()));
-        put(added, DeadLetterHeaders.SOURCE_OFFSET, Long.toString(source.offset()));
+        Map<String, String> added = new LinkedHashMap<>();
+        added.put(DeadLetterHeaders.CATEGORY, category.label());
+        added.put(DeadLetterHeaders.REASON, shortened(reason));
+        if (field != null) added.put(DeadLetterHeaders.FIELD, shortened(field));
+        added.put(DeadLetterHeaders.SOURCE_TOPIC, source.topic());
+        added.put(DeadLetterHeaders.SOURCE_PARTITION, Integer.toString(source.partition()));
+        added.put(DeadLetterHeaders.SOURCE_OFFSET, Long.toString(source.offset()));
 
         byte[] key = rejected.key();
         byte[] value = rejected.value();
         Headers original = rejected.headers();
         if (length(key) + length(value) + size(original) + size(added) <= MAX_BYTES) {
-            Headers headers = new RecordHeaders(original.toArray());
-            for (Header header : added) {
-                headers.remove(header.key());
-                headers.add(header);
-            }
-            return rejected.withHeaders(headers);
+            // withHeaders copies the headers, so the rejected record's own are left as they were
+            Record<byte[], byte[]> copy = rejected.withHeaders(original);
+            added.forEach((name, text) -> put(copy.headers(), name, text));
+            return copy;
         }
-        put(added, DeadLetterHeaders.TRUNCATED, "key " + length(key) + " bytes, value " + length(value) + " bytes, "
+        added.put(DeadLetterHeaders.TRUNCATED, "key " + length(key) + " bytes, value " + length(value) + " bytes, "
                 + original.toArray().length + " headers; kept the first " + KEPT_PREFIX_BYTES
                 + " bytes of key and value and no headers");
-        return rejected.withKey(prefix(key)).withValue(prefix(value)).withHeaders(added);
+        Record<byte[], byte[]> truncated = new Record<>(prefix(key), prefix(value), rejected.timestamp(), null);
+        added.forEach((name, text) -> put(truncated.headers(), name, text));
+        return truncated;
     }
 
     /** At most {@link #MAX_TEXT_CHARS} characters, saying how long the text was when it is cut. */
@@ -70,6 +71,15 @@ final class DeadLetterCopy {
 
     private static int length(byte[] bytes) {
         return bytes == null ? 0 : bytes.length;
+    }
+
+    private static long size(Map<String, String> headers) {
+        long size = 0;
+        for (Map.Entry<String, String> header : headers.entrySet()) {
+            size += header.getKey().getBytes(StandardCharsets.UTF_8).length
+                    + header.getValue().getBytes(StandardCharsets.UTF_8).length;
+        }
+        return size;
     }
 
     private static long size(Headers headers) {

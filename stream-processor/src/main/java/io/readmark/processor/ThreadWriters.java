@@ -15,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 
 /**
- * One pipelined {@link UnreadWriter} per stream thread, shared by that thread's tasks. The thread that commits
- * offsets awaits its own writer first ({@link #awaitCurrentThread()}), so no offset is committed ahead of Redis.
+ * One pipelined {@link UnreadWriter} per stream thread, shared by that thread's tasks. The producer flush that
+ * precedes every offset commit awaits the flushing thread's own writer first ({@link #awaitCurrentThread()},
+ * {@link RedisFirstClientSupplier}), so no offset is committed ahead of Redis.
  */
 public final class ThreadWriters implements AutoCloseable {
 

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The big-V path of the main topology in a TopologyTestDriver: classification with hysteresis, chunked and
  * emission of fan-out chunks with progress saved only for durable chunks, and deletes during a fan-out. Commits
- * are simulated through {@link ThreadCommits}, as the driver commits without a consumer; resuming after a real
+ * are simulated through {@link ThreadCommits}, as the driver has no real producer to flush; resuming after a real
  * crash is tested end to end in the launcher.
  */
 class BigVFanoutTopologyIT {
@@ -94,7 +94,7 @@ class BigVFanoutTopologyIT {
 
     /** One scheduler tick, preceded by a commit: what was emitted before becomes durable. */
     private void commitAndTick() {
-        commits.committed();
+        commits.flushed();
         driver.advanceWallClockTime(TICK);
     }
 
