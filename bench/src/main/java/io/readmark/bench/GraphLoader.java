@@ -1,6 +1,7 @@
 package io.readmark.bench;
 
 import io.readmark.client.EventPublisher;
+import io.readmark.processor.CaughtUp;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
 
 /**
  * Loads follows the only way the processor learns them, as {@code Followed} events on follow-events, and returns
- * once the processor has committed past every one of them. Offsets are committed only after the processor applied
+ * once the processor has committed past every one of them, on follow-events and on its internal author topic. Offsets are committed only after the processor applied
  * the records, so the committed offset reaching the end offset is proof the graph is loaded, not a guess.
  */
 final class GraphLoader {
@@ -83,6 +84,8 @@ final class GraphLoader {
                 Thread.sleep(100);
             }
         }
+        // The follows are on the processor's internal author topic now; the graph has them once that is applied too.
+        CaughtUp.await(admin, groupId, List.of(topic), TIMEOUT);
         return Duration.ofNanos(System.nanoTime() - start);
     }
 

@@ -5,19 +5,16 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.Infrastructure;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.processor.CaughtUp;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.StreamProcessor;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -96,17 +93,7 @@ class BigVFanoutIT {
      */
     private static void awaitFollowsConsumed(String applicationId) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers()))) {
-            String topic = stack.topics().followEvents().name();
-            Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
-            admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-                    .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest()));
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end = admin.listOffsets(ends).all().get();
-            await().atMost(WITHIN).until(() -> {
-                Map<TopicPartition, OffsetAndMetadata> committed =
-                        admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
-                return end.entrySet().stream().allMatch(partition -> committed.get(partition.getKey()) != null
-                        && committed.get(partition.getKey()).offset() >= partition.getValue().offset());
-            });
+            CaughtUp.await(admin, applicationId, List.of(stack.topics().followEvents().name()), WITHIN);
         }
     }
 

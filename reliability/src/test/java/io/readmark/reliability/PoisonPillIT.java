@@ -7,6 +7,7 @@ import io.readmark.infra.Infrastructure;
 import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.PrometheusText;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.processor.CaughtUp;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.StreamProcessor;
 import io.readmark.reliability.BadRecords.BadRecord;
@@ -17,11 +18,9 @@ import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -136,7 +135,7 @@ class PoisonPillIT {
             // When the follow graph is built, with bad records on every topic in between
             List<List<BadRecord>> bad = splitIntoPhases(badRecords(catalogue, random));
             sender.interleave(valid.follows(), bad.get(0), random);
-            awaitConsumed(admin, run, topics.followEvents().name());
+            CaughtUp.await(admin, run, List.of(topics.followEvents().name()), WITHIN);
 
             // and publishes, deletes, reads and read-alls, then unfollows, arrive among thousands of bad records
             sender.interleave(valid.publishesDeletesAndReads(), bad.get(1), random);
@@ -148,8 +147,8 @@ class PoisonPillIT {
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> assertThat(actual.read(valid.users(), AUTHORS)).isEqualTo(valid.expected()));
             // and everything read was committed, so nothing more will reach the dead-letter topic
-            await().atMost(WITHIN).until(() -> consumed(admin, run, topics.blogEvents().name(), topics.followEvents().name(),
-                    topics.readEvents().name()) && consumed(admin, run + "-fanout", topics.fanoutChunks().name()));
+            CaughtUp.await(admin, run, List.of(topics.blogEvents().name(), topics.followEvents().name(), topics.readEvents().name()), WITHIN);
+            await().atMost(WITHIN).until(() -> CaughtUp.committedToEnd(admin, run + "-fanout", List.of(topics.fanoutChunks().name())));
 
             // and every bad record is on the dead-letter topic exactly once, with its category and where it came from
             List<ConsumerRecord<byte[], byte[]>> deadLetters = readAll(infra, topics.deadLetters().name());
@@ -222,21 +221,6 @@ class PoisonPillIT {
         assertThat(original.size()).as("truncated %s", original).isGreaterThan(900_000);
         assertThat(original.value()).startsWith(copy.value());
         assertThat(copy.value().length).isLessThan(original.value().length);
-    }
-
-    /** Until the group has committed every record of the topics that was there when asked. */
-    private static void awaitConsumed(Admin admin, String group, String... topics) {
-        await().atMost(WITHIN).until(() -> consumed(admin, group, topics));
-    }
-
-    private static boolean consumed(Admin admin, String group, String... topics) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(List.of(topics)).allTopicNames().get().forEach((topic, description) ->
-                description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
-        Map<TopicPartition, OffsetAndMetadata> committed =
-                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-        return admin.listOffsets(latest).all().get().entrySet().stream().allMatch(end -> end.getValue().offset() == 0
-                || committed.get(end.getKey()) != null && committed.get(end.getKey()).offset() >= end.getValue().offset());
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(Infrastructure infra, String topic) {

@@ -103,7 +103,7 @@ public final class Rebuild {
      * Replays everything retained into Redis and cleans up after itself, also when it fails or is cancelled.
      *
      * @throws CancelledException when {@link #cancel()} stopped it
-     * @throws IllegalStateException when the topics are missing or not co-partitioned, or a temporary application fails
+     * @throws IllegalStateException when the topics are missing or the author partitions disagree, or a temporary application fails
      */
     public RebuildSummary run(Listener listener) throws InterruptedException {
         long startNanos = System.nanoTime();

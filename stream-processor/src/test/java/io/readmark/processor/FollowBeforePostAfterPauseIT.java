@@ -12,11 +12,9 @@ import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadWriter;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -25,6 +23,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -94,22 +93,17 @@ class FollowBeforePostAfterPauseIT {
             redis.restart();
 
             // Then, once everything is processed, the new follower has every post published after the follow
-            await().atMost(Duration.ofSeconds(60)).until(() -> caughtUp(kafka));
+            awaitCaughtUp(kafka);
             assertThat(reader.shared().sync().hget(keys.counts(NEW_FOLLOWER), "total")).isEqualTo(Long.toString(POSTS));
         } finally {
             logger.detachAppender(writerLog);
         }
     }
 
-    /** The application has committed every record of its event topics (offsets follow Redis acknowledgements). */
-    private boolean caughtUp(String kafka) throws Exception {
+    /** The application has applied every record of its event topics (offsets follow Redis acknowledgements). */
+    private void awaitCaughtUp(String kafka) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
-            Map<TopicPartition, OffsetSpec> ends = Map.of(new TopicPartition("blog-" + run, 0), OffsetSpec.latest(),
-                    new TopicPartition("follow-" + run, 0), OffsetSpec.latest());
-            var end = admin.listOffsets(ends).all().get();
-            var committed = admin.listConsumerGroupOffsets(run).partitionsToOffsetAndMetadata().get();
-            return end.entrySet().stream().allMatch(partition -> committed.get(partition.getKey()) != null
-                    && committed.get(partition.getKey()).offset() >= partition.getValue().offset());
+            CaughtUp.await(admin, run, List.of("blog-" + run, "follow-" + run), Duration.ofSeconds(60));
         }
     }
 
