@@ -9,17 +9,17 @@ import java.util.Map;
  * {@code PRODUCER_API_PORT=9000}, so every environment variable has a flag of the same name. A command may also
  * declare switches, flags without a value that set a named setting: {@code --quick} becomes {@code BENCH_QUICK=true}.
  */
-final class CommandLineFlags {
+public final class CommandLineFlags {
 
     private CommandLineFlags() {
     }
 
-    static Map<String, String> parse(List<String> args) {
+    public static Map<String, String> parse(List<String> args) {
         return parse(args, Map.of());
     }
 
     /** @param switches flag name (without {@code --}) → the setting it sets to {@code true}, e.g. quick → BENCH_QUICK */
-    static Map<String, String> parse(List<String> args, Map<String, String> switches) {
+    public static Map<String, String> parse(List<String> args, Map<String, String> switches) {
         Map<String, String> settings = new HashMap<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);

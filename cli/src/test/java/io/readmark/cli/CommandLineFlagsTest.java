@@ -29,12 +29,6 @@ class CommandLineFlagsTest {
     }
 
     @Test
-    void shouldLetTheSoakTakeItsSettingsWithoutTheirPrefix() {
-        assertThat(Readmark.soakFlags(List.of("--minutes", "3", "--soak-seed", "42", "--redis-outage", "PT5S", "--readmark-log-level", "INFO")))
-                .isEqualTo(Map.of("SOAK_MINUTES", "3", "SOAK_SEED", "42", "SOAK_REDIS_OUTAGE", "PT5S", "READMARK_LOG_LEVEL", "INFO"));
-    }
-
-    @Test
     void shouldRejectAFlagWithoutAValueAndAWordThatIsNoFlag() {
         assertThatThrownBy(() -> CommandLineFlags.parse(List.of("--quick")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("flag --quick needs a value");

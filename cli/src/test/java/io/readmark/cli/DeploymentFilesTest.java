@@ -13,6 +13,8 @@ import io.readmark.schemas.Topics;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
@@ -24,6 +26,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -43,6 +46,8 @@ class DeploymentFilesTest {
     private static final String KAFKA = "kafka";
     private static final String REDIS = "redis";
     private static final String TOPICS_JOB = "topics";
+    /** What the build stage builds and the runtime stage copies; the dev tools' jar is never in an image. */
+    private static final String PRODUCTION_JAR = "cli/target/readmark.jar";
 
     /** What each command reads: building its configuration looks up every setting it has. */
     private static final Map<String, Consumer<Settings>> CONFIGS = Map.of(
@@ -162,16 +167,33 @@ class DeploymentFilesTest {
             int jar = entrypoint.indexOf("-jar");
             softly.assertThat(jar).as("ENTRYPOINT of %s runs a jar", dockerfile.path()).isPositive();
             if (jar > 0) {
-                softly.assertThat(runtime.all("COPY")).as("COPY of %s puts the jar the ENTRYPOINT runs in place", dockerfile.path())
-                        .anyMatch(copy -> copy.startsWith("--from=") && copy.endsWith(" " + entrypoint.get(jar + 1)));
+                softly.assertThat(runtime.all("COPY"))
+                        .as("COPY of %s puts the production jar (%s) where the ENTRYPOINT runs it", dockerfile.path(), PRODUCTION_JAR)
+                        .anyMatch(copy -> copy.startsWith("--from=") && copy.contains("/" + PRODUCTION_JAR + " ")
+                                && copy.endsWith(" " + entrypoint.get(jar + 1)));
             }
-            softly.assertThat(Readmark.DEPLOYABLES.keySet()).as("deployables of the readmark command; ENTRYPOINT of %s runs %s",
+            softly.assertThat(Readmark.COMMANDS.keySet()).as("commands of the production jar; ENTRYPOINT of %s runs %s",
+                    dockerfile.path(), entrypoint.getLast()).contains(entrypoint.getLast());
+            softly.assertThat(Readmark.DEPLOYABLES.keySet()).as("deployables of the production jar; ENTRYPOINT of %s runs %s",
                     dockerfile.path(), entrypoint.getLast()).contains(entrypoint.getLast());
 
             softly.assertThat(stageText(dockerfile.stages().getFirst()))
                     .as("build stage of %s, the same in every Dockerfile so the Maven build is cached once", dockerfile.path())
                     .isEqualTo(buildStage);
         }));
+    }
+
+    @Test
+    void shouldRunOnlyProductionCommandsInTheImagesInTheDocs() throws IOException {
+        Pattern inImage = Pattern.compile("/app/readmark\\.jar ([a-z][a-z-]*)");
+        List<Path> docs;
+        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+            docs = Stream.concat(Stream.of(ROOT.resolve("README.md")), files.filter(f -> f.toString().endsWith(".md"))).toList();
+        }
+        assertSoftly(softly -> docs.forEach(doc -> inImage.matcher(DeploymentFiles.read(doc)).results().forEach(m ->
+                softly.assertThat(Readmark.COMMANDS.keySet())
+                        .as("commands of the production jar; %s runs `/app/readmark.jar %s` in an image", ROOT.relativize(doc), m.group(1))
+                        .contains(m.group(1)))));
     }
 
     @Test

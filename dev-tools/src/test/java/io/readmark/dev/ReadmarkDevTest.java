@@ -1,0 +1,23 @@
+package io.readmark.dev;
+
+import io.readmark.cli.Readmark;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReadmarkDevTest {
+
+    @Test
+    void shouldRunTheDeveloperToolsAndEveryProductionCommand() {
+        assertThat(ReadmarkDev.COMMANDS.keySet()).contains("local", "bench", "soak").containsAll(Readmark.COMMANDS.keySet());
+    }
+
+    @Test
+    void shouldLetTheSoakTakeItsSettingsWithoutTheirPrefix() {
+        assertThat(ReadmarkDev.soakFlags(List.of("--minutes", "3", "--soak-seed", "42", "--redis-outage", "PT5S", "--readmark-log-level", "INFO")))
+                .isEqualTo(Map.of("SOAK_MINUTES", "3", "SOAK_SEED", "42", "SOAK_REDIS_OUTAGE", "PT5S", "READMARK_LOG_LEVEL", "INFO"));
+    }
+}
