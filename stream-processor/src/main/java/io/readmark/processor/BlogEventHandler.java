@@ -5,7 +5,7 @@ import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -68,7 +68,7 @@ final class BlogEventHandler {
         if (scheduler != null) backlog.remove(scheduler);
     }
 
-    void apply(BlogEvent event, UnreadWriter writer) {
+    void apply(BlogEvent event, UnreadWrites writer) {
         long authorId = event.authorId();
         boolean bigV = graph.isBigV(authorId);
         switch (event) {

@@ -3,7 +3,7 @@ package io.readmark.processor;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -15,14 +15,14 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
-    private final ThreadWriters writers;
+    private final ThreadWrites writers;
     private final RateLimiter rateLimiter;
     private final FanoutProgress progress;
     private final RejectedRecords badRecords;
     private ProcessorContext<byte[], byte[]> context;
     private Sensor applied;
 
-    FanoutChunkProcessor(ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress, RejectedRecords badRecords) {
+    FanoutChunkProcessor(ThreadWrites writers, RateLimiter rateLimiter, FanoutProgress progress, RejectedRecords badRecords) {
         this.writers = writers;
         this.rateLimiter = rateLimiter;
         this.progress = progress;
@@ -45,7 +45,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
             return;
         }
         rateLimiter.acquire(chunk.followerIds().size());
-        UnreadWriter writer = writers.current();
+        UnreadWrites writer = writers.current();
         for (long follower : chunk.followerIds()) {
             if (chunk.kind() == FanoutChunk.Kind.DELIVER) {
                 writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());

@@ -15,7 +15,7 @@ public final class FanoutWorkerTopology {
     private FanoutWorkerTopology() {
     }
 
-    public static Topology build(Topics topics, ThreadWriters writers, RateLimiter rateLimiter, FanoutProgress progress,
+    public static Topology build(Topics topics, ThreadWrites writers, RateLimiter rateLimiter, FanoutProgress progress,
                                  ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
         UnreadTopology.addBranch(builder, CHUNKS, topics.fanoutChunks().name(), DeadLetters.route(topics.deadLetters().name(), meters),

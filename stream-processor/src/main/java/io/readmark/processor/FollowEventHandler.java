@@ -3,7 +3,7 @@ package io.readmark.processor;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.Unfollowed;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +45,7 @@ final class FollowEventHandler {
         deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
     }
 
-    void apply(FollowEvent event, UnreadWriter writer) {
+    void apply(FollowEvent event, UnreadWrites writer) {
         switch (event) {
             case Followed followed -> {
                 long author = followed.authorId();

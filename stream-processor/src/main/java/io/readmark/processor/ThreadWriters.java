@@ -19,7 +19,7 @@ import java.util.function.LongConsumer;
  * precedes every offset commit awaits the flushing thread's own writer first ({@link #awaitCurrentThread()},
  * {@link RedisFirstClientSupplier}), so no offset is committed ahead of Redis.
  */
-public final class ThreadWriters implements AutoCloseable {
+public final class ThreadWriters implements ThreadWrites, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ThreadWriters.class);
 
@@ -43,7 +43,8 @@ public final class ThreadWriters implements AutoCloseable {
         this.deliveriesApplied = deliveriesApplied;
     }
 
-    UnreadWriter current() {
+    @Override
+    public UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
             writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied);

@@ -42,7 +42,7 @@ public final class UnreadTopology {
         return AuthorPartitions.topic(applicationId);
     }
 
-    public static Topology build(Topics topics, int authorPartitions, ThreadWriters writers, ThreadCommits commits,
+    public static Topology build(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
         RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
@@ -52,7 +52,7 @@ public final class UnreadTopology {
     }
 
     /** Only the author path: the follower graph, and the fan-out of every publish and delete. */
-    static Topology authorEvents(Topics topics, int authorPartitions, ThreadWriters writers, ThreadCommits commits,
+    static Topology authorEvents(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, badRecords);
@@ -60,13 +60,13 @@ public final class UnreadTopology {
     }
 
     /** Only the read path: reads and read-alls. */
-    static Topology readEvents(Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
+    static Topology readEvents(Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addReadPath(builder, topics, writers, badRecords);
         return builder.build();
     }
 
-    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadWriters writers,
+    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadWrites writers,
                                       ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
                                       RejectedRecords.Route badRecords) {
         KStream<byte[], byte[]> follows = addRouting(builder, FOLLOW_EVENTS, topics.followEvents().name(), FollowEvent.class, badRecords);
@@ -95,7 +95,7 @@ public final class UnreadTopology {
                 rejects -> new AuthorEventRouting(EventDecoder.of(type, rejects), CHECKED_AUTHOR_EVENTS));
     }
 
-    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
+    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
         addBranch(builder, READ_EVENTS, topics.readEvents().name(), badRecords, rejects -> new ReadEventProcessor(writers, rejects));
     }
 
