@@ -1,5 +1,8 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.DeadLetterCategory;
+import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.FollowEvent;

@@ -1,5 +1,15 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.fanout.FanoutBacklog;
+import io.readmark.processor.fanout.FanoutJob;
+import io.readmark.processor.fanout.FanoutJobs;
+import io.readmark.processor.fanout.FanoutMetrics;
+import io.readmark.processor.fanout.FanoutScheduler;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.DeletedBlogs;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;

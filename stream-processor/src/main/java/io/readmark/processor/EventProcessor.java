@@ -1,5 +1,6 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadWrites;
 import io.readmark.schemas.Event;
 import io.readmark.store.UnreadWrites;
 import org.apache.kafka.streams.processor.api.Processor;

@@ -1,5 +1,9 @@
 package io.readmark.processor;
 
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.DeletedBlogs;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.Unfollowed;

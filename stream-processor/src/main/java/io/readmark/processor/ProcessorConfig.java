@@ -1,6 +1,9 @@
 package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
+import io.readmark.processor.deadletters.DeadLetterSendFailures;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
@@ -99,7 +102,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         return streamsProperties(applicationId + "-fanout", fanoutWorkerThreads);
     }
 
-    Properties streamsProperties(String applicationId, int threads) {
+    public Properties streamsProperties(String applicationId, int threads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

@@ -1,5 +1,7 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.ReadEvent;

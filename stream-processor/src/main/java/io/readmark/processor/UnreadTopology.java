@@ -1,5 +1,14 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.DeadLetters;
+import io.readmark.processor.deadletters.RejectedRecords;
+import io.readmark.processor.fanout.FanoutJobs;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.DeletedBlogs;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.FollowEvent;
@@ -52,7 +61,7 @@ public final class UnreadTopology {
     }
 
     /** Only the author path: the follower graph, and the fan-out of every publish and delete. */
-    static Topology authorEvents(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
+    public static Topology authorEvents(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, badRecords);
@@ -60,7 +69,7 @@ public final class UnreadTopology {
     }
 
     /** Only the read path: reads and read-alls. */
-    static Topology readEvents(Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
+    public static Topology readEvents(Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addReadPath(builder, topics, writers, badRecords);
         return builder.build();
@@ -103,7 +112,7 @@ public final class UnreadTopology {
      * A source of raw records, the processor that decodes them, and where that processor's bad records go; returns the
      * processor's output for further children.
      */
-    static KStream<byte[], byte[]> addBranch(StreamsBuilder builder, String name, String topic, RejectedRecords.Route badRecords,
+    public static KStream<byte[], byte[]> addBranch(StreamsBuilder builder, String name, String topic, RejectedRecords.Route badRecords,
                                              Function<RejectedRecords, Processor<byte[], byte[], byte[], byte[]>> processor) {
         RejectedRecords rejects = badRecords.forBranch(name);
         KStream<byte[], byte[]> output = builder
@@ -114,7 +123,7 @@ public final class UnreadTopology {
     }
 
     /** A sink node of raw records, named so that processors can forward to it by name. */
-    static Produced<byte[], byte[]> bytes(String sinkName) {
+    public static Produced<byte[], byte[]> bytes(String sinkName) {
         return Produced.<byte[], byte[]>as(sinkName).withKeySerde(Serdes.ByteArray()).withValueSerde(Serdes.ByteArray());
     }
 }

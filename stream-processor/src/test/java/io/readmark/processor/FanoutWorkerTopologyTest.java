@@ -1,6 +1,9 @@
 package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.readmark.processor.fanout.FanoutProgress;
+import io.readmark.processor.fanout.FanoutWorkerTopology;
+import io.readmark.processor.fanout.RateLimiter;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;

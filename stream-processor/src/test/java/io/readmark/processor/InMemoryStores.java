@@ -8,16 +8,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /** Kafka Streams' in-memory key-value stores, initialised without a topology: state for unit tests of the stores' users. */
-final class InMemoryStores {
+public final class InMemoryStores {
 
     private InMemoryStores() {
     }
 
-    static KeyValueStore<Bytes, byte[]> bytes(String name) {
+    public static KeyValueStore<Bytes, byte[]> bytes(String name) {
         return keyValue(name, Serdes.Bytes());
     }
 
-    static KeyValueStore<String, byte[]> byName(String name) {
+    public static KeyValueStore<String, byte[]> byName(String name) {
         return keyValue(name, Serdes.String());
     }
 

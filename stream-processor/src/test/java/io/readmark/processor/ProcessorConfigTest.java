@@ -1,6 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
+import io.readmark.processor.graph.BigVPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;

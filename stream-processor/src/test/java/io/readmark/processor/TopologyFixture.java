@@ -2,6 +2,7 @@ package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.processor.commit.ThreadWriters;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadKeys;

@@ -1,5 +1,9 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.deadletters.DeadLetterCopy;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadCounts;

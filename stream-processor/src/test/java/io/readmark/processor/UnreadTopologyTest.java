@@ -1,6 +1,9 @@
 package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
