@@ -7,9 +7,7 @@ import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -48,6 +46,7 @@ class UnreadTopologyTest {
 
     private final RecordingWrites writes = new RecordingWrites();
     private TopologyTestDriver driver;
+    private TopologyInputs inputs;
     private TestInputTopic<String, String> follows;
     private TestInputTopic<String, String> blogs;
     private TestInputTopic<String, String> reads;
@@ -61,11 +60,11 @@ class UnreadTopologyTest {
     private TopologyTestDriver startDriver(int authorPartitions, FanoutSettings fanout) {
         TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, new ThreadCommits(),
                 fanout, new ProcessorMeters(new SimpleMeterRegistry())));
-        StringSerializer strings = new StringSerializer();
-        follows = started.createInputTopic(TOPICS.followEvents().name(), strings, strings);
-        blogs = started.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
-        reads = started.createInputTopic(TOPICS.readEvents().name(), strings, strings);
-        deadLetters = started.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        inputs = new TopologyInputs(started, TOPICS);
+        follows = inputs.follows;
+        blogs = inputs.blogs;
+        reads = inputs.reads;
+        deadLetters = inputs.deadLetters;
         return started;
     }
 
@@ -79,27 +78,19 @@ class UnreadTopologyTest {
     }
 
     private void followed(long follower, long author, String at) {
-        follows.pipeInput(Long.toString(author), """
-                {"type":"Followed","eventId":"f-%d-%d","followerId":%d,"authorId":%d,"at":"%s"}"""
-                .formatted(follower, author, follower, author, at));
+        inputs.followed(follower, author, at);
     }
 
     private void unfollowed(long follower, long author, String at) {
-        follows.pipeInput(Long.toString(author), """
-                {"type":"Unfollowed","eventId":"u-%d-%d","followerId":%d,"authorId":%d,"at":"%s"}"""
-                .formatted(follower, author, follower, author, at));
+        inputs.unfollowed(follower, author, at);
     }
 
     private void published(long blogId, long author, String at) {
-        blogs.pipeInput(Long.toString(author), """
-                {"type":"BlogPublished","eventId":"p-%d","blogId":%d,"authorId":%d,"publishedAt":"%s"}"""
-                .formatted(blogId, blogId, author, at));
+        inputs.published(blogId, author, at);
     }
 
     private void deleted(long blogId, long author, String at) {
-        blogs.pipeInput(Long.toString(author), """
-                {"type":"BlogDeleted","eventId":"d-%d","blogId":%d,"authorId":%d,"deletedAt":"%s"}"""
-                .formatted(blogId, blogId, author, at));
+        inputs.deleted(blogId, author, at);
     }
 
     @Test
@@ -239,7 +230,7 @@ class UnreadTopologyTest {
         assertThat(writes.writes()).as("only the valid event after the bad ones")
                 .containsExactly(deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"));
         assertThat(deadLetters.readRecordsToList())
-                .extracting(record -> header(record, DeadLetterHeaders.SOURCE_TOPIC), record -> header(record, DeadLetterHeaders.CATEGORY))
+                .extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.SOURCE_TOPIC), record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY))
                 .containsExactly(
                         tuple("blog-events", "malformed"),
                         tuple("blog-events", "field"),
@@ -270,8 +261,8 @@ class UnreadTopologyTest {
         assertThat(writes.calls()).as("nothing applied against the wrong graph").isEmpty();
         List<TestRecord<byte[], byte[]>> rejected = deadLetters.readRecordsToList();
         assertThat(rejected).hasSize(1);
-        assertThat(header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
-        assertThat(header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC))
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC))
                 .isEqualTo(UnreadTopology.authorEventsTopic(TestDrivers.APPLICATION_ID));
     }
 
@@ -292,10 +283,5 @@ class UnreadTopologyTest {
         assertThat(writes.writes()).isEmpty();
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
                 .containsExactly(List.of(101L, 102L), List.of(103L));
-    }
-
-    private static String header(TestRecord<byte[], byte[]> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 }

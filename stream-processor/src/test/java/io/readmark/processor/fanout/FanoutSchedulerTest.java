@@ -59,6 +59,14 @@ class FanoutSchedulerTest {
         return followers;
     }
 
+    /** A delivery to followers 1 to {@code followers}, past its first tick and its chunks taken. */
+    private void deliveryPastItsFirstTick(long followers) {
+        followers(1, followers, 0);
+        scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
+        scheduler.tick(50);
+        takeChunks();
+    }
+
     private FanoutJob savedJob() {
         assertThat(jobs.all()).hasSize(1);
         return jobs.all().getFirst();
@@ -164,10 +172,7 @@ class FanoutSchedulerTest {
 
     @Test
     void shouldIgnoreTheStartOfAJobThatIsRunning() {
-        followers(1, 6, 0);
-        scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
-        scheduler.tick(50);
-        takeChunks();
+        deliveryPastItsFirstTick(6);
 
         scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 60);
         scheduler.tick(100);
@@ -177,10 +182,7 @@ class FanoutSchedulerTest {
 
     @Test
     void shouldStopAndForgetACancelledJob() {
-        followers(1, 10, 0);
-        scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
-        scheduler.tick(50);
-        takeChunks();
+        deliveryPastItsFirstTick(10);
 
         scheduler.cancel(FanoutJob.idOf(FanoutChunk.Kind.DELIVER, BLOG));
         scheduler.cancel(FanoutJob.idOf(FanoutChunk.Kind.DELIVER, BLOG));

@@ -30,24 +30,29 @@ class RateLimiterTest {
         return waits.size() == before ? 0 : waits.getLast();
     }
 
+    /** Acquiring {@code permits} waits {@code expected}, to within float rounding. */
+    private void assertWaits(int permits, Duration expected) {
+        assertThat(waited(permits)).as("wait for %d permits", permits).isCloseTo(expected.toNanos(), within(10L));
+    }
+
     @Test
     void shouldLetABurstOfATenthOfASecondThroughWithoutWaiting() {
-        assertThat(waited(60)).isZero();
-        assertThat(waited(40)).isZero();
+        assertWaits(60, Duration.ZERO);
+        assertWaits(40, Duration.ZERO);
     }
 
     @Test
     void shouldMakeRequestsBeyondTheBurstWaitForTheirPermitsAtTheRate() {
         limiter.acquire(100);
 
-        assertThat(waited(50)).isCloseTo(Duration.ofMillis(50).toNanos(), within(10L));
-        assertThat(waited(1)).isCloseTo(Duration.ofMillis(1).toNanos(), within(10L));
+        assertWaits(50, Duration.ofMillis(50));
+        assertWaits(1, Duration.ofMillis(1));
     }
 
     @Test
     void shouldMakeARequestLargerThanTheBurstWaitForTheWholeExcess() {
-        assertThat(waited(300)).isCloseTo(Duration.ofMillis(200).toNanos(), within(10L));
-        assertThat(waited(1)).as("the bucket is empty after it").isCloseTo(Duration.ofMillis(1).toNanos(), within(10L));
+        assertWaits(300, Duration.ofMillis(200));
+        assertWaits(1, Duration.ofMillis(1));
     }
 
     @Test
@@ -55,8 +60,8 @@ class RateLimiterTest {
         limiter.acquire(100);
         idle(Duration.ofSeconds(10));
 
-        assertThat(waited(100)).isZero();
-        assertThat(waited(1)).isCloseTo(Duration.ofMillis(1).toNanos(), within(10L));
+        assertWaits(100, Duration.ZERO);
+        assertWaits(1, Duration.ofMillis(1));
     }
 
     @Test
@@ -64,8 +69,8 @@ class RateLimiterTest {
         limiter.acquire(100);
         idle(Duration.ofMillis(30));
 
-        assertThat(waited(30)).isZero();
-        assertThat(waited(10)).isCloseTo(Duration.ofMillis(10).toNanos(), within(10L));
+        assertWaits(30, Duration.ZERO);
+        assertWaits(10, Duration.ofMillis(10));
     }
 
     @Test
