@@ -32,6 +32,13 @@ class ProcessorConfigTest {
     }
 
     @Test
+    void shouldRefuseToBuildAConfigWithAComponentLeftUnset() {
+        assertThatThrownBy(() -> ProcessorConfig.builder().bootstrapServers("kafka:9092").build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("redisUrl");
+    }
+
+    @Test
     void shouldGiveBothApplicationsTheSessionTimeoutAndAThirdOfItAsHeartbeat() {
         ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_SESSION_TIMEOUT", "PT6S")));
         for (var props : List.of(config.streamsProperties(), config.fanoutWorkerProperties())) {
