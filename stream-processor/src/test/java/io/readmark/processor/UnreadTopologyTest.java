@@ -74,23 +74,7 @@ class UnreadTopologyTest {
     }
 
     private void followed(long follower, long author) {
-        followed(follower, author, BEFORE);
-    }
-
-    private void followed(long follower, long author, String at) {
-        inputs.followed(follower, author, at);
-    }
-
-    private void unfollowed(long follower, long author, String at) {
-        inputs.unfollowed(follower, author, at);
-    }
-
-    private void published(long blogId, long author, String at) {
-        inputs.published(blogId, author, at);
-    }
-
-    private void deleted(long blogId, long author, String at) {
-        inputs.deleted(blogId, author, at);
+        inputs.followed(follower, author, BEFORE);
     }
 
     @Test
@@ -106,10 +90,10 @@ class UnreadTopologyTest {
         followed(101, ALICE);
         followed(ALICE, ALICE);
         followed(103, BOB);
-        followed(104, ALICE, "2026-01-01T12:30:00Z");
+        inputs.followed(104, ALICE, "2026-01-01T12:30:00Z");
         writes.takeWrites();
 
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.calls()).as("in follower order, sent at once").containsExactly(
                 deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"),
@@ -120,12 +104,12 @@ class UnreadTopologyTest {
     /** A publish processed again after a later follow, as after a crash or from a producer that sent it twice. */
     @Test
     void shouldNotDeliverAPublishProcessedAgainToSomeoneWhoFollowedAfterIt() {
-        followed(101, ALICE, "2026-01-01T11:00:00Z");
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
-        followed(102, ALICE, "2026-01-01T12:05:00Z");
+        inputs.followed(101, ALICE, "2026-01-01T11:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T12:05:00Z");
         writes.takeWrites();
 
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.writes()).containsExactly(deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"));
     }
@@ -133,12 +117,12 @@ class UnreadTopologyTest {
     @Test
     void shouldRemoveADeletedPostFromEveryCurrentFollowerAndNeverDeliverItAgain() {
         followed(101, ALICE);
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
-        followed(102, ALICE, "2026-01-01T13:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T13:00:00Z");
         writes.takeWrites();
 
-        deleted(1001, ALICE, "2026-01-01T14:00:00Z");
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.writes()).as("the publish after its delete reaches nobody").containsExactly(
                 remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"),
@@ -163,8 +147,8 @@ class UnreadTopologyTest {
         followed(102, ALICE);
         writes.takeWrites();
 
-        unfollowed(101, ALICE, "2026-01-01T12:10:00Z");
-        published(1002, ALICE, "2026-01-01T12:20:00Z");
+        inputs.unfollowed(101, ALICE, "2026-01-01T12:10:00Z");
+        inputs.published(1002, ALICE, "2026-01-01T12:20:00Z");
 
         assertThat(writes.writes()).containsExactly(
                 unfollow(101, ALICE, "2026-01-01T12:10:00Z"),
@@ -174,12 +158,12 @@ class UnreadTopologyTest {
     /** Redis learns of every follow, a repeated one too: after an unfollow it accepts the author's later posts again. */
     @Test
     void shouldTellRedisOfAFollowAgainAfterAnUnfollowAndDeliverOnlyPostsAfterIt() {
-        followed(101, ALICE, "2026-01-01T10:00:00Z");
-        unfollowed(101, ALICE, "2026-01-01T11:00:00Z");
-        followed(101, ALICE, "2026-01-01T12:00:00Z");
-        followed(101, ALICE, "2026-01-01T12:00:00Z");
-        published(1001, ALICE, "2026-01-01T11:30:00Z");
-        published(1002, ALICE, "2026-01-01T12:30:00Z");
+        inputs.followed(101, ALICE, "2026-01-01T10:00:00Z");
+        inputs.unfollowed(101, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(101, ALICE, "2026-01-01T12:00:00Z");
+        inputs.followed(101, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T11:30:00Z");
+        inputs.published(1002, ALICE, "2026-01-01T12:30:00Z");
 
         assertThat(writes.writes()).containsExactly(
                 follow(101, ALICE, "2026-01-01T10:00:00Z"),
@@ -195,15 +179,15 @@ class UnreadTopologyTest {
      */
     @Test
     void shouldDeliverThePostsPublishedAfterAFollowThatWereProcessedBeforeIt() {
-        published(1000, ALICE, "2026-01-01T10:00:00Z");
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
-        published(1002, ALICE, "2026-01-01T12:05:00Z");
-        deleted(1002, ALICE, "2026-01-01T12:10:00Z");
+        inputs.published(1000, ALICE, "2026-01-01T10:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1002, ALICE, "2026-01-01T12:05:00Z");
+        inputs.deleted(1002, ALICE, "2026-01-01T12:10:00Z");
         assertThat(writes.takeWrites()).as("nobody followed yet").isEmpty();
 
-        followed(102, ALICE, "2026-01-01T11:00:00Z");
-        followed(102, ALICE, "2026-01-01T11:00:00Z");
-        followed(ALICE, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(ALICE, ALICE, "2026-01-01T11:00:00Z");
 
         assertThat(writes.writes()).containsExactly(
                 follow(102, ALICE, "2026-01-01T11:00:00Z"),
@@ -225,7 +209,7 @@ class UnreadTopologyTest {
         reads.pipeInput("101", """
                 {"type":"BlogPublished","eventId":"y","blogId":6,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
         follows.pipeInput("7", "null");
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.writes()).as("only the valid event after the bad ones")
                 .containsExactly(deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"));
@@ -277,7 +261,7 @@ class UnreadTopologyTest {
         LongStream.rangeClosed(101, 103).forEach(follower -> followed(follower, ALICE));
         writes.takeWrites();
 
-        published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
         driver.advanceWallClockTime(Duration.ofMillis(50));
 
         assertThat(writes.writes()).isEmpty();
