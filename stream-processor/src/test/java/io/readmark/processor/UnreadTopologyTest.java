@@ -8,7 +8,6 @@ import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
@@ -47,10 +46,6 @@ class UnreadTopologyTest {
     private final RecordingWrites writes = new RecordingWrites();
     private TopologyTestDriver driver;
     private TopologyInputs inputs;
-    private TestInputTopic<String, String> follows;
-    private TestInputTopic<String, String> blogs;
-    private TestInputTopic<String, String> reads;
-    private TestOutputTopic<byte[], byte[]> deadLetters;
 
     @BeforeEach
     void startDriver() {
@@ -61,10 +56,6 @@ class UnreadTopologyTest {
         TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, new ThreadCommits(),
                 fanout, new ProcessorMeters(new SimpleMeterRegistry())));
         inputs = new TopologyInputs(started, TOPICS);
-        follows = inputs.follows;
-        blogs = inputs.blogs;
-        reads = inputs.reads;
-        deadLetters = inputs.deadLetters;
         return started;
     }
 
@@ -131,9 +122,9 @@ class UnreadTopologyTest {
 
     @Test
     void shouldApplyAReadAndAReadAllOfTheirUserOnly() {
-        reads.pipeInput("101", """
+        inputs.reads.pipeInput("101", """
                 {"type":"BlogRead","eventId":"r1","userId":101,"blogId":1001,"authorId":7,"readAt":"2026-01-01T13:00:00Z"}""");
-        reads.pipeInput("101", """
+        inputs.reads.pipeInput("101", """
                 {"type":"AuthorReadAll","eventId":"ra","userId":101,"authorId":7,"readAt":"2026-01-01T12:15:00Z"}""");
 
         assertThat(writes.calls()).containsExactly(
@@ -201,19 +192,19 @@ class UnreadTopologyTest {
     void shouldDeadLetterBadRecordsWithoutWritingAndKeepGoing() {
         followed(101, ALICE);
         writes.takeWrites();
-        blogs.pipeInput("7", "this is not json");
-        blogs.pipeInput("7", """
+        inputs.blogs.pipeInput("7", "this is not json");
+        inputs.blogs.pipeInput("7", """
                 {"type":"BlogPublished","eventId":"x","authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
-        blogs.pipeInput("8", """
+        inputs.blogs.pipeInput("8", """
                 {"type":"BlogPublished","eventId":"z","blogId":5,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
-        reads.pipeInput("101", """
+        inputs.reads.pipeInput("101", """
                 {"type":"BlogPublished","eventId":"y","blogId":6,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
-        follows.pipeInput("7", "null");
+        inputs.follows.pipeInput("7", "null");
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.writes()).as("only the valid event after the bad ones")
                 .containsExactly(deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"));
-        assertThat(deadLetters.readRecordsToList())
+        assertThat(inputs.deadLetters.readRecordsToList())
                 .extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.SOURCE_TOPIC), record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY))
                 .containsExactly(
                         tuple("blog-events", "malformed"),
@@ -243,7 +234,7 @@ class UnreadTopologyTest {
         followed(101, author);
 
         assertThat(writes.calls()).as("nothing applied against the wrong graph").isEmpty();
-        List<TestRecord<byte[], byte[]>> rejected = deadLetters.readRecordsToList();
+        List<TestRecord<byte[], byte[]>> rejected = inputs.deadLetters.readRecordsToList();
         assertThat(rejected).hasSize(1);
         assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
         assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC))
