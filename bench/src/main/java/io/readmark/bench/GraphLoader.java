@@ -1,7 +1,7 @@
 package io.readmark.bench;
 
 import io.readmark.client.EventPublisher;
-import io.readmark.processor.CaughtUp;
+import io.readmark.processor.commit.CaughtUp;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;

@@ -3,8 +3,8 @@ package io.readmark.cli;
 import io.readmark.common.config.Settings;
 import io.readmark.common.console.ProgressLine;
 import io.readmark.processor.ProcessorConfig;
-import io.readmark.processor.Rebuild;
-import io.readmark.processor.RebuildSummary;
+import io.readmark.processor.rebuild.Rebuild;
+import io.readmark.processor.rebuild.RebuildSummary;
 
 import java.io.PrintStream;
 import java.time.Duration;

@@ -73,6 +73,27 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 AuthConfig.from(settings));
     }
 
+    /**
+     * Listens on 127.0.0.1 on any free port, without authentication, with the default timeout and limits: a config for
+     * tests and local tools, adjusted by the {@code with...} methods.
+     */
+    public static ProducerApiConfig onLoopback(String bootstrapServers, Topics topics) {
+        return new ProducerApiConfig("127.0.0.1", 0, bootstrapServers, topics, DEFAULT_ACK_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
+                DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off());
+    }
+
+    public ProducerApiConfig withAckTimeout(Duration ackTimeout) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth);
+    }
+
+    public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth);
+    }
+
+    public ProducerApiConfig withMaxBatchBytes(int maxBatchBytes) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth);
+    }
+
     private static void require(boolean condition, String setting, String message) {
         // Named after the setting, because that is what an operator has to fix.
         if (!condition) throw new IllegalArgumentException(setting + " " + message);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.readmark.common.auth.AuthConfig;
 
 /** Every kind of bad request gets a 4xx problem+json that says what to fix; none is a 500 or a hang. */
 class ProducerApiBadInputIT {
@@ -22,8 +20,8 @@ class ProducerApiBadInputIT {
 
     @BeforeAll
     static void start() throws Exception {
-        api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(),
-                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class), Duration.ofSeconds(10), 65_536, 1_000, 1_048_576, AuthConfig.off()));
+        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(),
+                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class)));
         http = new HttpCalls(api.port());
     }
 

@@ -2,7 +2,6 @@ package io.readmark.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.readmark.common.auth.AuthConfig;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -302,7 +301,8 @@ class ProducerApiBatchIT {
     }
 
     private static ProducerApiConfig config(String bootstrap, Topics topics, Duration ackTimeout) {
-        return new ProducerApiConfig("127.0.0.1", 0, bootstrap, topics, ackTimeout, 65_536, MAX_EVENTS, MAX_BYTES, AuthConfig.off());
+        return ProducerApiConfig.onLoopback(bootstrap, topics).withAckTimeout(ackTimeout).withMaxBatchEvents(MAX_EVENTS)
+                .withMaxBatchBytes(MAX_BYTES);
     }
 
     private static String published(String eventId, long blogId, long authorId) {

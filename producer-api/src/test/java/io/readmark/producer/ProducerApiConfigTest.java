@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.Topics;
 
@@ -156,12 +155,11 @@ class ProducerApiConfigTest {
     @Test
     void aNonPositiveBatchLimitInCodeFailsNamingTheSetting() {
         // When / Then
-        assertThatThrownBy(() -> new ProducerApiConfig("127.0.0.1", 0, "kafka:9092", Topics.defaults(),
-                Duration.ofSeconds(1), 1024, 0, 1024, AuthConfig.off()))
+        ProducerApiConfig config = ProducerApiConfig.onLoopback("kafka:9092", Topics.defaults());
+        assertThatThrownBy(() -> config.withMaxBatchEvents(0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PRODUCER_API_MAX_BATCH_EVENTS");
-        assertThatThrownBy(() -> new ProducerApiConfig("127.0.0.1", 0, "kafka:9092", Topics.defaults(),
-                Duration.ofSeconds(1), 1024, 10, -1, AuthConfig.off()))
+        assertThatThrownBy(() -> config.withMaxBatchBytes(-1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("PRODUCER_API_MAX_BATCH_BYTES");
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.readmark.common.auth.AuthConfig;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Topics;
@@ -31,8 +29,7 @@ class ProducerApiIT {
     @BeforeAll
     static void start() throws Exception {
         topics = KafkaRecords.createTopicsFor(ProducerApiIT.class);
-        api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(), topics,
-                Duration.ofSeconds(10), 65_536, 1_000, 1_048_576, AuthConfig.off()));
+        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
         http = new HttpCalls(api.port());
     }
 

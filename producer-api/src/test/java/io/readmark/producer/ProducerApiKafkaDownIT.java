@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.readmark.common.auth.AuthConfig;
 import io.readmark.schemas.Topics;
 
 /** When Kafka cannot take an event, the client hears so quickly, with a hint when to retry. */
@@ -80,6 +79,6 @@ class ProducerApiKafkaDownIT {
     }
 
     private static ProducerApiConfig config(String bootstrap, Topics topics) {
-        return new ProducerApiConfig("127.0.0.1", 0, bootstrap, topics, Duration.ofSeconds(1), 65_536, 1_000, 1_048_576, AuthConfig.off());
+        return ProducerApiConfig.onLoopback(bootstrap, topics).withAckTimeout(Duration.ofSeconds(1));
     }
 }

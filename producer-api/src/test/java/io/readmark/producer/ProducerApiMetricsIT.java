@@ -1,13 +1,11 @@
 package io.readmark.producer;
 
-import io.readmark.common.auth.AuthConfig;
 import io.readmark.schemas.Topics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
-import java.time.Duration;
 
 import static io.readmark.infra.PrometheusText.samples;
 import static io.readmark.infra.PrometheusText.sum;
@@ -23,8 +21,7 @@ class ProducerApiMetricsIT {
     @BeforeAll
     static void start() throws Exception {
         Topics topics = KafkaRecords.createTopicsFor(ProducerApiMetricsIT.class);
-        api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, KafkaRecords.bootstrap(), topics,
-                Duration.ofSeconds(10), 65_536, 1_000, 1_048_576, AuthConfig.off()));
+        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
         http = new HttpCalls(api.port());
     }
 

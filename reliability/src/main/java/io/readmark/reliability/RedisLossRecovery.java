@@ -1,8 +1,8 @@
 package io.readmark.reliability;
 
 import io.readmark.processor.ProcessorConfig;
-import io.readmark.processor.Rebuild;
-import io.readmark.processor.RebuildSummary;
+import io.readmark.processor.rebuild.Rebuild;
+import io.readmark.processor.rebuild.RebuildSummary;
 import io.readmark.store.ReconcileReport;
 import io.readmark.store.Reconciler;
 import io.readmark.store.RedisConnections;

@@ -1,7 +1,6 @@
 package io.readmark.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.readmark.common.auth.AuthConfig;
 import io.readmark.producer.ProducerApi;
 import io.readmark.producer.ProducerApiConfig;
 import io.readmark.schemas.Json;
@@ -58,8 +57,7 @@ class BrokerRestartIT {
             long down;
             long starting;
             long up;
-            try (ProducerApi api = ProducerApi.start(new ProducerApiConfig("127.0.0.1", 0, kafka.bootstrapServers(), TOPICS,
-                    ACK_TIMEOUT, 65_536, 1_000, 1_048_576, AuthConfig.off()))) {
+            try (ProducerApi api = ProducerApi.start(ProducerApiConfig.onLoopback(kafka.bootstrapServers(), TOPICS).withAckTimeout(ACK_TIMEOUT))) {
                 // Given clients posting single events and batches without pause
                 load = new Load("http://127.0.0.1:" + api.port());
                 long loadStarted = System.nanoTime();

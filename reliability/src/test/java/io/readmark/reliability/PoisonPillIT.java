@@ -7,9 +7,9 @@ import io.readmark.infra.Infrastructure;
 import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.PrometheusText;
 import io.readmark.infra.TestInfrastructure;
-import io.readmark.processor.CaughtUp;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.StreamProcessor;
+import io.readmark.processor.commit.CaughtUp;
 import io.readmark.reliability.BadRecords.BadRecord;
 import io.readmark.reliability.BadRecords.Target;
 import io.readmark.schemas.DeadLetterHeaders;
@@ -89,7 +89,7 @@ class PoisonPillIT {
     @BeforeAll
     static void quietDeadLetterWarnings() {
         // Thousands of dead letters would each log a warning; the assertions below say what matters.
-        ((Logger) LoggerFactory.getLogger("io.readmark.processor.DeadLetters")).setLevel(Level.ERROR);
+        ((Logger) LoggerFactory.getLogger("io.readmark.processor.deadletters.DeadLetters")).setLevel(Level.ERROR);
     }
 
     @Test

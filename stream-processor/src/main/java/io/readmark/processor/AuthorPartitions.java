@@ -14,7 +14,7 @@ import java.util.Set;
  * partition is Kafka's murmur2 of the author id's decimal string, the hash of the Java client's default partitioner,
  * so a deployment whose producers all used that hash finds its authors where they were.
  */
-final class AuthorPartitions {
+public final class AuthorPartitions {
 
     /** Names the internal topic {@code <application id>-author-events-repartition}, and its nodes. */
     static final String NAME = "author-events";
@@ -28,7 +28,7 @@ final class AuthorPartitions {
     }
 
     /** The internal topic's name for an application. */
-    static String topic(String applicationId) {
+    public static String topic(String applicationId) {
         return applicationId + "-" + NAME + "-repartition";
     }
 

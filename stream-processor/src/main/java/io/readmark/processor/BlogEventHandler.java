@@ -1,11 +1,21 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.fanout.FanoutBacklog;
+import io.readmark.processor.fanout.FanoutJob;
+import io.readmark.processor.fanout.FanoutJobs;
+import io.readmark.processor.fanout.FanoutMetrics;
+import io.readmark.processor.fanout.FanoutScheduler;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.DeletedBlogs;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -68,7 +78,7 @@ final class BlogEventHandler {
         if (scheduler != null) backlog.remove(scheduler);
     }
 
-    void apply(BlogEvent event, UnreadWriter writer) {
+    void apply(BlogEvent event, UnreadWrites writer) {
         long authorId = event.authorId();
         boolean bigV = graph.isBigV(authorId);
         switch (event) {

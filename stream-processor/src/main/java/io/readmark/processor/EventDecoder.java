@@ -1,5 +1,7 @@
 package io.readmark.processor;
 
+import io.readmark.processor.deadletters.DeadLetterCategory;
+import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;

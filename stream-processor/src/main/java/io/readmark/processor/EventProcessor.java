@@ -1,7 +1,8 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadWrites;
 import io.readmark.schemas.Event;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -13,10 +14,10 @@ import org.apache.kafka.streams.processor.api.Record;
 abstract class EventProcessor<E extends Event> implements Processor<byte[], byte[], byte[], byte[]> {
 
     private final EventDecoder<E> decoder;
-    private final ThreadWriters writers;
+    private final ThreadWrites writers;
     private ProcessorContext<byte[], byte[]> context;
 
-    EventProcessor(EventDecoder<E> decoder, ThreadWriters writers) {
+    EventProcessor(EventDecoder<E> decoder, ThreadWrites writers) {
         this.decoder = decoder;
         this.writers = writers;
     }
@@ -30,12 +31,12 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
     public final void process(Record<byte[], byte[]> record) {
         E event = decoder.decode(context, record);
         if (event == null) return;
-        UnreadWriter writer = writers.current();
+        UnreadWrites writer = writers.current();
         apply(event, writer);
         // Send now for low latency; acknowledgement is awaited before the offsets are committed.
         writer.flush();
     }
 
     /** Applies an event of a type the decoder accepts. */
-    abstract void apply(E event, UnreadWriter writer);
+    abstract void apply(E event, UnreadWrites writer);
 }

@@ -1,9 +1,13 @@
 package io.readmark.processor;
 
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.DeletedBlogs;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.Unfollowed;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +49,7 @@ final class FollowEventHandler {
         deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
     }
 
-    void apply(FollowEvent event, UnreadWriter writer) {
+    void apply(FollowEvent event, UnreadWrites writer) {
         switch (event) {
             case Followed followed -> {
                 long author = followed.authorId();

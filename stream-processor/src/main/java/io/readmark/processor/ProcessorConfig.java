@@ -1,6 +1,9 @@
 package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
+import io.readmark.processor.deadletters.DeadLetterSendFailures;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
@@ -10,6 +13,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -45,34 +49,39 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     }
 
     public static ProcessorConfig from(Settings settings) {
-        return new ProcessorConfig(
-                settings.string("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
-                settings.string("REDIS_URL", "redis://localhost:6379"),
-                settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX),
-                Topics.from(settings::find),
-                settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"),
-                settings.positiveInteger("PROCESSOR_STREAM_THREADS", 2),
-                settings.positiveInteger("PROCESSOR_AUTHOR_PARTITIONS", DEFAULT_AUTHOR_PARTITIONS),
-                settings.duration("PROCESSOR_COMMIT_INTERVAL", Duration.ofSeconds(1)),
-                Path.of(settings.string("PROCESSOR_STATE_DIR", System.getProperty("java.io.tmpdir") + "/readmark-streams")),
-                new UnreadLimits(
+        Set<String> roles = roles(settings);
+        return builder()
+                .bootstrapServers(settings.string("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"))
+                .redisUrl(settings.string("REDIS_URL", "redis://localhost:6379"))
+                .redisPrefix(settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX))
+                .topics(Topics.from(settings::find))
+                .applicationId(settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"))
+                .streamThreads(settings.positiveInteger("PROCESSOR_STREAM_THREADS", 2))
+                .authorPartitions(settings.positiveInteger("PROCESSOR_AUTHOR_PARTITIONS", DEFAULT_AUTHOR_PARTITIONS))
+                .commitInterval(settings.duration("PROCESSOR_COMMIT_INTERVAL", Duration.ofSeconds(1)))
+                .stateDir(Path.of(settings.string("PROCESSOR_STATE_DIR", System.getProperty("java.io.tmpdir") + "/readmark-streams")))
+                .limits(new UnreadLimits(
                         settings.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", UnreadLimits.DEFAULTS.maxUnreadPerAuthor()),
-                        settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser())),
-                settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000),
-                settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)),
-                new FanoutSettings(bigVPolicy(settings),
+                        settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser())))
+                .maxPendingWrites(settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000))
+                .redisTimeout(settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)))
+                .fanout(new FanoutSettings(bigVPolicy(settings),
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNK_SIZE", 2_000),
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNKS_PER_TICK", 4),
                         settings.duration("PROCESSOR_FANOUT_TICK", Duration.ofMillis(50)),
                         settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7)),
-                        settings.duration("PROCESSOR_RECENT_POST_RETENTION", Duration.ofDays(1))),
-                roles(settings).contains("main"),
-                roles(settings).contains("fanout"),
-                settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1),
-                settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000),
-                settings.string("PROCESSOR_HTTP_HOST", "0.0.0.0"),
-                settings.integer("PROCESSOR_HTTP_PORT", 8082),
-                settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT));
+                        settings.duration("PROCESSOR_RECENT_POST_RETENTION", Duration.ofDays(1))))
+                .roles(roles.contains("main"), roles.contains("fanout"))
+                .fanoutWorkerThreads(settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1))
+                .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000))
+                .http(settings.string("PROCESSOR_HTTP_HOST", "0.0.0.0"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
+                .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))
+                .build();
+    }
+
+    /** A config built by the names of its components; {@link #from} is the one with the documented defaults. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     private static BigVPolicy bigVPolicy(Settings settings) {
@@ -99,7 +108,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         return streamsProperties(applicationId + "-fanout", fanoutWorkerThreads);
     }
 
-    Properties streamsProperties(String applicationId, int threads) {
+    public Properties streamsProperties(String applicationId, int threads) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -115,5 +124,140 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) sessionTimeout.toMillis());
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) (sessionTimeout.toMillis() / 3));
         return props;
+    }
+
+    /** Names each component of a {@link ProcessorConfig}; {@link #build} refuses one left unset. */
+    public static final class Builder {
+
+        private String bootstrapServers;
+        private String redisUrl;
+        private String redisPrefix;
+        private Topics topics;
+        private String applicationId;
+        private int streamThreads;
+        private int authorPartitions;
+        private Duration commitInterval;
+        private Path stateDir;
+        private UnreadLimits limits;
+        private int maxPendingWrites;
+        private Duration redisTimeout;
+        private FanoutSettings fanout;
+        private boolean runMain;
+        private boolean runFanoutWorker;
+        private int fanoutWorkerThreads;
+        private int fanoutDeliveriesPerSecond;
+        private String httpHost;
+        private int httpPort;
+        private Duration sessionTimeout;
+
+        private Builder() {
+        }
+
+        public Builder bootstrapServers(String bootstrapServers) {
+            this.bootstrapServers = bootstrapServers;
+            return this;
+        }
+
+        public Builder redisUrl(String redisUrl) {
+            this.redisUrl = redisUrl;
+            return this;
+        }
+
+        public Builder redisPrefix(String redisPrefix) {
+            this.redisPrefix = redisPrefix;
+            return this;
+        }
+
+        public Builder topics(Topics topics) {
+            this.topics = topics;
+            return this;
+        }
+
+        public Builder applicationId(String applicationId) {
+            this.applicationId = applicationId;
+            return this;
+        }
+
+        public Builder streamThreads(int streamThreads) {
+            this.streamThreads = streamThreads;
+            return this;
+        }
+
+        public Builder authorPartitions(int authorPartitions) {
+            this.authorPartitions = authorPartitions;
+            return this;
+        }
+
+        public Builder commitInterval(Duration commitInterval) {
+            this.commitInterval = commitInterval;
+            return this;
+        }
+
+        public Builder stateDir(Path stateDir) {
+            this.stateDir = stateDir;
+            return this;
+        }
+
+        public Builder limits(UnreadLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        public Builder maxPendingWrites(int maxPendingWrites) {
+            this.maxPendingWrites = maxPendingWrites;
+            return this;
+        }
+
+        public Builder redisTimeout(Duration redisTimeout) {
+            this.redisTimeout = redisTimeout;
+            return this;
+        }
+
+        public Builder fanout(FanoutSettings fanout) {
+            this.fanout = fanout;
+            return this;
+        }
+
+        /** Whether this process runs the main topology, the big-V fan-out worker, or both. */
+        public Builder roles(boolean runMain, boolean runFanoutWorker) {
+            this.runMain = runMain;
+            this.runFanoutWorker = runFanoutWorker;
+            return this;
+        }
+
+        public Builder fanoutWorkerThreads(int fanoutWorkerThreads) {
+            this.fanoutWorkerThreads = fanoutWorkerThreads;
+            return this;
+        }
+
+        public Builder fanoutDeliveriesPerSecond(int fanoutDeliveriesPerSecond) {
+            this.fanoutDeliveriesPerSecond = fanoutDeliveriesPerSecond;
+            return this;
+        }
+
+        /** Where health and metrics are served; port 0: any free one. */
+        public Builder http(String httpHost, int httpPort) {
+            this.httpHost = httpHost;
+            this.httpPort = httpPort;
+            return this;
+        }
+
+        public Builder sessionTimeout(Duration sessionTimeout) {
+            this.sessionTimeout = sessionTimeout;
+            return this;
+        }
+
+        public ProcessorConfig build() {
+            return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redisUrl, "redisUrl"),
+                    set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
+                    authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
+                    maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
+                    fanoutWorkerThreads, fanoutDeliveriesPerSecond, set(httpHost, "httpHost"), httpPort,
+                    set(sessionTimeout, "sessionTimeout"));
+        }
+
+        private static <T> T set(T value, String component) {
+            return Objects.requireNonNull(value, () -> "ProcessorConfig." + component + " was not set");
+        }
     }
 }

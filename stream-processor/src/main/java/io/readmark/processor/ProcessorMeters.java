@@ -3,6 +3,7 @@ package io.readmark.processor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.readmark.processor.fanout.FanoutBacklog;
 
 import java.util.function.LongConsumer;
 
@@ -45,7 +46,7 @@ public final class ProcessorMeters {
     }
 
     /** One record sent to the dead-letter topic; {@code reason} must be a bounded category, not the detail. */
-    void deadLettered(String sourceTopic, String reason) {
+    public void deadLettered(String sourceTopic, String reason) {
         Counter.builder("readmark.dlq.records")
                 .description("Records sent to the dead-letter topic, by source topic and reason")
                 .tag("topic", sourceTopic)

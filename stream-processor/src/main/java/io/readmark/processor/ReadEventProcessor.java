@@ -1,19 +1,21 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.ReadEvent;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 
 /** Applies a user's reads: one blog, or everything of an author up to a moment. */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
-    ReadEventProcessor(ThreadWriters writers, RejectedRecords badRecords) {
+    ReadEventProcessor(ThreadWrites writers, RejectedRecords badRecords) {
         super(EventDecoder.of(ReadEvent.class, badRecords), writers);
     }
 
     @Override
-    void apply(ReadEvent event, UnreadWriter writer) {
+    void apply(ReadEvent event, UnreadWrites writer) {
         switch (event) {
             case BlogRead read -> writer.remove(read.userId(), read.authorId(), read.blogId(), read.readAt().toEpochMilli());
             case AuthorReadAll readAll -> writer.readAll(readAll.userId(), readAll.authorId(), readAll.readAt().toEpochMilli());

@@ -4,6 +4,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.fanout.FanoutProgress;
+import io.readmark.processor.fanout.FanoutWorkerTopology;
+import io.readmark.processor.fanout.RateLimiter;
+import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.schemas.Topics;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
@@ -138,7 +144,7 @@ public final class StreamProcessor implements AutoCloseable {
      * partitions {@code PROCESSOR_AUTHOR_PARTITIONS} asks for: the follower graph is spread over them, so another count
      * would look for an author's followers in the wrong task.
      */
-    static void requireTopics(ProcessorConfig config) {
+    public static void requireTopics(ProcessorConfig config) {
         Topics topics = config.topics();
         List<String> inputs = List.of(topics.followEvents().name(), topics.blogEvents().name(), topics.readEvents().name());
         List<String> internal = List.of(AuthorPartitions.topic(config.applicationId()),

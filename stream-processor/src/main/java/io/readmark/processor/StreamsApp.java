@@ -2,6 +2,9 @@ package io.readmark.processor;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.readmark.processor.commit.RedisFirstClientSupplier;
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.commit.ThreadWriters;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -22,7 +25,7 @@ import java.util.stream.Collectors;
  * after Redis acknowledged, a failed thread replaced (its uncommitted records are re-read and re-applied). Its Kafka
  * Streams and client metrics (consumer lag included) are published to the registry it is given.
  */
-final class StreamsApp implements AutoCloseable {
+public final class StreamsApp implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
 
@@ -33,7 +36,7 @@ final class StreamsApp implements AutoCloseable {
     private final CountDownLatch running = new CountDownLatch(1);
     private final AtomicLong failedThreads = new AtomicLong();
 
-    StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits,
+    public StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits,
                MeterRegistry registry) {
         this.name = name;
         this.writers = writers;
@@ -51,7 +54,7 @@ final class StreamsApp implements AutoCloseable {
         });
     }
 
-    void start() {
+    public void start() {
         streams.start();
     }
 
@@ -59,7 +62,7 @@ final class StreamsApp implements AutoCloseable {
         return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    KafkaStreams.State state() {
+    public KafkaStreams.State state() {
         return streams.state();
     }
 
@@ -79,7 +82,7 @@ final class StreamsApp implements AutoCloseable {
     }
 
     /** Deletes this application's local state folder; only once closed. */
-    void deleteLocalState() {
+    public void deleteLocalState() {
         streams.cleanUp();
     }
 

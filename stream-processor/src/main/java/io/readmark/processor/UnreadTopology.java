@@ -1,5 +1,14 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.DeadLetters;
+import io.readmark.processor.deadletters.RejectedRecords;
+import io.readmark.processor.fanout.FanoutJobs;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.DeletedBlogs;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.FollowEvent;
@@ -42,7 +51,7 @@ public final class UnreadTopology {
         return AuthorPartitions.topic(applicationId);
     }
 
-    public static Topology build(Topics topics, int authorPartitions, ThreadWriters writers, ThreadCommits commits,
+    public static Topology build(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
         RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
@@ -52,7 +61,7 @@ public final class UnreadTopology {
     }
 
     /** Only the author path: the follower graph, and the fan-out of every publish and delete. */
-    static Topology authorEvents(Topics topics, int authorPartitions, ThreadWriters writers, ThreadCommits commits,
+    public static Topology authorEvents(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, badRecords);
@@ -60,13 +69,13 @@ public final class UnreadTopology {
     }
 
     /** Only the read path: reads and read-alls. */
-    static Topology readEvents(Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
+    public static Topology readEvents(Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addReadPath(builder, topics, writers, badRecords);
         return builder.build();
     }
 
-    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadWriters writers,
+    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadWrites writers,
                                       ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
                                       RejectedRecords.Route badRecords) {
         KStream<byte[], byte[]> follows = addRouting(builder, FOLLOW_EVENTS, topics.followEvents().name(), FollowEvent.class, badRecords);
@@ -95,7 +104,7 @@ public final class UnreadTopology {
                 rejects -> new AuthorEventRouting(EventDecoder.of(type, rejects), CHECKED_AUTHOR_EVENTS));
     }
 
-    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWriters writers, RejectedRecords.Route badRecords) {
+    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
         addBranch(builder, READ_EVENTS, topics.readEvents().name(), badRecords, rejects -> new ReadEventProcessor(writers, rejects));
     }
 
@@ -103,7 +112,7 @@ public final class UnreadTopology {
      * A source of raw records, the processor that decodes them, and where that processor's bad records go; returns the
      * processor's output for further children.
      */
-    static KStream<byte[], byte[]> addBranch(StreamsBuilder builder, String name, String topic, RejectedRecords.Route badRecords,
+    public static KStream<byte[], byte[]> addBranch(StreamsBuilder builder, String name, String topic, RejectedRecords.Route badRecords,
                                              Function<RejectedRecords, Processor<byte[], byte[], byte[], byte[]>> processor) {
         RejectedRecords rejects = badRecords.forBranch(name);
         KStream<byte[], byte[]> output = builder
@@ -114,7 +123,7 @@ public final class UnreadTopology {
     }
 
     /** A sink node of raw records, named so that processors can forward to it by name. */
-    static Produced<byte[], byte[]> bytes(String sinkName) {
+    public static Produced<byte[], byte[]> bytes(String sinkName) {
         return Produced.<byte[], byte[]>as(sinkName).withKeySerde(Serdes.ByteArray()).withValueSerde(Serdes.ByteArray());
     }
 }

@@ -1,5 +1,9 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.fanout.FanoutJobs;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;

@@ -1,5 +1,8 @@
 package io.readmark.processor;
 
+import io.readmark.processor.fanout.FanoutProgress;
+import io.readmark.processor.fanout.FanoutWorkerTopology;
+import io.readmark.processor.fanout.RateLimiter;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;

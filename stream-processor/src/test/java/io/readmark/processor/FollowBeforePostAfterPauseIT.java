@@ -7,6 +7,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.processor.commit.CaughtUp;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadWriter;

@@ -1,6 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
+import io.readmark.processor.graph.BigVPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,13 @@ class ProcessorConfigTest {
         assertThat(config.streamsProperties())
                 .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 45_000)
                 .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 15_000);
+    }
+
+    @Test
+    void shouldRefuseToBuildAConfigWithAComponentLeftUnset() {
+        assertThatThrownBy(() -> ProcessorConfig.builder().bootstrapServers("kafka:9092").build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("redisUrl");
     }
 
     @Test

@@ -2,19 +2,16 @@ package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.processor.commit.ThreadWriters;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadReader;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
@@ -34,12 +31,8 @@ final class TopologyFixture implements AutoCloseable {
     final ThreadWriters writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
     final TopologyTestDriver driver;
 
-    TopologyFixture(BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) throws IOException {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("topology-test").toString());
-        driver = new TopologyTestDriver(topology.apply(writers, meters), props);
+    TopologyFixture(BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) {
+        driver = TestDrivers.start(topology.apply(writers, meters));
     }
 
     /** The user's counts once Redis acknowledged everything the topology wrote so far. */

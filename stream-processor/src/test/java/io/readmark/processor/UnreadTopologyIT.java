@@ -1,9 +1,12 @@
 package io.readmark.processor;
 
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.deadletters.DeadLetterCopy;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadCounts;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -35,6 +38,7 @@ class UnreadTopologyIT {
 
     private TopologyFixture fixture;
     private TopologyTestDriver driver;
+    private TopologyInputs inputs;
     private TestInputTopic<String, String> follows;
     private TestInputTopic<String, String> blogs;
     private TestInputTopic<String, String> reads;
@@ -45,11 +49,11 @@ class UnreadTopologyIT {
         fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, 1, writers, new ThreadCommits(),
                 FANOUT, meters));
         driver = fixture.driver;
-        StringSerializer strings = new StringSerializer();
-        follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);
-        blogs = driver.createInputTopic(TOPICS.blogEvents().name(), strings, strings);
-        reads = driver.createInputTopic(TOPICS.readEvents().name(), strings, strings);
-        deadLetters = driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        inputs = new TopologyInputs(driver, TOPICS);
+        follows = inputs.follows;
+        blogs = inputs.blogs;
+        reads = inputs.reads;
+        deadLetters = inputs.deadLetters;
     }
 
     @AfterEach
@@ -66,15 +70,11 @@ class UnreadTopologyIT {
     }
 
     private void follow(long follower, long author, String at) {
-        follows.pipeInput(Long.toString(author), """
-                {"type":"Followed","eventId":"f-%d-%d","followerId":%d,"authorId":%d,"at":"%s"}"""
-                .formatted(follower, author, follower, author, at));
+        inputs.followed(follower, author, at);
     }
 
     private void publish(long blogId, long author, String at) {
-        blogs.pipeInput(Long.toString(author), """
-                {"type":"BlogPublished","eventId":"p-%d","blogId":%d,"authorId":%d,"publishedAt":"%s"}"""
-                .formatted(blogId, blogId, author, at));
+        inputs.published(blogId, author, at);
     }
 
     @Test
@@ -240,8 +240,8 @@ class UnreadTopologyIT {
             var rejected = twoPartitions.driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(),
                     new ByteArrayDeserializer()).readRecordsToList();
             assertThat(rejected).hasSize(1);
-            assertThat(header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
-            assertThat(header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(UnreadTopology.authorEventsTopic("topology-test"));
+            assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
+            assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(UnreadTopology.authorEventsTopic("topology-test"));
         }
     }
 
@@ -262,22 +262,22 @@ class UnreadTopologyIT {
         assertThat(counts(101).total()).as("the valid event after the bad ones still applied").isEqualTo(1);
         var rejected = deadLetters.readRecordsToList();
         assertThat(rejected).hasSize(5);
-        assertThat(header(rejected.get(0), DeadLetterHeaders.REASON)).contains("JSON");
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.REASON)).contains("JSON");
         assertThat(new String(rejected.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("this is not json");
-        assertThat(header(rejected.get(1), DeadLetterHeaders.FIELD)).isEqualTo("blogId");
-        assertThat(header(rejected.get(2), DeadLetterHeaders.FIELD)).isEqualTo("type");
-        assertThat(header(rejected.get(3), DeadLetterHeaders.FIELD)).isEqualTo("key");
-        assertThat(header(rejected.get(4), DeadLetterHeaders.REASON)).contains("null");
+        assertThat(TopologyInputs.header(rejected.get(1), DeadLetterHeaders.FIELD)).isEqualTo("blogId");
+        assertThat(TopologyInputs.header(rejected.get(2), DeadLetterHeaders.FIELD)).isEqualTo("type");
+        assertThat(TopologyInputs.header(rejected.get(3), DeadLetterHeaders.FIELD)).isEqualTo("key");
+        assertThat(TopologyInputs.header(rejected.get(4), DeadLetterHeaders.REASON)).contains("null");
         assertThat(rejected).allSatisfy(record -> {
-            assertThat(header(record, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("blog-events");
-            assertThat(header(record, DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
-            assertThat(header(record, DeadLetterHeaders.SOURCE_OFFSET)).matches("\\d+");
+            assertThat(TopologyInputs.header(record, DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo("blog-events");
+            assertThat(TopologyInputs.header(record, DeadLetterHeaders.SOURCE_PARTITION)).isEqualTo("0");
+            assertThat(TopologyInputs.header(record, DeadLetterHeaders.SOURCE_OFFSET)).matches("\\d+");
         });
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "malformed")).isEqualTo(1);
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "field")).isEqualTo(1);
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "type")).isEqualTo(1);
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "key")).isEqualTo(2);
-        assertThat(rejected).extracting(record -> header(record, DeadLetterHeaders.CATEGORY))
+        assertThat(rejected).extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY))
                 .containsExactly("malformed", "field", "type", "key", "key");
     }
 
@@ -293,7 +293,7 @@ class UnreadTopologyIT {
 
         assertThat(counts(101).total()).as("the valid event after the bad ones still applied").isEqualTo(1);
         assertThat(deadLetters.readRecordsToList())
-                .extracting(record -> header(record, DeadLetterHeaders.CATEGORY), record -> header(record, DeadLetterHeaders.FIELD))
+                .extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY), record -> TopologyInputs.header(record, DeadLetterHeaders.FIELD))
                 .containsExactly(tuple("malformed", null), tuple("field", "readAt"), tuple("field", "at"));
     }
 
@@ -312,7 +312,7 @@ class UnreadTopologyIT {
         assertThat(fixture.counts(101).byAuthor()).containsExactly(Map.entry(ALICE, 1L));
         var rejected = deadLetters.readRecordsToList();
         assertThat(rejected).hasSize(1);
-        assertThat(header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("oversize");
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("oversize");
         assertThat(rejected.get(0).value()).isEqualTo(overTheLimit.getBytes(StandardCharsets.UTF_8));
         assertThat(fixture.meter("readmark.dlq.records", "topic", "blog-events", "reason", "oversize")).isEqualTo(1);
     }
@@ -335,18 +335,13 @@ class UnreadTopologyIT {
         var rejected = deadLetters.readRecordsToList();
         assertThat(rejected).hasSize(2);
         TestRecord<byte[], byte[]> truncated = rejected.get(0);
-        assertThat(header(truncated, DeadLetterHeaders.CATEGORY)).isEqualTo("oversize");
-        assertThat(header(truncated, DeadLetterHeaders.TRUNCATED)).startsWith("key 1 bytes, value 1048400 bytes");
+        assertThat(TopologyInputs.header(truncated, DeadLetterHeaders.CATEGORY)).isEqualTo("oversize");
+        assertThat(TopologyInputs.header(truncated, DeadLetterHeaders.TRUNCATED)).startsWith("key 1 bytes, value 1048400 bytes");
         assertThat(truncated.value()).isEqualTo(Arrays.copyOf(nearTheLimit, DeadLetterCopy.KEPT_PREFIX_BYTES));
-        assertThat(header(truncated, DeadLetterHeaders.SOURCE_OFFSET)).isNotNull();
+        assertThat(TopologyInputs.header(truncated, DeadLetterHeaders.SOURCE_OFFSET)).isNotNull();
         TestRecord<byte[], byte[]> quoting = rejected.get(1);
-        assertThat(header(quoting, DeadLetterHeaders.CATEGORY)).isEqualTo("type");
-        assertThat(header(quoting, DeadLetterHeaders.REASON)).hasSizeLessThan(600).endsWith("characters)");
-        assertThat(header(quoting, DeadLetterHeaders.TRUNCATED)).as("the copy itself fits").isNull();
-    }
-
-    private static String header(TestRecord<byte[], byte[]> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+        assertThat(TopologyInputs.header(quoting, DeadLetterHeaders.CATEGORY)).isEqualTo("type");
+        assertThat(TopologyInputs.header(quoting, DeadLetterHeaders.REASON)).hasSizeLessThan(600).endsWith("characters)");
+        assertThat(TopologyInputs.header(quoting, DeadLetterHeaders.TRUNCATED)).as("the copy itself fits").isNull();
     }
 }

@@ -27,7 +27,7 @@ import java.util.function.LongConsumer;
  * Keys and arguments go out as bytes encoded here (see {@link RedisConnections.BinaryConnection}): a fan-out sends
  * one script per follower, so per-argument costs on the I/O thread bound the pipeline.
  */
-public final class UnreadWriter implements AutoCloseable {
+public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
@@ -86,6 +86,7 @@ public final class UnreadWriter implements AutoCloseable {
         }
     }
 
+    @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         submit(UnreadScript.DELIVER,
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId)},
@@ -93,7 +94,7 @@ public final class UnreadWriter implements AutoCloseable {
                         maxUnreadPerAuthor});
     }
 
-    /** The blog was read by the user, or deleted: it is not unread now and will not become unread later. */
+    @Override
     public void remove(long userId, long authorId, long blogId, long atMillis) {
         submit(UnreadScript.REMOVE,
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId)},
@@ -101,29 +102,27 @@ public final class UnreadWriter implements AutoCloseable {
                         maxMarksPerUser});
     }
 
+    @Override
     public void readAll(long userId, long authorId, long readAtMillis) {
         submit(UnreadScript.READ_ALL,
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis)});
     }
 
-    /** The user stopped following the author at {@code atMillis}: that author's unread is dropped for them. */
+    @Override
     public void unfollow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.UNFOLLOW,
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
     }
 
-    /**
-     * The user followed the author at {@code atMillis}: after an unfollow of the pair, the author's posts published after
-     * this follow are accepted again (nothing is written for a first follow).
-     */
+    @Override
     public void follow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.FOLLOW, new byte[][]{keys.floorsBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
     }
 
-    /** Sends what is buffered without waiting for replies. */
+    @Override
     public void flush() {
         connection.stateful().flushCommands();
         unflushed = 0;

@@ -1,0 +1,62 @@
+package io.readmark.processor.fanout;
+
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.RejectedRecords;
+import io.readmark.schemas.FanoutChunk;
+import io.readmark.schemas.InvalidEventException;
+import io.readmark.schemas.Topics;
+import io.readmark.store.UnreadWrites;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it) at the
+ * worker's rate limit. Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
+ */
+final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+
+    private final ThreadWrites writers;
+    private final RateLimiter rateLimiter;
+    private final FanoutProgress progress;
+    private final RejectedRecords badRecords;
+    private ProcessorContext<byte[], byte[]> context;
+    private Sensor applied;
+
+    FanoutChunkProcessor(ThreadWrites writers, RateLimiter rateLimiter, FanoutProgress progress, RejectedRecords badRecords) {
+        this.writers = writers;
+        this.rateLimiter = rateLimiter;
+        this.progress = progress;
+        this.badRecords = badRecords;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], byte[]> context) {
+        this.context = context;
+        applied = FanoutMetrics.followers(context, "deliveries", "big-V deliveries and removals applied by the worker");
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        FanoutChunk chunk;
+        try {
+            chunk = Topics.CHUNK_SERDE.decode(record.value());
+        } catch (InvalidEventException e) {
+            badRecords.reject(context, record, e);
+            return;
+        }
+        rateLimiter.acquire(chunk.followerIds().size());
+        UnreadWrites writer = writers.current();
+        for (long follower : chunk.followerIds()) {
+            if (chunk.kind() == FanoutChunk.Kind.DELIVER) {
+                writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+            } else {
+                writer.remove(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+            }
+        }
+        writer.flush();
+        applied.record(chunk.followerIds().size());
+        progress.applied(chunk, context.currentSystemTimeMs());
+    }
+}

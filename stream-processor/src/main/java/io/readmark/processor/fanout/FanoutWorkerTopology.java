@@ -1,0 +1,29 @@
+package io.readmark.processor.fanout;
+
+import io.readmark.processor.ProcessorMeters;
+import io.readmark.processor.UnreadTopology;
+import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.deadletters.DeadLetters;
+import io.readmark.schemas.Topics;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * The big-V worker's topology: fan-out chunks in, Redis writes out. It runs as its own Kafka Streams application
+ * with its own threads, so it scales apart from the main processor and never occupies a normal author's task.
+ */
+public final class FanoutWorkerTopology {
+
+    static final String CHUNKS = "fanout-worker";
+
+    private FanoutWorkerTopology() {
+    }
+
+    public static Topology build(Topics topics, ThreadWrites writers, RateLimiter rateLimiter, FanoutProgress progress,
+                                 ProcessorMeters meters) {
+        StreamsBuilder builder = new StreamsBuilder();
+        UnreadTopology.addBranch(builder, CHUNKS, topics.fanoutChunks().name(), DeadLetters.route(topics.deadLetters().name(), meters),
+                rejects -> new FanoutChunkProcessor(writers, rateLimiter, progress, rejects));
+        return builder.build();
+    }
+}

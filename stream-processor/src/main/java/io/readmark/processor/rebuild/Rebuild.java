@@ -1,0 +1,269 @@
+package io.readmark.processor.rebuild;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.readmark.processor.AuthorPartitions;
+import io.readmark.processor.ProcessorConfig;
+import io.readmark.processor.ProcessorMeters;
+import io.readmark.processor.StreamProcessor;
+import io.readmark.processor.StreamsApp;
+import io.readmark.processor.UnreadTopology;
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.deadletters.SkippedRecords;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * Repopulates Redis from Kafka: replays every retained event through the processor's own topology, run as temporary
+ * Kafka Streams applications with fresh application ids (so fresh offsets from the earliest record and fresh state),
+ * and stops once their committed offsets — committed only after Redis acknowledged — reach the end offsets captured
+ * at the start (and, for the author path, those of its internal topic once the inputs are in). Then it removes the
+ * applications' consumer groups, internal topics and local state.
+ * <p>
+ * Two passes, one after the other: first follow and blog events (the follower graph, every publish and delete
+ * fanned out to those who followed before it, in whatever order the re-partitioning brings follows and posts, as
+ * the live processor does), then read events. Reads after deliveries is the order of a live system
+ * that keeps up; replayed the other way round, a heavy reader's reads would run far ahead of the deliveries, their
+ * marks would be trimmed to {@code READMARK_MAX_READ_MARKS_PER_USER} and the older read posts would come back unread.
+ * <p>
+ * Big-V authors are fanned out inline (the threshold is out of reach), so nothing reaches the live fan-out topic and
+ * worker; tombstones of deleted blogs are kept for the whole run; bad records are counted and skipped, not
+ * dead-lettered again. Safe while the live processor runs: both write with the same idempotent scripts.
+ */
+public final class Rebuild {
+
+    /** Told about every few hundred milliseconds how many of the records to replay Redis has acknowledged. */
+    @FunctionalInterface
+    public interface Listener {
+        void progress(long applied, long total, String pass);
+    }
+
+    /** {@link #run} stopped because {@link #cancel()} was called; the temporary applications are removed. */
+    public static final class CancelledException extends RuntimeException {
+        CancelledException() {
+            super("rebuild cancelled");
+        }
+    }
+
+    public static final String AUTHOR_PASS = "follows and posts";
+    public static final String READ_PASS = "reads";
+
+    private static final Logger log = LoggerFactory.getLogger(Rebuild.class);
+    private static final Duration POLL = Duration.ofMillis(250);
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+    /** Every delete and post of the retained history stays known for the whole replay (the live retentions are wall-clock time). */
+    private static final Duration KEEP_FOR_THE_WHOLE_REPLAY = Duration.ofDays(365_000);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmssSSS").withZone(ZoneOffset.UTC);
+    private static final Set<KafkaStreams.State> STOPPED = Set.of(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR,
+            KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
+
+    private final ProcessorConfig config;
+    private final String applicationId;
+    private final String readsApplicationId;
+    private volatile boolean cancelled;
+
+    /** A rebuild whose temporary applications are named after {@code PROCESSOR_APPLICATION_ID} and {@code now}. */
+    public Rebuild(ProcessorConfig config, Instant now) {
+        this.config = config;
+        this.applicationId = config.applicationId() + "-rebuild-" + STAMP.format(now);
+        this.readsApplicationId = applicationId + "-reads";
+    }
+
+    /** The temporary applications (= consumer groups); their internal topics start with the first one and a dash. */
+    public List<String> applicationIds() {
+        return List.of(applicationId, readsApplicationId);
+    }
+
+    /** Stops a running {@link #run} at its next progress check; it then removes what it created and throws. */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    /**
+     * Replays everything retained into Redis and cleans up after itself, also when it fails or is cancelled.
+     *
+     * @throws CancelledException when {@link #cancel()} stopped it
+     * @throws IllegalStateException when the topics are missing or the author partitions disagree, or a temporary application fails
+     */
+    public RebuildSummary run(Listener listener) throws InterruptedException {
+        long startNanos = System.nanoTime();
+        StreamProcessor.requireTopics(config);
+        SkippedRecords skipped = new SkippedRecords();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
+             RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
+            RebuildOffsets authors = RebuildOffsets.capture(admin,
+                    List.of(config.topics().followEvents().name(), config.topics().blogEvents().name()));
+            RebuildOffsets reads = RebuildOffsets.capture(admin, List.of(config.topics().readEvents().name()));
+            long total = authors.total() + reads.total();
+            log.atInfo().addKeyValue("applicationId", applicationId).addKeyValue("authorRecords", authors.total())
+                    .addKeyValue("readRecords", reads.total()).log("rebuild starting");
+            listener.progress(0, total, AUTHOR_PASS);
+            try {
+                SimpleMeterRegistry registry = new SimpleMeterRegistry();
+                ProcessorMeters meters = new ProcessorMeters(registry);
+                UnreadKeys keys = new UnreadKeys(config.redisPrefix());
+                if (authors.total() > 0) {
+                    ThreadWriters writers = writers(redis, keys);
+                    ThreadCommits commits = new ThreadCommits();
+                    Topology topology = UnreadTopology.authorEvents(config.topics(), config.authorPartitions(), writers, commits,
+                            inlineFanout(), meters, skipped);
+                    runPass(admin, new StreamsApp("rebuild of " + AUTHOR_PASS, topology, properties(applicationId), writers,
+                            commits, registry), applicationId, authors, List.of(AuthorPartitions.topic(applicationId)), 0, total,
+                            AUTHOR_PASS, listener);
+                }
+                if (reads.total() > 0) {
+                    ThreadWriters writers = writers(redis, keys);
+                    Topology topology = UnreadTopology.readEvents(config.topics(), writers, skipped);
+                    runPass(admin, new StreamsApp("rebuild of " + READ_PASS, topology, properties(readsApplicationId), writers,
+                            new ThreadCommits(), registry), readsApplicationId, reads, List.of(), authors.total(), total, READ_PASS,
+                            listener);
+                }
+            } finally {
+                removeKafkaState(admin);
+            }
+            listener.progress(total, total, READ_PASS);
+            RebuildSummary summary = new RebuildSummary(total, Duration.ofNanos(System.nanoTime() - startNanos),
+                    skipped.counts(), skipped.examples(), applicationIds());
+            log.atInfo().addKeyValue("records", total).addKeyValue("seconds", summary.elapsed().toSeconds())
+                    .addKeyValue("skipped", summary.skippedTotal()).log("rebuild done");
+            return summary;
+        }
+    }
+
+    /**
+     * Runs one pass until its committed offsets reach the captured ends and then, as everything read before those
+     * commits has reached the pass's internal topics, until it has committed those up to their ends of that moment;
+     * always closes it and deletes its local state.
+     */
+    private void runPass(Admin admin, StreamsApp app, String groupId, RebuildOffsets offsets, List<String> internalTopics,
+                         long before, long total, String pass, Listener listener) throws InterruptedException {
+        try {
+            app.start();
+            RebuildOffsets internal = null;
+            while (true) {
+                if (cancelled) throw new CancelledException();
+                KafkaStreams.State state = app.state();
+                if (STOPPED.contains(state)) {
+                    throw new IllegalStateException("the rebuild's Kafka Streams application " + groupId + " stopped (" + state + ")");
+                }
+                Map<TopicPartition, OffsetAndMetadata> committed = committed(admin, groupId);
+                listener.progress(before + offsets.applied(committed), total, pass);
+                if (internal == null && offsets.reached(committed)) {
+                    if (internalTopics.isEmpty()) return;
+                    internal = RebuildOffsets.capture(admin, internalTopics);
+                }
+                if (internal != null && internal.reached(committed)) return;
+                Thread.sleep(POLL);
+            }
+        } finally {
+            app.close();
+            app.deleteLocalState();
+            deleteFolder(config.stateDir().resolve(groupId));
+        }
+    }
+
+    /** Kafka Streams' clean-up leaves the application's folder with its lock and process id behind. */
+    private static void deleteFolder(Path folder) {
+        if (!Files.exists(folder)) return;
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(path);
+        } catch (IOException e) {
+            log.warn("could not delete the rebuild's state folder {}: {}", folder, e.toString());
+        }
+    }
+
+    private ThreadWriters writers(RedisConnections redis, UnreadKeys keys) {
+        return new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { });
+    }
+
+    /** The live settings, except that no author is big-V and no tombstone or recent post is forgotten during the replay. */
+    private FanoutSettings inlineFanout() {
+        FanoutSettings live = config.fanout();
+        return new FanoutSettings(new BigVPolicy(Long.MAX_VALUE, Long.MAX_VALUE), live.chunkSize(), live.chunksPerTick(),
+                live.tick(), KEEP_FOR_THE_WHOLE_REPLAY, KEEP_FOR_THE_WHOLE_REPLAY);
+    }
+
+    private Properties properties(String id) {
+        Properties props = config.streamsProperties(id, config.streamThreads());
+        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // 0: no idling, but a task still waits for data the broker has for an empty partition, so an author's follow
+        // and blog partitions are interleaved strictly by record timestamp.
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L);
+        // A big-V author's fan-out runs inline, in one process() call; that long a gap between polls is expected here.
+        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG), (int) Duration.ofHours(1).toMillis());
+        return props;
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String groupId) throws InterruptedException {
+        try {
+            return admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the committed offsets of " + groupId + ": " + e, e);
+        }
+    }
+
+    /** Deletes the temporary consumer groups and internal topics; what cannot be deleted is named in the log. */
+    private void removeKafkaState(Admin admin) throws InterruptedException {
+        for (String group : applicationIds()) deleteGroup(admin, group);
+        try {
+            List<String> topics = admin.listTopics().names().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).stream()
+                    .filter(topic -> topic.startsWith(applicationId + "-")).toList();
+            if (!topics.isEmpty()) admin.deleteTopics(topics).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("could not delete the rebuild's internal topics ({}-*): {}", applicationId, e.toString());
+        }
+    }
+
+    /** A group whose members are still leaving is not empty yet: try again for a while. */
+    private static void deleteGroup(Admin admin, String group) throws InterruptedException {
+        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                admin.deleteConsumerGroups(List.of(group)).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof GroupIdNotFoundException) return;
+                if (!(e.getCause() instanceof GroupNotEmptyException) || System.nanoTime() > deadline) {
+                    log.warn("could not delete the rebuild's consumer group {}: {}", group, e.getCause().toString());
+                    return;
+                }
+                Thread.sleep(POLL);
+            } catch (TimeoutException e) {
+                log.warn("could not delete the rebuild's consumer group {}: {}", group, e.toString());
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.readmark.processor.rebuild;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a rebuild did: the records it replayed (those retained when it started), how long it took, the bad records
+ * it skipped ({@code "<topic> <reason>"} → count, and a few examples with their coordinates) and the temporary
+ * Kafka Streams applications it ran and removed again.
+ */
+public record RebuildSummary(long records, Duration elapsed, Map<String, Long> skipped, List<String> skippedExamples,
+                             List<String> applicationIds) {
+
+    public long skippedTotal() {
+        return skipped.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public double recordsPerSecond() {
+        double seconds = elapsed.toNanos() / 1e9;
+        return seconds > 0 ? records / seconds : 0;
+    }
+}

@@ -1,0 +1,262 @@
+package io.readmark.processor;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.fanout.FanoutSettings;
+import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.schemas.DeadLetterHeaders;
+import io.readmark.schemas.FanoutChunk;
+import io.readmark.schemas.Topics;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.LongStream;
+
+import static io.readmark.processor.RecordingWrites.FLUSH;
+import static io.readmark.processor.RecordingWrites.deliver;
+import static io.readmark.processor.RecordingWrites.follow;
+import static io.readmark.processor.RecordingWrites.readAll;
+import static io.readmark.processor.RecordingWrites.remove;
+import static io.readmark.processor.RecordingWrites.unfollow;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * The main topology in a TopologyTestDriver, its unread writes recorded in order: which writes each event makes,
+ * with no Redis and no broker. The driver runs every topic as partition 0, so the topology is built with one
+ * internal author partition; the records still take the internal re-partitioning hop.
+ */
+class UnreadTopologyTest {
+
+    private static final Topics TOPICS = Topics.defaults();
+    private static final long ALICE = 7;
+    private static final long BOB = 8;
+    private static final String BEFORE = "2026-01-01T00:00:00Z";
+    private static final FanoutSettings FANOUT =
+            new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7), Duration.ofDays(1));
+
+    private final RecordingWrites writes = new RecordingWrites();
+    private TopologyTestDriver driver;
+    private TopologyInputs inputs;
+
+    @BeforeEach
+    void startDriver() {
+        driver = startDriver(1, FANOUT);
+    }
+
+    private TopologyTestDriver startDriver(int authorPartitions, FanoutSettings fanout) {
+        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, new ThreadCommits(),
+                fanout, new ProcessorMeters(new SimpleMeterRegistry())));
+        inputs = new TopologyInputs(started, TOPICS);
+        return started;
+    }
+
+    @AfterEach
+    void closeDriver() {
+        driver.close();
+    }
+
+    private void followed(long follower, long author) {
+        inputs.followed(follower, author, BEFORE);
+    }
+
+    @Test
+    void shouldRecordAFollowAndFlushAfterEveryEvent() {
+        followed(101, ALICE);
+
+        assertThat(writes.calls()).containsExactly(follow(101, ALICE, BEFORE), FLUSH);
+    }
+
+    @Test
+    void shouldDeliverAPostToEveryFollowerWhoFollowedBeforeItButNeverToTheAuthor() {
+        followed(102, ALICE);
+        followed(101, ALICE);
+        followed(ALICE, ALICE);
+        followed(103, BOB);
+        inputs.followed(104, ALICE, "2026-01-01T12:30:00Z");
+        writes.takeWrites();
+
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(writes.calls()).as("in follower order, sent at once").containsExactly(
+                deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"),
+                deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
+                FLUSH);
+    }
+
+    /** A publish processed again after a later follow, as after a crash or from a producer that sent it twice. */
+    @Test
+    void shouldNotDeliverAPublishProcessedAgainToSomeoneWhoFollowedAfterIt() {
+        inputs.followed(101, ALICE, "2026-01-01T11:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T12:05:00Z");
+        writes.takeWrites();
+
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(writes.writes()).containsExactly(deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"));
+    }
+
+    @Test
+    void shouldRemoveADeletedPostFromEveryCurrentFollowerAndNeverDeliverItAgain() {
+        followed(101, ALICE);
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T13:00:00Z");
+        writes.takeWrites();
+
+        inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(writes.writes()).as("the publish after its delete reaches nobody").containsExactly(
+                remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"),
+                remove(102, ALICE, 1001, "2026-01-01T14:00:00Z"));
+    }
+
+    @Test
+    void shouldApplyAReadAndAReadAllOfTheirUserOnly() {
+        inputs.reads.pipeInput("101", """
+                {"type":"BlogRead","eventId":"r1","userId":101,"blogId":1001,"authorId":7,"readAt":"2026-01-01T13:00:00Z"}""");
+        inputs.reads.pipeInput("101", """
+                {"type":"AuthorReadAll","eventId":"ra","userId":101,"authorId":7,"readAt":"2026-01-01T12:15:00Z"}""");
+
+        assertThat(writes.calls()).containsExactly(
+                remove(101, ALICE, 1001, "2026-01-01T13:00:00Z"), FLUSH,
+                readAll(101, ALICE, "2026-01-01T12:15:00Z"), FLUSH);
+    }
+
+    @Test
+    void shouldDropTheUnreadOfAnUnfollowAndStopDelivering() {
+        followed(101, ALICE);
+        followed(102, ALICE);
+        writes.takeWrites();
+
+        inputs.unfollowed(101, ALICE, "2026-01-01T12:10:00Z");
+        inputs.published(1002, ALICE, "2026-01-01T12:20:00Z");
+
+        assertThat(writes.writes()).containsExactly(
+                unfollow(101, ALICE, "2026-01-01T12:10:00Z"),
+                deliver(102, ALICE, 1002, "2026-01-01T12:20:00Z"));
+    }
+
+    /** Redis learns of every follow, a repeated one too: after an unfollow it accepts the author's later posts again. */
+    @Test
+    void shouldTellRedisOfAFollowAgainAfterAnUnfollowAndDeliverOnlyPostsAfterIt() {
+        inputs.followed(101, ALICE, "2026-01-01T10:00:00Z");
+        inputs.unfollowed(101, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(101, ALICE, "2026-01-01T12:00:00Z");
+        inputs.followed(101, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T11:30:00Z");
+        inputs.published(1002, ALICE, "2026-01-01T12:30:00Z");
+
+        assertThat(writes.writes()).containsExactly(
+                follow(101, ALICE, "2026-01-01T10:00:00Z"),
+                unfollow(101, ALICE, "2026-01-01T11:00:00Z"),
+                follow(101, ALICE, "2026-01-01T12:00:00Z"),
+                follow(101, ALICE, "2026-01-01T12:00:00Z"),
+                deliver(101, ALICE, 1002, "2026-01-01T12:30:00Z"));
+    }
+
+    /**
+     * A follow processed after posts published after it gets them from the recent posts, right after the follow
+     * itself, and on every repeat of the follow; not posts published before it, nor deleted ones, nor its own posts.
+     */
+    @Test
+    void shouldDeliverThePostsPublishedAfterAFollowThatWereProcessedBeforeIt() {
+        inputs.published(1000, ALICE, "2026-01-01T10:00:00Z");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        inputs.published(1002, ALICE, "2026-01-01T12:05:00Z");
+        inputs.deleted(1002, ALICE, "2026-01-01T12:10:00Z");
+        assertThat(writes.takeWrites()).as("nobody followed yet").isEmpty();
+
+        inputs.followed(102, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(102, ALICE, "2026-01-01T11:00:00Z");
+        inputs.followed(ALICE, ALICE, "2026-01-01T11:00:00Z");
+
+        assertThat(writes.writes()).containsExactly(
+                follow(102, ALICE, "2026-01-01T11:00:00Z"),
+                deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
+                follow(102, ALICE, "2026-01-01T11:00:00Z"),
+                deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
+                follow(ALICE, ALICE, "2026-01-01T11:00:00Z"));
+    }
+
+    @Test
+    void shouldDeadLetterBadRecordsWithoutWritingAndKeepGoing() {
+        followed(101, ALICE);
+        writes.takeWrites();
+        inputs.blogs.pipeInput("7", "this is not json");
+        inputs.blogs.pipeInput("7", """
+                {"type":"BlogPublished","eventId":"x","authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
+        inputs.blogs.pipeInput("8", """
+                {"type":"BlogPublished","eventId":"z","blogId":5,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
+        inputs.reads.pipeInput("101", """
+                {"type":"BlogPublished","eventId":"y","blogId":6,"authorId":7,"publishedAt":"2026-01-01T12:00:00Z"}""");
+        inputs.follows.pipeInput("7", "null");
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(writes.writes()).as("only the valid event after the bad ones")
+                .containsExactly(deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"));
+        assertThat(inputs.deadLetters.readRecordsToList())
+                .extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.SOURCE_TOPIC), record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY))
+                .containsExactly(
+                        tuple("blog-events", "malformed"),
+                        tuple("blog-events", "field"),
+                        tuple("blog-events", "key"),
+                        tuple("read-events", "type"),
+                        tuple("follow-events", "malformed"));
+    }
+
+    /** Follow and blog events reach the follower graph through the internal topic, re-partitioned by author. */
+    @Test
+    void shouldReachTheFollowerGraphThroughTheInternalAuthorTopic() {
+        followed(101, ALICE);
+
+        assertThat(driver.producedTopicNames()).contains(UnreadTopology.authorEventsTopic(TestDrivers.APPLICATION_ID));
+        assertThat(writes.writes()).containsExactly(follow(101, ALICE, BEFORE));
+    }
+
+    /** The internal topic is the processor's; a record that something else put on another author's partition stays out. */
+    @Test
+    void shouldDeadLetterAnAuthorEventOnAnInternalPartitionThatIsNotItsAuthors() {
+        driver.close();
+        driver = startDriver(2, FANOUT);
+        long author = LongStream.iterate(1, id -> id + 1)
+                .filter(id -> AuthorPartitions.of(Long.toString(id).getBytes(StandardCharsets.UTF_8), 2) == 1).findFirst().orElseThrow();
+
+        followed(101, author);
+
+        assertThat(writes.calls()).as("nothing applied against the wrong graph").isEmpty();
+        List<TestRecord<byte[], byte[]>> rejected = inputs.deadLetters.readRecordsToList();
+        assertThat(rejected).hasSize(1);
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC))
+                .isEqualTo(UnreadTopology.authorEventsTopic(TestDrivers.APPLICATION_ID));
+    }
+
+    /** A big-V author's post leaves as chunks on the fan-out topic; nothing is delivered inline. */
+    @Test
+    void shouldHandABigVPublishToTheFanoutTopicInsteadOfDelivering() {
+        driver.close();
+        driver = startDriver(1, new FanoutSettings(new BigVPolicy(3, 2), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
+                Duration.ofDays(1)));
+        TestOutputTopic<byte[], byte[]> chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        LongStream.rangeClosed(101, 103).forEach(follower -> followed(follower, ALICE));
+        writes.takeWrites();
+
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        driver.advanceWallClockTime(Duration.ofMillis(50));
+
+        assertThat(writes.writes()).isEmpty();
+        assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
+                .containsExactly(List.of(101L, 102L), List.of(103L));
+    }
+}

@@ -1,0 +1,131 @@
+package io.readmark.processor.graph;
+
+import io.readmark.processor.InMemoryStores;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The follower graph on in-memory stores. */
+class FollowerGraphTest {
+
+    private static final long AUTHOR = 7;
+    private static final long OTHER = 8;
+
+    private final KeyValueStore<Bytes, byte[]> pairs = InMemoryStores.bytes(FollowerGraph.STORE_NAME);
+    private final KeyValueStore<Bytes, byte[]> counts = InMemoryStores.bytes(FollowerGraph.COUNTS_STORE_NAME);
+    private final FollowerGraph graph = new FollowerGraph(pairs, counts, new BigVPolicy(3, 2));
+
+    private List<Long> followersBefore(long author, long beforeMillis) {
+        List<Long> followers = new ArrayList<>();
+        graph.forEachFollower(author, beforeMillis, followers::add);
+        return followers;
+    }
+
+    @Test
+    void shouldListAnAuthorsFollowersInAscendingIdsAndNoOneElses() {
+        graph.follow(AUTHOR, 300, 10);
+        graph.follow(AUTHOR, 100, 10);
+        graph.follow(OTHER, 200, 10);
+        graph.follow(AUTHOR, Long.MAX_VALUE, 10);
+
+        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).containsExactly(100L, 300L, Long.MAX_VALUE);
+        assertThat(followersBefore(OTHER, Long.MAX_VALUE)).containsExactly(200L);
+        assertThat(followersBefore(9, Long.MAX_VALUE)).isEmpty();
+    }
+
+    @Test
+    void shouldListOnlyThoseWhoFollowedBeforeTheGivenTime() {
+        graph.follow(AUTHOR, 100, 10);
+        graph.follow(AUTHOR, 200, 20);
+        graph.follow(AUTHOR, 300, 30);
+
+        assertThat(followersBefore(AUTHOR, 20)).containsExactly(100L);
+        assertThat(followersBefore(AUTHOR, 21)).containsExactly(100L, 200L);
+        assertThat(followersBefore(AUTHOR, 10)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepTheFirstFollowsTimeAndCountAPairOnce() {
+        graph.follow(AUTHOR, 100, 50);
+        graph.follow(AUTHOR, 100, 10);
+
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+        assertThat(followersBefore(AUTHOR, 50)).as("still followed at 50").isEmpty();
+        assertThat(followersBefore(AUTHOR, 51)).containsExactly(100L);
+    }
+
+    @Test
+    void shouldCountFollowsAndUnfollowsOfCurrentPairsOnly() {
+        graph.follow(AUTHOR, 100, 10);
+        graph.follow(AUTHOR, 200, 10);
+        graph.unfollow(AUTHOR, 100);
+        graph.unfollow(AUTHOR, 100);
+        graph.unfollow(AUTHOR, 999);
+
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).containsExactly(200L);
+
+        graph.unfollow(AUTHOR, 200);
+        assertThat(graph.followerCount(AUTHOR)).isZero();
+        assertThat(counts.approximateNumEntries()).as("no count is kept for an author without followers").isZero();
+    }
+
+    @Test
+    void shouldWalkFollowersAfterACursorUntilTheActionStopsAndReportEveryFollowerPassed() {
+        for (long follower = 1; follower <= 6; follower++) graph.follow(AUTHOR, follower, follower == 3 ? 100 : 10);
+        List<Long> taken = new ArrayList<>();
+        List<Long> walked = new ArrayList<>();
+
+        graph.forEachFollowerAfter(AUTHOR, 1, 50, follower -> {
+            taken.add(follower);
+            return taken.size() < 3;
+        }, walked::add);
+
+        assertThat(taken).as("follower 3 followed too late").containsExactly(2L, 4L, 5L);
+        assertThat(walked).as("the cursor also moves past the late follower").containsExactly(2L, 3L, 4L, 5L);
+    }
+
+    @Test
+    void shouldWalkNothingAfterTheLastPossibleFollower() {
+        graph.follow(AUTHOR, Long.MAX_VALUE, 10);
+        List<Long> walked = new ArrayList<>();
+
+        graph.forEachFollowerAfter(AUTHOR, Long.MAX_VALUE, Long.MAX_VALUE, follower -> true, walked::add);
+
+        assertThat(walked).isEmpty();
+    }
+
+    /** Pairs stored before follow times were kept have an empty value. */
+    @Test
+    void shouldTakeAPairWithoutAFollowTimeAsFollowedBeforeEverything() {
+        pairs.put(Bytes.wrap(ByteBuffer.allocate(2 * Long.BYTES).putLong(AUTHOR).putLong(100).array()), new byte[0]);
+
+        assertThat(followersBefore(AUTHOR, Long.MIN_VALUE + 1)).containsExactly(100L);
+    }
+
+    @Test
+    void shouldFlagABigVAtTheThresholdAndReleaseItOnlyBelowTheReleaseLevel() {
+        graph.follow(AUTHOR, 1, 10);
+        graph.follow(AUTHOR, 2, 10);
+        assertThat(graph.isBigV(AUTHOR)).isFalse();
+
+        graph.follow(AUTHOR, 3, 10);
+        assertThat(graph.isBigV(AUTHOR)).isTrue();
+
+        graph.unfollow(AUTHOR, 3);
+        assertThat(graph.isBigV(AUTHOR)).as("2 followers: still at the release level").isTrue();
+
+        graph.unfollow(AUTHOR, 2);
+        assertThat(graph.isBigV(AUTHOR)).isFalse();
+
+        graph.follow(AUTHOR, 2, 10);
+        assertThat(graph.isBigV(AUTHOR)).as("back to 2 followers, below the threshold").isFalse();
+        assertThat(graph.isBigV(OTHER)).as("an author without followers").isFalse();
+    }
+}

@@ -1,0 +1,29 @@
+package io.readmark.store;
+
+/**
+ * The unread changes a processor makes, in the order it makes them. {@link UnreadWriter} applies them to Redis;
+ * tests of the topologies record them instead.
+ */
+public interface UnreadWrites {
+
+    /** The blog became unread for the user, unless a mark, a floor or the per-author cap keeps it out. */
+    void deliver(long userId, long authorId, long blogId, long publishedAtMillis);
+
+    /** The blog was read by the user, or deleted: it is not unread now and will not become unread later. */
+    void remove(long userId, long authorId, long blogId, long atMillis);
+
+    /** The user read everything of the author published up to {@code readAtMillis}. */
+    void readAll(long userId, long authorId, long readAtMillis);
+
+    /** The user stopped following the author at {@code atMillis}: that author's unread is dropped for them. */
+    void unfollow(long userId, long authorId, long atMillis);
+
+    /**
+     * The user followed the author at {@code atMillis}: after an unfollow of the pair, the author's posts published after
+     * this follow are accepted again (nothing is written for a first follow).
+     */
+    void follow(long userId, long authorId, long atMillis);
+
+    /** Sends what is buffered without waiting for replies. */
+    void flush();
+}
