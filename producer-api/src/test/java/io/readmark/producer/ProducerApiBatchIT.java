@@ -323,7 +323,7 @@ class ProducerApiBatchIT {
                 .formatted(eventId, userId, blogId, authorId, AT_TEXT);
     }
 
-    private static void assertAccepted(JsonNode item, String eventId, Topic<String, Event> topic, String key,
+    private static void assertAccepted(JsonNode item, String eventId, Topic topic, String key,
                                        Event expected) {
         assertThat(fieldNames(item)).containsExactly("index", "status", "eventId", "topic", "partition", "offset");
         assertThat(item.get("status").asText()).isEqualTo("accepted");

@@ -1,7 +1,8 @@
 package io.readmark.schemas;
 
-import org.apache.kafka.common.serialization.Serde;
-
-/** A Kafka topic with the serdes of its keys and values; the only way code names a topic. */
-public record Topic<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerde) {
+/**
+ * A Kafka topic of the pipeline; the only way code names one. Its records are keyed by a decimal id and hold JSON
+ * ({@link Topics#EVENT_SERDE}, {@link Topics#CHUNK_SERDE}), except the dead-letter topic's, which are copies as read.
+ */
+public record Topic(String name) {
 }

@@ -1,20 +1,13 @@
 package io.readmark.schemas;
 
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Every topic of the pipeline with its key and value serde. Names are configurable; keys are decimal id strings.
+ * Every topic of the pipeline and the serdes of their values. Names are configurable; keys are decimal id strings.
  */
-public record Topics(Topic<String, Event> blogEvents,
-                     Topic<String, Event> followEvents,
-                     Topic<String, Event> readEvents,
-                     Topic<byte[], byte[]> deadLetters,
-                     Topic<String, FanoutChunk> fanoutChunks) {
+public record Topics(Topic blogEvents, Topic followEvents, Topic readEvents, Topic deadLetters, Topic fanoutChunks) {
 
     public static final String DEFAULT_BLOG_EVENTS = "blog-events";
     public static final String DEFAULT_FOLLOW_EVENTS = "follow-events";
@@ -57,17 +50,12 @@ public record Topics(Topic<String, Event> blogEvents,
 
     public static Topics named(String blogEvents, String followEvents, String readEvents, String deadLetters,
                                String fanoutChunks) {
-        Serde<String> keys = Serdes.String();
-        return new Topics(
-                new Topic<>(blogEvents, keys, EVENT_SERDE),
-                new Topic<>(followEvents, keys, EVENT_SERDE),
-                new Topic<>(readEvents, keys, EVENT_SERDE),
-                new Topic<>(deadLetters, Serdes.ByteArray(), Serdes.ByteArray()),
-                new Topic<>(fanoutChunks, keys, CHUNK_SERDE));
+        return new Topics(new Topic(blogEvents), new Topic(followEvents), new Topic(readEvents), new Topic(deadLetters),
+                new Topic(fanoutChunks));
     }
 
     /** The topic an event belongs on. */
-    public Topic<String, Event> topicFor(Event event) {
+    public Topic topicFor(Event event) {
         return switch (event) {
             case BlogEvent ignored -> blogEvents;
             case FollowEvent ignored -> followEvents;

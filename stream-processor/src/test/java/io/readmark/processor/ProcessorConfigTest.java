@@ -3,6 +3,7 @@ package io.readmark.processor;
 import io.readmark.common.config.Settings;
 import io.readmark.processor.graph.BigVPolicy;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,9 @@ class ProcessorConfigTest {
         assertThat(config.httpPort()).isEqualTo(8082);
         assertThat(config.streamsProperties())
                 .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 45_000)
-                .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 15_000);
+                .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 15_000)
+                .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        assertThat(config.authorPartitions()).isEqualTo(6);
     }
 
     @Test
