@@ -55,9 +55,10 @@ final class FollowEventHandler {
                 long author = followed.authorId();
                 long follower = followed.followerId();
                 long at = followed.at().toEpochMilli();
-                graph.follow(author, follower, at);
+                FollowerGraph.FollowOutcome outcome = graph.follow(author, follower, at);
+                if (outcome == FollowerGraph.FollowOutcome.STALE) return;
                 // After an unfollow of the pair, Redis refuses the author's posts until it learns of this follow.
-                writer.follow(follower, author, at);
+                if (outcome == FollowerGraph.FollowOutcome.FOLLOWING_AGAIN) writer.follow(follower, author, at);
                 warnIfLate(followed, at);
                 // Posts published after the follow but fanned out before it was processed; every time, also on a
                 // replay, as their deliveries may not have reached Redis before a crash (deliveries are idempotent).
@@ -68,8 +69,10 @@ final class FollowEventHandler {
                 }
             }
             case Unfollowed unfollowed -> {
-                graph.unfollow(unfollowed.authorId(), unfollowed.followerId());
-                writer.unfollow(unfollowed.followerId(), unfollowed.authorId(), unfollowed.at().toEpochMilli());
+                long at = unfollowed.at().toEpochMilli();
+                if (graph.unfollow(unfollowed.authorId(), unfollowed.followerId(), at)) {
+                    writer.unfollow(unfollowed.followerId(), unfollowed.authorId(), at);
+                }
             }
         }
     }

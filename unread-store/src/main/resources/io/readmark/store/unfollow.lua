@@ -2,14 +2,18 @@
 -- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:floors
 -- ARGV[1] authorId  ARGV[2] unfollowed at (ms)
 -- Returns how many unread blogs were dropped. Idempotent: a second run finds its own membership field and changes
--- nothing; so does a replayed unfollow older than the pair's last follow (follow.lua) or unfollow.
+-- nothing; so does a replayed unfollow older than the pair's last follow (follow.lua) or unfollow. An unfollow at
+-- the very moment of a re-follow wins, as follow.lua lets it.
 -- The membership field mA = U<at> refuses every later delivery of the author (deliver.lua) until a follow after `at`:
 -- a big-V chunk made before this unfollow was processed stays out, whenever its post was published. The author's
 -- floor also moves up to the unfollow time, so older posts stay out after a re-follow.
 local author, at = ARGV[1], ARGV[2]
 local field = 'm' .. author
 local membership = redis.call('HGET', KEYS[3], field)
-if membership and tonumber(string.sub(membership, 2)) >= tonumber(at) then return 0 end
+if membership then
+  local since = tonumber(string.sub(membership, 2))
+  if since > tonumber(at) or (since == tonumber(at) and string.sub(membership, 1, 1) == 'U') then return 0 end
+end
 redis.call('HSET', KEYS[3], field, 'U' .. at)
 local dropped = redis.call('ZCARD', KEYS[1])
 if dropped > 0 then redis.call('DEL', KEYS[1]) end

@@ -68,7 +68,7 @@ final class UnreadModel {
 
     void unfollow(long user, long author, long at) {
         Membership last = memberships(user).get(author);
-        if (last != null && last.at() >= at) return;
+        if (last != null && (last.at() > at || last.at() == at && !last.following())) return;
         memberships(user).put(author, new Membership(false, at));
         unread(user, author).clear();
         floors(user).merge(author, at, Math::max);

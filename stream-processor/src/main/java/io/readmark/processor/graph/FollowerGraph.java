@@ -18,7 +18,9 @@ import java.util.function.LongPredicate;
  * Lives in the task of the author's partition, next to the author's blog events.
  *
  * <p>Each pair keeps when the follow happened (its event time), and a post reaches only followers who followed
- * before it was published. Processing order alone cannot promise that: after a crash the store is restored from its
+ * before it was published. An unfollowed pair stays, marked with its time, so that follows and unfollows arriving out
+ * of order or replayed resolve to the newest, and so that only a re-follow needs to tell Redis (see
+ * {@code follow.lua}): a first follow writes nothing there. Processing order alone cannot promise that: after a crash the store is restored from its
  * changelog, which can be ahead of the committed input offsets, so a replayed publish would meet follows that came
  * after it; a duplicate publish sent later would too; and a big-V fan-out walks the follower range long after the
  * publish.
@@ -29,6 +31,9 @@ public final class FollowerGraph {
     public static final String COUNTS_STORE_NAME = "follower-counts";
     /** Pairs stored before follow times were kept have an empty value: followed before any post. */
     private static final long FOLLOWED_BEFORE_EVERYTHING = Long.MIN_VALUE;
+    /** A value of one of these bytes and the time: followed again after an unfollow, or unfollowed. */
+    private static final byte FOLLOWED_AGAIN = 'F';
+    private static final byte UNFOLLOWED = 'U';
 
     private final KeyValueStore<Bytes, byte[]> pairs;
     private final KeyValueStore<Bytes, byte[]> counts;
@@ -48,22 +53,52 @@ public final class FollowerGraph {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COUNTS_STORE_NAME), Serdes.Bytes(), Serdes.ByteArray());
     }
 
-    /**
-     * Adds the pair, followed at {@code followedAtMillis}; a repeated follow changes nothing (the pair keeps the
-     * first follow's time, and the count moves only when the pair is new).
-     */
-    public void follow(long authorId, long followerId, long followedAtMillis) {
-        Bytes key = key(authorId, followerId);
-        if (pairs.get(key) != null) return;
-        pairs.put(key, ByteBuffer.allocate(Long.BYTES).putLong(followedAtMillis).array());
-        adjustCount(authorId, +1);
+    /** What a follow event meant for the pair, and so for Redis. */
+    public enum FollowOutcome {
+        /** Older than the pair's last unfollow: nothing changed. */
+        STALE,
+        /** The pair follows (newly, or already): Redis knows nothing of the pair beyond its unread. */
+        FOLLOWING,
+        /** The pair follows again after an unfollow (or this is that re-follow replayed): Redis must learn of it. */
+        FOLLOWING_AGAIN
     }
 
-    public void unfollow(long authorId, long followerId) {
+    /**
+     * Records a follow at {@code followedAtMillis}. A repeated follow changes nothing (the pair keeps its follow's
+     * time, and the count moves only when the pair starts following); a follow older than the pair's last unfollow
+     * is stale and changes nothing either.
+     */
+    public FollowOutcome follow(long authorId, long followerId, long followedAtMillis) {
         Bytes key = key(authorId, followerId);
-        if (pairs.get(key) == null) return;
-        pairs.delete(key);
-        adjustCount(authorId, -1);
+        byte[] value = pairs.get(key);
+        if (value == null) {
+            pairs.put(key, ByteBuffer.allocate(Long.BYTES).putLong(followedAtMillis).array());
+            adjustCount(authorId, +1);
+            return FollowOutcome.FOLLOWING;
+        }
+        if (!isUnfollowed(value)) {
+            return isFollowedAgain(value) && since(value) == followedAtMillis ? FollowOutcome.FOLLOWING_AGAIN : FollowOutcome.FOLLOWING;
+        }
+        if (followedAtMillis <= since(value)) return FollowOutcome.STALE;
+        pairs.put(key, marked(FOLLOWED_AGAIN, followedAtMillis));
+        adjustCount(authorId, +1);
+        return FollowOutcome.FOLLOWING_AGAIN;
+    }
+
+    /**
+     * Records an unfollow at {@code atMillis}; the pair stays in the store as unfollowed, so that a later follow is
+     * known as a re-follow and a replayed older follow as stale. Returns false for an unfollow older than the pair's
+     * current follow (a replay from before a re-follow), which changes nothing; true otherwise, also for a replay of
+     * the pair's last unfollow, whose effect on Redis may not have been acknowledged before a crash.
+     */
+    public boolean unfollow(long authorId, long followerId, long atMillis) {
+        Bytes key = key(authorId, followerId);
+        byte[] value = pairs.get(key);
+        if (value != null && atMillis < since(value)) return false;
+        if (value != null && isUnfollowed(value) && atMillis == since(value)) return true;
+        pairs.put(key, marked(UNFOLLOWED, atMillis));
+        if (value != null && !isUnfollowed(value)) adjustCount(authorId, -1);
+        return true;
     }
 
     public long followerCount(long authorId) {
@@ -100,13 +135,27 @@ public final class FollowerGraph {
                 KeyValue<Bytes, byte[]> pair = followers.next();
                 long follower = ByteBuffer.wrap(pair.key.get()).getLong(Long.BYTES);
                 walked.accept(follower);
-                if (followedAt(pair.value) < beforeMillis && !action.test(follower)) return;
+                if (!isUnfollowed(pair.value) && since(pair.value) < beforeMillis && !action.test(follower)) return;
             }
         }
     }
 
-    private static long followedAt(byte[] value) {
-        return value.length < Long.BYTES ? FOLLOWED_BEFORE_EVERYTHING : ByteBuffer.wrap(value).getLong();
+    /** When the pair's state began: its follow, re-follow or unfollow. */
+    private static long since(byte[] value) {
+        if (value.length < Long.BYTES) return FOLLOWED_BEFORE_EVERYTHING;
+        return ByteBuffer.wrap(value).getLong(value.length - Long.BYTES);
+    }
+
+    private static boolean isUnfollowed(byte[] value) {
+        return value.length == Long.BYTES + 1 && value[0] == UNFOLLOWED;
+    }
+
+    private static boolean isFollowedAgain(byte[] value) {
+        return value.length == Long.BYTES + 1 && value[0] == FOLLOWED_AGAIN;
+    }
+
+    private static byte[] marked(byte state, long atMillis) {
+        return ByteBuffer.allocate(1 + Long.BYTES).put(state).putLong(atMillis).array();
     }
 
     private void adjustCount(long authorId, int delta) {

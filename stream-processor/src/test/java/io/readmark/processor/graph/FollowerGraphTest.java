@@ -64,14 +64,14 @@ class FollowerGraphTest {
     void shouldCountFollowsAndUnfollowsOfCurrentPairsOnly() {
         graph.follow(AUTHOR, 100, 10);
         graph.follow(AUTHOR, 200, 10);
-        graph.unfollow(AUTHOR, 100);
-        graph.unfollow(AUTHOR, 100);
-        graph.unfollow(AUTHOR, 999);
+        graph.unfollow(AUTHOR, 100, 20);
+        graph.unfollow(AUTHOR, 100, 20);
+        graph.unfollow(AUTHOR, 999, 20);
 
         assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
         assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).containsExactly(200L);
 
-        graph.unfollow(AUTHOR, 200);
+        graph.unfollow(AUTHOR, 200, 20);
         assertThat(graph.followerCount(AUTHOR)).isZero();
         assertThat(counts.approximateNumEntries()).as("no count is kept for an author without followers").isZero();
     }
@@ -118,14 +118,39 @@ class FollowerGraphTest {
         graph.follow(AUTHOR, 3, 10);
         assertThat(graph.isBigV(AUTHOR)).isTrue();
 
-        graph.unfollow(AUTHOR, 3);
+        graph.unfollow(AUTHOR, 3, 20);
         assertThat(graph.isBigV(AUTHOR)).as("2 followers: still at the release level").isTrue();
 
-        graph.unfollow(AUTHOR, 2);
+        graph.unfollow(AUTHOR, 2, 20);
         assertThat(graph.isBigV(AUTHOR)).isFalse();
 
-        graph.follow(AUTHOR, 2, 10);
+        graph.follow(AUTHOR, 2, 30);
         assertThat(graph.isBigV(AUTHOR)).as("back to 2 followers, below the threshold").isFalse();
         assertThat(graph.isBigV(OTHER)).as("an author without followers").isFalse();
+    }
+
+    @Test
+    void shouldResolveFollowsAndUnfollowsOfAPairToTheNewestWhateverTheirOrder() {
+        assertThat(graph.follow(AUTHOR, 100, 10)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isTrue();
+        assertThat(graph.follow(AUTHOR, 100, 10)).as("a replay from before the unfollow").isEqualTo(FollowerGraph.FollowOutcome.STALE);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("the unfollow replayed: Redis may have missed it").isTrue();
+        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).isEmpty();
+
+        assertThat(graph.follow(AUTHOR, 100, 30)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
+        assertThat(graph.follow(AUTHOR, 100, 30)).as("the re-follow replayed").isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("an unfollow from before the re-follow").isFalse();
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+        assertThat(followersBefore(AUTHOR, 30)).as("followed again at 30").isEmpty();
+        assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
+    }
+
+    @Test
+    void shouldKeepAnUnfollowThatArrivesBeforeTheFollowItUndoes() {
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isTrue();
+        assertThat(graph.follow(AUTHOR, 100, 10)).isEqualTo(FollowerGraph.FollowOutcome.STALE);
+
+        assertThat(graph.followerCount(AUTHOR)).isZero();
+        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).isEmpty();
     }
 }
