@@ -38,8 +38,12 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
     /** Room for three instances of two stream threads; fixed for the life of a deployment (see the README's upgrade notes). */
     public static final int DEFAULT_AUTHOR_PARTITIONS = 6;
-    /** The Kafka producer's own default since 4.0: batches form under load, and a lone record waits at most this. */
-    private static final int PRODUCER_LINGER_MS = 5;
+    /**
+     * Every follow and post passes the producer on its way to the internal author topic, so its linger adds to every
+     * publish-to-visible time (Kafka Streams' default, 100 ms, added ~60 ms at the median; 5 ms added ~5 ms). Batches
+     * still form under load while earlier sends are in flight (docs/BENCHMARKS.md).
+     */
+    private static final int PRODUCER_LINGER_MS = 1;
 
     public ProcessorConfig {
         if (httpPort < 0 || httpPort > 65_535) {
@@ -126,8 +130,6 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         // The broker accepts group.min.session.timeout.ms (6 s) and more; three heartbeats fit in one session.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) sessionTimeout.toMillis());
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) (sessionTimeout.toMillis() / 3));
-        // Kafka Streams lingers 100 ms by default; every follow and post passes its producer on the way to the
-        // internal author topic, so that would be added to every publish-to-visible time.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), PRODUCER_LINGER_MS);
         return props;
     }

@@ -30,7 +30,7 @@ class ProcessorConfigTest {
         assertThat(config.streamsProperties())
                 .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 45_000)
                 .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 15_000)
-                .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+                .containsEntry(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 1);
         assertThat(config.authorPartitions()).isEqualTo(6);
     }
 
