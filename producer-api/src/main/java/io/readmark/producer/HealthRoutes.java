@@ -57,9 +57,10 @@ final class HealthRoutes implements AutoCloseable {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof UnknownTopicOrPartitionException) {
-                throw notReady("an event topic is missing (" + eventTopics + "): " + cause.getMessage());
+                throw notReady("an event topic is missing (one of " + eventTopics + ")");
             }
-            throw notReady("Kafka is not reachable: " + cause.getClass().getSimpleName());
+            log.debug("Kafka not reachable: {}", cause.toString());
+            throw notReady("Kafka is not reachable");
         } catch (TimeoutException e) {
             throw notReady("Kafka did not answer within " + TIMEOUT.toMillis() + " ms");
         } catch (InterruptedException e) {

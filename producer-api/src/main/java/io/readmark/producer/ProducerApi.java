@@ -32,15 +32,17 @@ public final class ProducerApi implements AutoCloseable {
     private final KafkaClientMetrics producerMetrics;
     private final HealthRoutes health;
     private final JsonHttpServer server;
+    private final JsonHttpServer management;
     private boolean closed;
 
     private ProducerApi(ServiceMetrics metrics, EventPublisher publisher, KafkaClientMetrics producerMetrics,
-                        HealthRoutes health, JsonHttpServer server) {
+                        HealthRoutes health, JsonHttpServer server, JsonHttpServer management) {
         this.metrics = metrics;
         this.publisher = publisher;
         this.producerMetrics = producerMetrics;
         this.health = health;
         this.server = server;
+        this.management = management;
     }
 
     /** Starts listening at once; Kafka is connected lazily, so a Kafka that is down means 503s, not a failed start. */
@@ -50,6 +52,7 @@ public final class ProducerApi implements AutoCloseable {
         KafkaClientMetrics producerMetrics = null;
         HealthRoutes health = null;
         JsonHttpServer server = null;
+        JsonHttpServer management = null;
         try {
             producerMetrics = new KafkaClientMetrics(publisher.producer());
             producerMetrics.bindTo(metrics.registry());
@@ -60,16 +63,18 @@ public final class ProducerApi implements AutoCloseable {
             Access access = Access.from("producer-api", config.auth());
             AccessRule publish = AccessRule.scope(Scopes.PUBLISH);
             server = new JsonHttpServer("producer-api")
-                    .metrics(metrics.registry())
+                    .limits(config.apiLimits())
+                    .measuredBy(metrics.registry())
                     .route("POST", "/v1/events", access.require(publish, ingest::ingest))
                     .route("POST", "/v1/events:batch", access.require(publish, batch::ingest))
-                    .route("GET", "/health/live", health::live)
-                    .route("GET", "/health/ready", health::ready)
                     .route("GET", "/openapi.json", OpenApiDocument.handler(ProducerApi.class, "openapi.json"));
             server.start(config.host(), config.port());
-            return new ProducerApi(metrics, publisher, producerMetrics, health, server);
+            management = JsonHttpServer.management("producer-api", metrics.registry(), health::live, health::ready)
+                    .start(config.managementHost(), config.managementPort());
+            return new ProducerApi(metrics, publisher, producerMetrics, health, server, management);
         } catch (IOException | RuntimeException e) {
             // A port already in use must not leave producer threads and connections behind.
+            closeQuietly(management);
             closeQuietly(server);
             closeQuietly(health);
             closeQuietly(producerMetrics);
@@ -102,6 +107,11 @@ public final class ProducerApi implements AutoCloseable {
         return server.port();
     }
 
+    /** The bound management port: health and metrics. */
+    public int managementPort() {
+        return management.port();
+    }
+
     /** Stops accepting requests, lets in-flight ones finish, then flushes and closes the producer. Idempotent. */
     @Override
     public synchronized void close() {
@@ -109,6 +119,7 @@ public final class ProducerApi implements AutoCloseable {
         closed = true;
         // Server first: its close waits for running handlers, which still need the publisher to answer.
         closeQuietly(server);
+        closeQuietly(management);
         closeQuietly(health);
         closeQuietly(producerMetrics);
         closeQuietly(publisher);

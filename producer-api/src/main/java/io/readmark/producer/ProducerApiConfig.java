@@ -2,6 +2,7 @@ package io.readmark.producer;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.HttpLimits;
 import io.readmark.schemas.Topics;
 
 import java.time.Duration;
@@ -21,10 +22,13 @@ import java.util.Objects;
  * @param maxBatchEvents   most events accepted in one batch request; more are answered 413
  * @param maxBatchBytes    largest accepted body of a batch request; larger ones are answered 413
  * @param auth             how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
+ * @param managementHost   interface of the management port (health, metrics): loopback unless set
+ * @param managementPort   management port, 0 for any free port
+ * @param http             what one client may hold of the API port ({@code HTTP_*} settings)
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
                                 Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes,
-                                AuthConfig auth) {
+                                AuthConfig auth, String managementHost, int managementPort, HttpLimits http) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
@@ -33,9 +37,13 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
     public static final String MAX_BODY_BYTES = "PRODUCER_API_MAX_BODY_BYTES";
     public static final String MAX_BATCH_EVENTS = "PRODUCER_API_MAX_BATCH_EVENTS";
     public static final String MAX_BATCH_BYTES = "PRODUCER_API_MAX_BATCH_BYTES";
+    public static final String MANAGEMENT_HOST = "PRODUCER_API_MANAGEMENT_HOST";
+    public static final String MANAGEMENT_PORT = "PRODUCER_API_MANAGEMENT_PORT";
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 8080;
+    public static final String DEFAULT_MANAGEMENT_HOST = "127.0.0.1";
+    public static final int DEFAULT_MANAGEMENT_PORT = 9080;
     public static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -48,6 +56,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(managementHost, "managementHost");
+        Objects.requireNonNull(http, "http");
         require(!host.isBlank(), HOST, "must not be blank");
         require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
         require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
@@ -57,6 +67,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         require(maxBodyBytes > 0, MAX_BODY_BYTES, "must be positive, was " + maxBodyBytes);
         require(maxBatchEvents > 0, MAX_BATCH_EVENTS, "must be positive, was " + maxBatchEvents);
         require(maxBatchBytes > 0, MAX_BATCH_BYTES, "must be positive, was " + maxBatchBytes);
+        require(!managementHost.isBlank(), MANAGEMENT_HOST, "must not be blank");
+        require(managementPort >= 0 && managementPort <= 65_535, MANAGEMENT_PORT, "must be between 0 and 65535, was " + managementPort);
     }
 
     /** Reads the {@code PRODUCER_API_*} settings, {@code KAFKA_BOOTSTRAP_SERVERS}, the topic names and auth. */
@@ -70,7 +82,10 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
                 settings.positiveInteger(MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_EVENTS),
                 settings.positiveInteger(MAX_BATCH_BYTES, DEFAULT_MAX_BATCH_BYTES),
-                AuthConfig.from(settings));
+                AuthConfig.from(settings),
+                settings.string(MANAGEMENT_HOST, DEFAULT_MANAGEMENT_HOST),
+                settings.integer(MANAGEMENT_PORT, DEFAULT_MANAGEMENT_PORT),
+                HttpLimits.from(settings));
     }
 
     /**
@@ -79,19 +94,27 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
      */
     public static ProducerApiConfig onLoopback(String bootstrapServers, Topics topics) {
         return new ProducerApiConfig("127.0.0.1", 0, bootstrapServers, topics, DEFAULT_ACK_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
-                DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off());
+                DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off(), "127.0.0.1", 0, HttpLimits.defaults());
     }
 
     public ProducerApiConfig withAckTimeout(Duration ackTimeout) {
-        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth);
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http);
     }
 
     public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
-        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth);
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http);
     }
 
     public ProducerApiConfig withMaxBatchBytes(int maxBatchBytes) {
-        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth);
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http);
+    }
+
+    /** The limits of the API port, with room for the largest body a route reads. */
+    public HttpLimits apiLimits() {
+        return http.withMaxBody(Math.max(maxBodyBytes, maxBatchBytes));
     }
 
     private static void require(boolean condition, String setting, String message) {

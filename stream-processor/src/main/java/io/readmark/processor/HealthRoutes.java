@@ -1,7 +1,6 @@
 package io.readmark.processor;
 
 import io.readmark.common.http.ApiException;
-import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 
@@ -21,12 +20,6 @@ final class HealthRoutes {
 
     HealthRoutes(List<StreamsApp> apps) {
         this.apps = List.copyOf(apps);
-    }
-
-    JsonHttpServer register(JsonHttpServer server) {
-        return server
-                .route("GET", "/health/live", this::live)
-                .route("GET", "/health/ready", this::ready);
     }
 
     /** The JVM is up; a restart would not fix Kafka or Redis trouble, which Kafka Streams rides out itself. */

@@ -81,7 +81,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 .roles(roles.contains("main"), roles.contains("fanout"))
                 .fanoutWorkerThreads(settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1))
                 .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000))
-                .http(settings.string("PROCESSOR_HTTP_HOST", "0.0.0.0"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
+                .http(settings.string("PROCESSOR_HTTP_HOST", "127.0.0.1"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
                 .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))
                 .build();
     }

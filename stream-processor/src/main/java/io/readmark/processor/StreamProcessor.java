@@ -65,7 +65,8 @@ public final class StreamProcessor implements AutoCloseable {
         try {
             redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false, metrics.registry());
             apps.addAll(createApps(config, redis, metrics.registry()));
-            JsonHttpServer server = new HealthRoutes(apps).register(new JsonHttpServer(NAME).metrics(metrics.registry()))
+            HealthRoutes health = new HealthRoutes(apps);
+            JsonHttpServer server = JsonHttpServer.management(NAME, metrics.registry(), health::live, health::ready)
                     .start(config.httpHost(), config.httpPort());
             apps.forEach(StreamsApp::start);
             return new StreamProcessor(metrics, redis, apps, server);

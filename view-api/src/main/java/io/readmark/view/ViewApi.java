@@ -26,12 +26,14 @@ public final class ViewApi implements AutoCloseable {
     private final ServiceMetrics metrics;
     private final RedisConnector redis;
     private final JsonHttpServer server;
+    private final JsonHttpServer management;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ViewApi(ServiceMetrics metrics, RedisConnector redis, JsonHttpServer server) {
+    private ViewApi(ServiceMetrics metrics, RedisConnector redis, JsonHttpServer server, JsonHttpServer management) {
         this.metrics = metrics;
         this.redis = redis;
         this.server = server;
+        this.management = management;
     }
 
     /**
@@ -42,19 +44,27 @@ public final class ViewApi implements AutoCloseable {
     public static ViewApi start(ViewApiConfig config) {
         ServiceMetrics metrics = new ServiceMetrics("view-api");
         RedisConnector redis = null;
+        JsonHttpServer server = null;
         try {
             redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry());
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime);
             ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, config.redisTimeout()), config);
             Access access = Access.from("view-api", config.auth());
-            JsonHttpServer server = routes.register(new JsonHttpServer("view-api").metrics(metrics.registry()), access)
+            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry()), access)
                     .start(config.host(), config.port());
-            return new ViewApi(metrics, redis, server);
+            JsonHttpServer management = JsonHttpServer.management("view-api", metrics.registry(), routes::live, routes::ready);
+            try {
+                management.start(config.managementHost(), config.managementPort());
+            } catch (IOException e) {
+                throw new UncheckedIOException("view-api cannot listen on " + config.managementHost() + ":"
+                        + config.managementPort() + " (management)", e);
+            }
+            return new ViewApi(metrics, redis, server, management);
         } catch (IOException e) {
-            release(redis, metrics);
+            release(server, redis, metrics);
             throw new UncheckedIOException("view-api cannot listen on " + config.host() + ":" + config.port(), e);
         } catch (RuntimeException e) {
-            release(redis, metrics);
+            release(server, redis, metrics);
             throw e;
         }
     }
@@ -64,7 +74,8 @@ public final class ViewApi implements AutoCloseable {
         return server.routes();
     }
 
-    private static void release(RedisConnector redis, ServiceMetrics metrics) {
+    private static void release(JsonHttpServer server, RedisConnector redis, ServiceMetrics metrics) {
+        if (server != null) server.close();
         if (redis != null) redis.close();
         metrics.close();
     }
@@ -74,11 +85,17 @@ public final class ViewApi implements AutoCloseable {
         return server.port();
     }
 
+    /** The bound management port: health and metrics. */
+    public int managementPort() {
+        return management.port();
+    }
+
     /** Stops accepting requests, lets running ones finish, then closes Redis; idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
         server.close();
+        management.close();
         redis.close();
         metrics.close();
     }

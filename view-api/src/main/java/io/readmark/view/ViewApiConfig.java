@@ -2,6 +2,7 @@ package io.readmark.view;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.HttpLimits;
 import io.readmark.store.UnreadKeys;
 
 import java.time.Duration;
@@ -21,10 +22,13 @@ import java.util.Objects;
  * @param circuitFailures consecutive Redis failures after which requests are refused without asking Redis
  * @param circuitOpen     how long they are refused before one trial call may close the circuit again
  * @param auth            how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
+ * @param managementHost  interface of the management port (health, metrics): loopback unless set
+ * @param managementPort  management port; 0 picks a free one
+ * @param http            what one client may hold of the API port ({@code HTTP_*} settings)
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
-                            AuthConfig auth) {
+                            AuthConfig auth, String managementHost, int managementPort, HttpLimits http) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -35,6 +39,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
     public static final String MAX_LIMIT = "VIEW_API_MAX_LIMIT";
     public static final String CIRCUIT_FAILURES = "VIEW_API_CIRCUIT_FAILURES";
     public static final String CIRCUIT_OPEN = "VIEW_API_CIRCUIT_OPEN";
+    public static final String MANAGEMENT_HOST = "VIEW_API_MANAGEMENT_HOST";
+    public static final String MANAGEMENT_PORT = "VIEW_API_MANAGEMENT_PORT";
 
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
@@ -52,6 +58,9 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         require(circuitFailures > 0, CIRCUIT_FAILURES, "a positive integer", circuitFailures);
         require(circuitOpen != null && circuitOpen.isPositive(), CIRCUIT_OPEN, "a positive duration", circuitOpen);
         Objects.requireNonNull(auth, "auth");
+        require(managementHost != null && !managementHost.isBlank(), MANAGEMENT_HOST, "a host name or address", managementHost);
+        require(managementPort >= 0 && managementPort <= 65_535, MANAGEMENT_PORT, "a port 0..65535", managementPort);
+        Objects.requireNonNull(http, "http");
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -66,8 +75,10 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.integer(MAX_LIMIT, 100),
                 settings.integer(CIRCUIT_FAILURES, 5),
                 settings.duration(CIRCUIT_OPEN, Duration.ofSeconds(2)),
-
-                AuthConfig.from(settings));
+                AuthConfig.from(settings),
+                settings.string(MANAGEMENT_HOST, "127.0.0.1"),
+                settings.integer(MANAGEMENT_PORT, 9081),
+                HttpLimits.from(settings));
     }
 
     /** The key names this configuration reads. */

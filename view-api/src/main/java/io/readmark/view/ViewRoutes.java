@@ -7,6 +7,7 @@ import io.readmark.common.auth.Scopes;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.OpenApiDocument;
+import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.store.InvalidCursorException;
@@ -88,8 +89,6 @@ final class ViewRoutes {
                 .route("GET", "/v1/users/{userId}/unread/items", access.require(OWN_USER, this::items))
                 .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
                 .route("GET", "/v1/users/{userId}/blogs/{blogId}", access.require(OWN_USER, this::blog))
-                .route("GET", "/health/live", this::live)
-                .route("GET", "/health/ready", this::ready)
                 .route("GET", "/openapi.json", OpenApiDocument.handler(ViewRoutes.class, "openapi.json"));
     }
 
@@ -150,7 +149,7 @@ final class ViewRoutes {
         try {
             page = read(query);
         } catch (InvalidCursorException e) {
-            throw ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was '" + cursor + "'");
+            throw ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was " + Problem.quote(cursor));
         }
         List<ItemBody> items = page.items().stream()
                 .map(item -> new ItemBody(item.blogId(), item.authorId(), item.publishedAt()))
@@ -160,20 +159,10 @@ final class ViewRoutes {
 
     private int limit(Optional<String> raw) {
         if (raw.isEmpty()) return defaultLimit;
-        return boundedInt("limit", raw.get(), maxLimit);
+        return Request.boundedInt("limit", raw.get(), maxLimit);
     }
 
     private static OptionalInt cap(Optional<String> raw) {
-        return raw.isEmpty() ? OptionalInt.empty() : OptionalInt.of(boundedInt("cap", raw.get(), MAX_CAP));
-    }
-
-    private static int boundedInt(String name, String raw, int max) {
-        try {
-            int value = Integer.parseInt(raw);
-            if (value >= 1 && value <= max) return value;
-        } catch (NumberFormatException e) {
-            // reported below with the same message as an out-of-range number
-        }
-        throw ApiException.badRequest(name, name + " must be an integer 1.." + max + ", was '" + raw + "'");
+        return raw.isEmpty() ? OptionalInt.empty() : OptionalInt.of(Request.boundedInt("cap", raw.get(), MAX_CAP));
     }
 }

@@ -1,29 +1,29 @@
 package io.readmark.common.http;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import java.util.function.Function;
 
-import com.sun.net.httpserver.HttpExchange;
-
-/** One HTTP request as a route sees it: path variables, query parameters and a size-limited body. */
+/** One HTTP request as a route sees it: path variables, query parameters, headers and the body. */
 public final class Request {
 
-    private static final Pattern CANONICAL_ID = Pattern.compile("[1-9][0-9]{0,18}");
-
-    private final HttpExchange exchange;
+    private final String method;
+    private final RequestTarget target;
     private final Map<String, String> pathVariables;
-    private final Map<String, String> query;
+    private final Function<String, String> headers;
+    private final byte[] body;
 
-    Request(HttpExchange exchange, Map<String, String> pathVariables) {
-        this.exchange = exchange;
+    Request(String method, RequestTarget target, Map<String, String> pathVariables, Function<String, String> headers,
+            byte[] body) {
+        this.method = method;
+        this.target = target;
         this.pathVariables = pathVariables;
-        this.query = parseQuery(exchange.getRequestURI().getRawQuery());
+        this.headers = headers;
+        this.body = body;
+    }
+
+    public String method() {
+        return method;
     }
 
     public String pathVariable(String name) {
@@ -31,50 +31,32 @@ public final class Request {
     }
 
     public Optional<String> query(String name) {
-        return Optional.ofNullable(query.get(name));
+        return Optional.ofNullable(target.query().get(name));
     }
 
+    /** A header's value; the server has already refused requests that repeat a header routes rely on. */
     public Optional<String> header(String name) {
-        return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
+        return Optional.ofNullable(headers.apply(name));
     }
 
-    /** The body, refused with 413 when it is larger than {@code maxBytes}. */
-    public byte[] body(int maxBytes) throws IOException {
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] body = in.readNBytes(maxBytes + 1);
-            if (body.length > maxBytes) {
-                throw new ApiException(Problem.of(413, "Payload too large", "the body exceeds " + maxBytes + " bytes"));
-            }
-            return body;
+    /** The body, refused with 413 when it is larger than {@code maxBytes}; the server bounded it while reading. */
+    public byte[] body(int maxBytes) {
+        if (body.length > maxBytes) {
+            throw new ApiException(Problem.of(413, "Payload too large", "the body exceeds " + maxBytes + " bytes"));
         }
+        return body;
     }
 
     /** A path or query value that must be a positive 64-bit id; 400 naming the parameter otherwise. */
     public static long positiveId(String name, String value) {
-        // Only the canonical decimal form, as in the event schemas: no sign, no leading zeros, nothing Long would forgive.
-        if (value != null && CANONICAL_ID.matcher(value).matches()) {
-            try {
-                return Long.parseLong(value);
-            } catch (NumberFormatException e) {
-                // beyond Long.MAX_VALUE: the uniform message below
-            }
-        }
-        throw ApiException.badRequest(name, name + " must be a positive 64-bit integer, was '" + value + "'");
+        return CanonicalNumbers.positiveId(value).orElseThrow(() ->
+                ApiException.badRequest(name, name + " must be a positive 64-bit integer, was " + Problem.quote(value)));
     }
 
-    private static Map<String, String> parseQuery(String rawQuery) {
-        Map<String, String> params = new HashMap<>();
-        if (rawQuery == null || rawQuery.isEmpty()) return params;
-        for (String pair : rawQuery.split("&")) {
-            int eq = pair.indexOf('=');
-            String key = eq < 0 ? pair : pair.substring(0, eq);
-            String value = eq < 0 ? "" : pair.substring(eq + 1);
-            try {
-                params.putIfAbsent(URLDecoder.decode(key, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badRequest(key, "query parameter is not valid URL encoding");
-            }
-        }
-        return params;
+    /** A query value that must be an integer in {@code 1..max}, in ASCII digits without sign or leading zeros. */
+    public static int boundedInt(String name, String value, int max) {
+        long parsed = CanonicalNumbers.positiveId(value).orElse(-1L);
+        if (parsed >= 1 && parsed <= max) return (int) parsed;
+        throw ApiException.badRequest(name, name + " must be an integer 1.." + max + ", was " + Problem.quote(value));
     }
 }

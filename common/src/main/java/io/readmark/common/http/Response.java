@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a route answers: a status, a body that is written as JSON (or as is when it is a {@link Text}), and extra
- * headers such as {@code Retry-After}.
+ * What a route answers: a status, a body that is written as JSON (or as is when it is a {@link Text}, or as an event
+ * stream when it is an {@link EventStream}), and extra headers such as {@code Retry-After}.
  */
 public record Response(int status, Object body, Map<String, String> headers) {
 
@@ -21,6 +21,13 @@ public record Response(int status, Object body, Map<String, String> headers) {
     public record Text(String contentType, String text) {
     }
 
+    /**
+     * A body that is a stream of Server-Sent Events: the server sends the head, then hands {@code opened} a sink to
+     * send events through for as long as the client stays; see {@link EventSink}.
+     */
+    public record EventStream(java.util.function.Consumer<EventSink> opened) {
+    }
+
     public static Response ok(Object body) {
         return new Response(200, body);
     }
@@ -34,6 +41,10 @@ public record Response(int status, Object body, Map<String, String> headers) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
         return new Response(status, body, more);
+    }
+
+    public static Response events(java.util.function.Consumer<EventSink> opened) {
+        return new Response(200, new EventStream(opened));
     }
 
     public static Response text(String contentType, String text) {

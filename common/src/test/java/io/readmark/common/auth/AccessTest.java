@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -233,11 +234,10 @@ class AccessTest {
     }
 
     @Test
-    void randomBytesInTheHeaderAreAnsweredWith401OverTheWire() throws IOException {
+    void randomBytesInTheHeaderAreAnsweredWith401Or400OverTheWire() throws IOException {
         // Given raw header bytes an HTTP client library would refuse to send (anything but CR and LF)
         Random random = new Random(7);
-        List<byte[]> values = new ArrayList<>(List.of(new byte[0], "Bearer ".getBytes(StandardCharsets.US_ASCII),
-                ("Bearer " + "A".repeat(100_000)).getBytes(StandardCharsets.US_ASCII)));
+        List<byte[]> values = new ArrayList<>(List.of(new byte[0], "Bearer ".getBytes(StandardCharsets.US_ASCII)));
         for (int i = 0; i < 200; i++) {
             byte[] value = new byte[random.nextInt(300)];
             random.nextBytes(value);
@@ -251,9 +251,15 @@ class AccessTest {
             // When
             int status = rawGet("/v1/users/1/unread", value);
 
-            // Then
-            assertThat(status).as(new String(value, StandardCharsets.ISO_8859_1)).isEqualTo(401);
+            // Then: no token, or not HTTP at all (control bytes in a header value); never a 500
+            assertThat(status).as(Arrays.toString(value)).isIn(400, 401);
         }
+    }
+
+    @Test
+    void aTokenLongerThanTheHeaderLimitIsAnswered431() throws IOException {
+        assertThat(rawGet("/v1/users/1/unread", ("Bearer " + "A".repeat(100_000)).getBytes(StandardCharsets.US_ASCII)))
+                .isEqualTo(431);
     }
 
     private static int rawGet(String path, byte[] authorization) throws IOException {

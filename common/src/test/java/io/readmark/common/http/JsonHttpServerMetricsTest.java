@@ -17,7 +17,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The server's request timer and its {@code /metrics} route, on a real JDK HTTP server. */
+/** The server's request timer and its {@code /metrics} route, on the real server. */
 class JsonHttpServerMetricsTest {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -26,7 +26,7 @@ class JsonHttpServerMetricsTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = new JsonHttpServer("test").metrics(registry)
+        server = new JsonHttpServer("test").measuredBy(registry).metricsRoute(registry)
                 .route("GET", "/v1/users/{userId}", request ->
                         Response.ok(Map.of("userId", Request.positiveId("userId", request.pathVariable("userId")))))
                 .route("GET", "/boom", request -> {

@@ -1,0 +1,24 @@
+package io.readmark.common.http;
+
+/**
+ * Where a route sends the Server-Sent Events of one open stream; safe to use from any thread. Sending never blocks:
+ * a client that does not read fast enough to keep its unsent bytes under the server's bound is disconnected rather
+ * than buffered for (it reconnects with {@code Last-Event-ID} and gets a fresh state), so one slow reader cannot grow
+ * the heap.
+ */
+public interface EventSink {
+
+    /** Sends one event; false when the stream is closed (by the client, the server or a slow read). */
+    boolean send(ServerSentEvent event);
+
+    /** A comment line, which clients ignore: keeps proxies from closing a quiet stream. */
+    boolean comment(String text);
+
+    boolean isOpen();
+
+    /** Runs {@code action} once the stream is closed, whoever closed it; at once if it already is. */
+    void onClose(Runnable action);
+
+    /** Ends the stream and its connection. */
+    void close();
+}

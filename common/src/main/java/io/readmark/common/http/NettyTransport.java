@@ -1,0 +1,111 @@
+package io.readmark.common.http;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.flow.FlowControlHandler;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One listening socket on Netty: event loops parse HTTP/1.1 within {@link HttpLimits} and a virtual thread per
+ * request runs the route. Per connection: timeouts, header decoder with line and header bounds, body aggregation with
+ * its bound, flow control (one request at a time), dispatch.
+ */
+final class NettyTransport implements AutoCloseable {
+
+    /** Unsent bytes a connection may queue before it counts as not reading (event streams drop such clients). */
+    private static final WriteBufferWaterMark WRITE_BUFFER = new WriteBufferWaterMark(32 * 1024, 256 * 1024);
+
+    private final EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+    private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
+    private final AtomicInteger connections = new AtomicInteger();
+    private final Channel listener;
+    private final Counter refusedConnections;
+    private final Counter slowRequests;
+    private final Counter oversizedBodies;
+
+    NettyTransport(String name, String host, int port, HttpLimits limits, Router router, MeterRegistry registry)
+            throws InterruptedException {
+        MeterRegistry meters = registry == null ? new SimpleMeterRegistry() : registry;
+        Gauge.builder("http.server.connections", connections, AtomicInteger::get).tag("server", name)
+                .description("HTTP connections open").register(meters);
+        refusedConnections = Counter.builder("http.server.connections.refused").tag("server", name)
+                .description("connections closed at once because " + HttpLimits.MAX_CONNECTIONS + " were open").register(meters);
+        slowRequests = Counter.builder("http.server.requests.timed.out").tag("server", name)
+                .description("requests not received within " + HttpLimits.REQUEST_TIMEOUT).register(meters);
+        oversizedBodies = Counter.builder("http.server.requests.oversized").tag("server", name)
+                .description("requests refused with 413 while their body arrived").register(meters);
+        try {
+            listener = new ServerBootstrap()
+                    .group(acceptor, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.AUTO_READ, false)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel channel) {
+                            accept(channel, limits, router);
+                        }
+                    })
+                    .bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void accept(SocketChannel channel, HttpLimits limits, Router router) {
+        if (connections.incrementAndGet() > limits.maxConnections()) {
+            connections.decrementAndGet();
+            refusedConnections.increment();
+            channel.close();
+            return;
+        }
+        channel.closeFuture().addListener(closed -> connections.decrementAndGet());
+        RequestTimeouts timeouts = new RequestTimeouts(limits, slowRequests::increment);
+        HttpDecoderConfig decoder = new HttpDecoderConfig()
+                .setMaxInitialLineLength(limits.maxRequestLineBytes())
+                .setMaxHeaderSize(limits.maxHeaderBytes())
+                .setMaxChunkSize(16 * 1024);
+        channel.pipeline()
+                .addLast("timeouts", timeouts)
+                .addLast("http", new HttpServerCodec(decoder))
+                .addLast("body", new BodyLimit(limits.maxBodyBytes(), oversizedBodies::increment))
+                .addLast("one-at-a-time", new FlowControlHandler())
+                .addLast("dispatch", new RequestDispatcher(router, requests, limits, timeouts));
+    }
+
+    int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** Stops accepting, lets running requests finish and answer, then closes every connection. */
+    @Override
+    public void close() {
+        if (listener != null) listener.close().syncUninterruptibly();
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        requests.close();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,94 @@
+package io.readmark.common.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The clocks of one connection, first in its pipeline so it sees bytes before the HTTP decoder does. A connection
+ * waiting for a request may stay {@link HttpLimits#idleTimeout}; once a request's first byte arrives, the whole request
+ * must follow within {@link HttpLimits#requestTimeout} or it is answered 408 and closed. That is what frees a
+ * connection that sends half a header and then nothing. While a request is being answered, or an event stream is
+ * open, neither clock runs. Only touched on the connection's event loop.
+ */
+final class RequestTimeouts extends ChannelDuplexHandler {
+
+    private enum State { IDLE, READING, ANSWERING }
+
+    private final HttpLimits limits;
+    private final Runnable onTimeout;
+    private State state = State.IDLE;
+    private ScheduledFuture<?> timer;
+    private ChannelHandlerContext ctx;
+
+    /** @param onTimeout counts a request that was too slow (metrics) */
+    RequestTimeouts(HttpLimits limits, Runnable onTimeout) {
+        this.limits = limits;
+        this.onTimeout = onTimeout;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        idle();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+            state = State.READING;
+            schedule(limits.requestTimeout().toMillis(), this::requestTooSlow);
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancel();
+        super.channelInactive(ctx);
+    }
+
+    /** The request is complete: it is being answered, with no clock running. */
+    void requestRead() {
+        cancel();
+        state = State.ANSWERING;
+    }
+
+    /** The answer is sent and the connection kept: wait for the next request, at most the idle timeout. */
+    void idle() {
+        cancel();
+        state = State.IDLE;
+        schedule(limits.idleTimeout().toMillis(), () -> ctx.close());
+    }
+
+    private void requestTooSlow() {
+        onTimeout.run();
+        // Written from the tail of the pipeline, so it passes the HTTP encoder that sits after this handler.
+        var response = Responses.problem(Problem.of(408, "Request timeout",
+                "the request was not received within " + limits.requestTimeout().toMillis() + " ms"));
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.channel().writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void schedule(long millis, Runnable action) {
+        timer = ctx.executor().schedule(action, millis, TimeUnit.MILLISECONDS);
+    }
+
+    private void cancel() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+}
