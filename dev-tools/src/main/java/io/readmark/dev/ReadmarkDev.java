@@ -76,12 +76,15 @@ public final class ReadmarkDev {
                   Redis          %s
                   Producer API   %s   POST /v1/events
                   View API       %s   GET /v1/users/{userId}/unread
-                  Processor      %s   GET /health/ready
-                  Metrics        GET /metrics on the producer API, the view API and the processor
+                Management (GET /health/live, /health/ready, /metrics), on loopback only:
+                  Producer API   %s
+                  View API       %s
+                  Processor      %s
                 Press Ctrl-C to stop.
                 %n""", stack.authenticated() ? "bearer JWT authentication on" : "authentication OFF, for local use only",
                 stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
-                stack.producerApiUrl(), stack.viewApiUrl(), stack.processorUrl());
+                stack.producerApiUrl(), stack.viewApiUrl(), stack.producerManagementUrl(), stack.viewManagementUrl(),
+                stack.processorUrl());
         stopped.await();
     }
 

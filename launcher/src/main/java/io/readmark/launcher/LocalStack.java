@@ -59,12 +59,13 @@ public final class LocalStack implements AutoCloseable {
         redisUrl = settings.find("REDIS_URL").orElseGet(() ->
                 started(EmbeddedRedis.start(settings.integer("REDIS_PORT", 6379))).url());
 
-        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state. Its health and
-        // metrics take any free port, so that local runs (and tests) side by side do not clash.
+        // Local runs are ephemeral: embedded Redis keeps nothing, so neither may the processor's state. Management ports
+        // (health and metrics) take any free port, so that local runs (and tests) side by side do not clash.
         // They serve one developer on loopback, who has no token issuer: authentication is off unless asked for.
         Settings effective = settings
                 .withDefaults(Map.of("PRODUCER_API_HOST", "127.0.0.1", "VIEW_API_HOST", "127.0.0.1",
                         "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
+                        ProducerApiConfig.MANAGEMENT_PORT, "0", ViewApiConfig.MANAGEMENT_PORT, "0",
                         "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString(),
                         AuthConfig.MODE, "off"))
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
@@ -137,6 +138,16 @@ public final class LocalStack implements AutoCloseable {
 
     public String viewApiUrl() {
         return "http://localhost:" + viewApi.port();
+    }
+
+    /** Where the producer API serves {@code /health/live}, {@code /health/ready} and {@code /metrics}. */
+    public String producerManagementUrl() {
+        return "http://localhost:" + producerApi.managementPort();
+    }
+
+    /** Where the view API serves {@code /health/live}, {@code /health/ready} and {@code /metrics}. */
+    public String viewManagementUrl() {
+        return "http://localhost:" + viewApi.managementPort();
     }
 
     /** Where the stream processor serves {@code /health/live}, {@code /health/ready} and {@code /metrics}. */

@@ -55,7 +55,7 @@ class ApiContractIT {
         Map<String, String> down = new HashMap<>(TestTokens.SETTINGS);
         down.putAll(Map.of("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + unusedPort(), "PRODUCER_API_PORT", "0",
                 "PRODUCER_API_ACK_TIMEOUT", "PT1S", "REDIS_URL", "redis://127.0.0.1:" + unusedPort(), "VIEW_API_PORT", "0",
-                "VIEW_API_REDIS_TIMEOUT", "PT0.5S"));
+                "VIEW_API_REDIS_TIMEOUT", "PT0.5S", "PRODUCER_API_MANAGEMENT_PORT", "0", "VIEW_API_MANAGEMENT_PORT", "0"));
         Settings settings = Settings.of(Map.of(), down);
         producerWithoutKafka = ProducerApi.start(ProducerApiConfig.from(settings));
         viewWithoutRedis = ViewApi.start(ViewApiConfig.from(settings));
@@ -97,12 +97,13 @@ class ApiContractIT {
         check(producer, producerUrl, "POST", batch, batch, TestTokens.expired(), "application/json", mixed, 401);
         check(producer, producerUrl, "POST", batch, batch, TestTokens.user(11), "application/json", mixed, 403);
 
-        operations(producer, producerUrl);
+        operations(producer, producerUrl, pipeline.stack().producerManagementUrl());
 
         String down = "http://localhost:" + producerWithoutKafka.port();
         check(producer, down, "POST", events, events, service, "application/json", event, 503);
         check(producer, down, "POST", batch, batch, service, "application/json", "[" + event + "]", 503);
-        check(producer, down, "GET", "/health/ready", "/health/ready", null, null, null, 503);
+        assertThat(call("http://localhost:" + producerWithoutKafka.managementPort(), "GET", "/health/ready", null, null, null)
+                .statusCode()).isEqualTo(503);
 
         assertEveryDocumentedStatusExercised(producer);
     }
@@ -146,22 +147,25 @@ class ApiContractIT {
         check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, null, null, null, 401);
         check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, other, null, null, 403);
 
-        operations(view, viewUrl);
+        operations(view, viewUrl, pipeline.stack().viewManagementUrl());
 
         String down = "http://localhost:" + viewWithoutRedis.port();
         check(view, down, "GET", counts, "/v1/users/" + user + "/unread", service, null, null, 503);
         check(view, down, "GET", items, "/v1/users/" + user + "/unread/items", service, null, null, 503);
         check(view, down, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, service, null, null, 503);
         check(view, down, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, service, null, null, 503);
-        check(view, down, "GET", "/health/ready", "/health/ready", null, null, null, 503);
+        assertThat(call("http://localhost:" + viewWithoutRedis.managementPort(), "GET", "/health/ready", null, null, null)
+                .statusCode()).isEqualTo(503);
 
         assertEveryDocumentedStatusExercised(view);
     }
 
-    /** The public operations every deployable has. */
-    private void operations(ApiContract contract, String baseUrl) throws Exception {
-        for (String path : new String[]{"/health/live", "/health/ready", "/metrics", "/openapi.json"}) {
-            check(contract, baseUrl, "GET", path, path, null, null, null, 200);
+    /** The document, public on the API port; health and metrics only on the management port. */
+    private void operations(ApiContract contract, String baseUrl, String managementUrl) throws Exception {
+        check(contract, baseUrl, "GET", "/openapi.json", "/openapi.json", null, null, null, 200);
+        for (String path : new String[]{"/health/live", "/health/ready", "/metrics"}) {
+            assertThat(call(baseUrl, "GET", path, null, null, null).statusCode()).as(path).isEqualTo(404);
+            assertThat(call(managementUrl, "GET", path, null, null, null).statusCode()).as(path).isEqualTo(200);
         }
     }
 

@@ -47,6 +47,13 @@ final class HttpCalls implements AutoCloseable {
         return send(HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT).GET().build());
     }
 
+    /** A GET on the API's management port: health and metrics. */
+    static HttpResponse<String> management(ProducerApi api, String path) {
+        try (HttpCalls calls = new HttpCalls(api.managementPort())) {
+            return calls.get(path);
+        }
+    }
+
     static JsonNode json(HttpResponse<String> response) {
         try {
             return Json.MAPPER.readTree(response.body());

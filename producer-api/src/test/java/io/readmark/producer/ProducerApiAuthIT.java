@@ -56,6 +56,7 @@ class ProducerApiAuthIT {
         api = ProducerApi.start(ProducerApiConfig.from(Settings.of(Map.of(
                 "PRODUCER_API_HOST", "127.0.0.1",
                 "PRODUCER_API_PORT", "0",
+                "PRODUCER_API_MANAGEMENT_PORT", "0",
                 "KAFKA_BOOTSTRAP_SERVERS", KafkaRecords.bootstrap(),
                 "READMARK_TOPIC_BLOG_EVENTS", topics.blogEvents().name(),
                 "READMARK_TOPIC_FOLLOW_EVENTS", topics.followEvents().name(),
@@ -129,8 +130,8 @@ class ProducerApiAuthIT {
 
     @Test
     void healthProbesNeedNoToken() {
-        assertThat(http.get("/health/live").statusCode()).isEqualTo(200);
-        assertThat(http.get("/health/ready").statusCode()).isEqualTo(200);
+        assertThat(HttpCalls.management(api, "/health/live").statusCode()).isEqualTo(200);
+        assertThat(HttpCalls.management(api, "/health/ready").statusCode()).isEqualTo(200);
     }
 
     private static HttpResponse<String> post(String token) {

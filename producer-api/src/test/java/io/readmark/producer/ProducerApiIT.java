@@ -133,7 +133,7 @@ class ProducerApiIT {
     @Test
     void livenessIsUp() {
         // When
-        HttpResponse<String> response = http.get("/health/live");
+        HttpResponse<String> response = HttpCalls.management(api, "/health/live");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
@@ -143,7 +143,7 @@ class ProducerApiIT {
     @Test
     void readyWhenKafkaAnswersAndTheTopicsExist() {
         // When
-        HttpResponse<String> response = http.get("/health/ready");
+        HttpResponse<String> response = HttpCalls.management(api, "/health/ready");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);

@@ -49,9 +49,9 @@ class ProducerApiKafkaDownIT {
 
             // When
             long started = System.nanoTime();
-            HttpResponse<String> ready = http.get("/health/ready");
+            HttpResponse<String> ready = HttpCalls.management(api, "/health/ready");
             Duration took = Duration.ofNanos(System.nanoTime() - started);
-            HttpResponse<String> live = http.get("/health/live");
+            HttpResponse<String> live = HttpCalls.management(api, "/health/live");
 
             // Then
             assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);
@@ -70,7 +70,7 @@ class ProducerApiKafkaDownIT {
              HttpCalls http = new HttpCalls(api.port())) {
 
             // When
-            HttpResponse<String> ready = http.get("/health/ready");
+            HttpResponse<String> ready = HttpCalls.management(api, "/health/ready");
 
             // Then
             assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);

@@ -63,7 +63,7 @@ class ProducerApiMetricsIT {
     @Test
     void shouldServeMetricsAsPrometheusTextWithoutAuthentication() {
         // When
-        HttpResponse<String> response = http.get("/metrics");
+        HttpResponse<String> response = HttpCalls.management(api, "/metrics");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
@@ -72,7 +72,7 @@ class ProducerApiMetricsIT {
     }
 
     private static String scrape() {
-        HttpResponse<String> response = http.get("/metrics");
+        HttpResponse<String> response = HttpCalls.management(api, "/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
     }

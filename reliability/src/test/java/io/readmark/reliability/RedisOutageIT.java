@@ -38,7 +38,7 @@ class RedisOutageIT {
         try (EmbeddedRedis redis = EmbeddedRedis.startPersistent(0);
              Harness harness = Scenario.on("redis-outage", TestInfrastructure.shared().kafkaBootstrapServers(), redis.url(), redis);
              ViewApi view = ViewApi.start(ViewApiConfig.from(Settings.of(Map.of(ViewApiConfig.HOST, "127.0.0.1",
-                     ViewApiConfig.PORT, "0", ViewApiConfig.REDIS_URL, redis.url(),
+                     ViewApiConfig.PORT, "0", ViewApiConfig.MANAGEMENT_PORT, "0", ViewApiConfig.REDIS_URL, redis.url(),
                      ViewApiConfig.REDIS_PREFIX, harness.pipeline().names().redisPrefix(), AuthConfig.MODE, "off"), Map.of())))) {
             ProcessorProcess processor = harness.startProcessor("processor");
             harness.awaitReady();

@@ -25,7 +25,7 @@ class ProcessorConfigTest {
         assertThat(config.topics().deadLetters().name()).isEqualTo("readmark-dlq");
         assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(1000);
         assertThat(config.streamsProperties()).containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
-        assertThat(config.httpHost()).isEqualTo("0.0.0.0");
+        assertThat(config.httpHost()).isEqualTo("127.0.0.1");
         assertThat(config.httpPort()).isEqualTo(8082);
         assertThat(config.streamsProperties())
                 .containsEntry(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 45_000)

@@ -1,6 +1,8 @@
 package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.infra.Infrastructure;
@@ -53,7 +55,8 @@ class ProcessorHealthIT {
                     FanoutWorkerTopology.build(config.topics(), writers, new RateLimiter(1_000), new FanoutProgress(),
                             new ProcessorMeters(registry)),
                     config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry);
-            try (JsonHttpServer server = new HealthRoutes(List.of(app)).register(new JsonHttpServer("test")).start("127.0.0.1", 0)) {
+            HealthRoutes health = new HealthRoutes(List.of(app));
+            try (JsonHttpServer server = JsonHttpServer.management("test", new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), health::live, health::ready).start("127.0.0.1", 0)) {
                 String base = "http://127.0.0.1:" + server.port();
 
                 // Then not ready before it runs, naming the state

@@ -12,21 +12,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
 
 /** Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. */
 public final class UnreadReader {
 
     private final RedisClusterCommands<String, String> redis;
+    private final RedisConnections.Connection connection;
     private final UnreadKeys keys;
 
     public UnreadReader(RedisConnections.Connection connection, UnreadKeys keys) {
+        this.connection = connection;
         this.redis = connection.sync();
         this.keys = keys;
     }
 
     /** Counts of a user; a user Redis has never heard of has zero unread. */
     public UnreadCounts counts(long userId) {
-        Map<String, String> hash = redis.hgetall(keys.counts(userId));
+        return counts(userId, redis.hgetall(keys.counts(userId)));
+    }
+
+    /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
+    public CompletionStage<UnreadCounts> countsAsync(long userId) {
+        return connection.async().hgetall(keys.counts(userId)).thenApply(hash -> counts(userId, hash));
+    }
+
+    private static UnreadCounts counts(long userId, Map<String, String> hash) {
         long total = 0;
         Map<Long, Long> byAuthor = new TreeMap<>();
         for (Map.Entry<String, String> field : hash.entrySet()) {

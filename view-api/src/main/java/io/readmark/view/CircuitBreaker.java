@@ -11,6 +11,10 @@ import java.util.function.LongSupplier;
  * opens and every call is refused at once for {@code openFor}; then one trial call is let through (half-open), and
  * its outcome closes the circuit or opens it for another {@code openFor}. While Redis hangs, this turns requests that
  * would each wait out the command timeout into immediate refusals. Thread-safe.
+ * <p>
+ * A breaker shared by all callers can require the failures to come from {@code requiredSources} different callers
+ * before it opens: then one caller whose own requests keep failing (too slow, say) cannot open it for everyone, while
+ * a dependency that is really down fails every caller and opens it as before.
  */
 final class CircuitBreaker {
 
@@ -22,8 +26,11 @@ final class CircuitBreaker {
     private final int failureThreshold;
     private final long openNanos;
     private final LongSupplier nanoClock;
+    private final int requiredSources;
     private State state = State.CLOSED;
     private int consecutiveFailures;
+    private Object firstSource;
+    private boolean severalSources;
     private long openedAt;
     private boolean trialInFlight;
 
@@ -32,7 +39,14 @@ final class CircuitBreaker {
      * @param nanoClock monotonic time in nanoseconds, {@code System::nanoTime} outside tests
      */
     CircuitBreaker(String name, int failureThreshold, Duration openFor, LongSupplier nanoClock) {
+        this(name, failureThreshold, openFor, nanoClock, 1);
+    }
+
+    /** @param requiredSources how many different callers the consecutive failures must come from (1 or 2) */
+    CircuitBreaker(String name, int failureThreshold, Duration openFor, LongSupplier nanoClock, int requiredSources) {
         if (failureThreshold < 1) throw new IllegalArgumentException("failureThreshold must be at least 1");
+        if (requiredSources < 1 || requiredSources > 2) throw new IllegalArgumentException("requiredSources must be 1 or 2");
+        this.requiredSources = requiredSources;
         if (!openFor.isPositive()) throw new IllegalArgumentException("openFor must be positive");
         this.name = name;
         this.failureThreshold = failureThreshold;
@@ -68,18 +82,33 @@ final class CircuitBreaker {
         if (state == State.OPEN) return; // a call that started before the circuit opened proves too little
         if (state == State.HALF_OPEN) log.info("{} answered the trial call: circuit closed", name);
         state = State.CLOSED;
-        consecutiveFailures = 0;
+        resetFailures();
         trialInFlight = false;
     }
 
-    /** The dependency failed the call. */
+    /** The dependency failed the call in a way that concerns every caller (it is unreachable, say). */
     synchronized void onFailure() {
+        onFailure(null);
+    }
+
+    /**
+     * The dependency failed a call of {@code source}; {@code null} when the failure concerns every caller. Only
+     * failures of several sources open a breaker that requires two.
+     */
+    synchronized void onFailure(Object source) {
         switch (state) {
             case CLOSED -> {
-                if (++consecutiveFailures >= failureThreshold) {
-                    open();
+                if (source == null) {
+                    severalSources = true;
+                } else if (firstSource == null) {
+                    firstSource = source;
+                } else if (!firstSource.equals(source)) {
+                    severalSources = true;
+                }
+                if (++consecutiveFailures >= failureThreshold && (requiredSources == 1 || severalSources)) {
                     log.warn("{} failed {} consecutive calls: circuit open, calls refused for {} ms",
                             name, consecutiveFailures, Duration.ofNanos(openNanos).toMillis());
+                    open();
                 }
             }
             case HALF_OPEN -> {
@@ -111,5 +140,12 @@ final class CircuitBreaker {
         state = State.OPEN;
         openedAt = nanoClock.getAsLong();
         trialInFlight = false;
+        resetFailures();
+    }
+
+    private void resetFailures() {
+        consecutiveFailures = 0;
+        firstSource = null;
+        severalSources = false;
     }
 }

@@ -47,8 +47,10 @@ public final class ViewApi implements AutoCloseable {
         JsonHttpServer server = null;
         try {
             redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry());
-            CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime);
-            ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, config.redisTimeout()), config);
+            // The shared circuit opens on failures of two callers at least: one user's failing reads open only theirs.
+            CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime, 2);
+            UserBreakers users = new UserBreakers(config.circuitFailures(), config.circuitOpen(), System::nanoTime);
+            ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, users, config.redisTimeout()), config);
             Access access = Access.from("view-api", config.auth());
             server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry()), access)
                     .start(config.host(), config.port());

@@ -11,7 +11,6 @@ import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.store.InvalidCursorException;
-import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadPage;
 import io.readmark.store.UnreadReader;
@@ -22,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -84,7 +84,7 @@ final class ViewRoutes {
 
     JsonHttpServer register(JsonHttpServer server, Access access) {
         return server
-                .route("GET", "/v1/users/{userId}/unread", access.require(OWN_USER, this::counts))
+                .asyncRoute("GET", "/v1/users/{userId}/unread", access.requireAsync(OWN_USER, this::counts))
                 // Before the per-author template, which would take "items" for an authorId: the first match wins.
                 .route("GET", "/v1/users/{userId}/unread/items", access.require(OWN_USER, this::items))
                 .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
@@ -92,14 +92,17 @@ final class ViewRoutes {
                 .route("GET", "/openapi.json", OpenApiDocument.handler(ViewRoutes.class, "openapi.json"));
     }
 
-    Response counts(Request request) {
+    /** The badge read, the most frequent request: served from the event loop with Lettuce's async API, no thread hop. */
+    CompletionStage<Response> counts(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
         OptionalInt cap = cap(request.query("cap"));
-        UnreadCounts counts = read(reader -> reader.counts(userId));
-        Map<String, Long> byAuthor = new LinkedHashMap<>();
-        counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
-        DisplayBody display = cap.isPresent() ? DisplayBody.of(counts.total(), byAuthor, cap.getAsInt()) : null;
-        return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor, display));
+        return redis.callForAsync(userId, connection -> new UnreadReader(connection, keys).countsAsync(userId))
+                .thenApply(counts -> {
+                    Map<String, Long> byAuthor = new LinkedHashMap<>();
+                    counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
+                    DisplayBody display = cap.isPresent() ? DisplayBody.of(counts.total(), byAuthor, cap.getAsInt()) : null;
+                    return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor, display));
+                });
     }
 
     Response page(Request request) {
@@ -107,14 +110,14 @@ final class ViewRoutes {
         long authorId = Request.positiveId("authorId", request.pathVariable("authorId"));
         int limit = limit(request.query("limit"));
         String cursor = request.query("cursor").orElse(null);
-        return pageResponse(cursor, reader -> reader.page(userId, authorId, limit, cursor));
+        return pageResponse(userId, cursor, reader -> reader.page(userId, authorId, limit, cursor));
     }
 
     Response items(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
         int limit = limit(request.query("limit"));
         String cursor = request.query("cursor").orElse(null);
-        return pageResponse(cursor, reader -> reader.mergedPage(userId, limit, cursor));
+        return pageResponse(userId, cursor, reader -> reader.mergedPage(userId, limit, cursor));
     }
 
     Response blog(Request request) {
@@ -122,7 +125,7 @@ final class ViewRoutes {
         long blogId = Request.positiveId("blogId", request.pathVariable("blogId"));
         long authorId = Request.positiveId("authorId", request.query("authorId").orElseThrow(() ->
                 ApiException.badRequest("authorId", "authorId is required: the positive 64-bit id of the blog's author")));
-        boolean unread = read(reader -> reader.isUnread(userId, authorId, blogId));
+        boolean unread = read(userId, reader -> reader.isUnread(userId, authorId, blogId));
         return Response.ok(new BlogBody(userId, blogId, authorId, unread));
     }
 
@@ -136,18 +139,18 @@ final class ViewRoutes {
      * can only refuse. While the circuit is half-open, a probe may be the trial call that closes it.
      */
     Response ready(Request request) {
-        redis.call(connection -> connection.sync().ping());
+        redis.probe(connection -> connection.sync().ping());
         return Response.ok(UP);
     }
 
-    private <T> T read(Function<UnreadReader, T> query) {
-        return redis.call(connection -> query.apply(new UnreadReader(connection, keys)));
+    private <T> T read(long userId, Function<UnreadReader, T> query) {
+        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys)));
     }
 
-    private Response pageResponse(String cursor, Function<UnreadReader, UnreadPage> query) {
+    private Response pageResponse(long userId, String cursor, Function<UnreadReader, UnreadPage> query) {
         UnreadPage page;
         try {
-            page = read(query);
+            page = read(userId, query);
         } catch (InvalidCursorException e) {
             throw ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was " + Problem.quote(cursor));
         }

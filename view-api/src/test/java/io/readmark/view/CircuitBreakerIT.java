@@ -23,6 +23,7 @@ import static org.awaitility.Awaitility.await;
 class CircuitBreakerIT {
 
     private static final String COUNTS = "/v1/users/101/unread";
+    private static final String OTHER_COUNTS = "/v1/users/102/unread";
     private static final String READY = "/health/ready";
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
     private static final int FAILURES = 2;
@@ -41,7 +42,7 @@ class CircuitBreakerIT {
     void bringRedisBack() {
         if (!redis.isRunning()) redis.restart();
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThat(view.get(READY).statusCode()).isEqualTo(200));
+                .untilAsserted(() -> assertThat(view.management(READY).statusCode()).isEqualTo(200));
     }
 
     @AfterAll
@@ -84,9 +85,9 @@ class CircuitBreakerIT {
             // When Redis stops answering with the connection open, longer than the failures take
             admin.shared().sync().clientPause(TIMEOUT.multipliedBy(FAILURES + 2).toMillis());
 
-            // Then the first requests wait out the command timeout
+            // Then the first requests, of several users, wait out the command timeout
             for (int i = 0; i < FAILURES; i++) {
-                Timed timed = timedGet(COUNTS);
+                Timed timed = timedGet(i % 2 == 0 ? COUNTS : OTHER_COUNTS);
                 assertUnavailable(timed.response());
                 assertThat(timed.took()).isGreaterThanOrEqualTo(TIMEOUT.minusMillis(100));
             }
@@ -103,7 +104,22 @@ class CircuitBreakerIT {
         // And then one trial call closes the circuit
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> assertThat(view.get(COUNTS).statusCode()).isEqualTo(200));
-        assertThat(view.get(READY).statusCode()).isEqualTo(200);
+        assertThat(view.management(READY).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldKeepServingEveryoneElseWhileOneUsersReadsKeepFailing() {
+        // Given a user whose every read fails in Redis, and another user
+        view.breakCountsOf(666);
+        view.deliver(101, 7, 1);
+
+        // When the first one keeps reading, far more often than the failures that open a circuit
+        for (int i = 0; i < FAILURES; i++) assertUnavailable(view.get("/v1/users/666/unread"));
+        for (int i = 0; i < 10; i++) assertRefusedAtOnce("/v1/users/666/unread");
+
+        // Then only that user is refused: others are served and the instance stays ready
+        for (int i = 0; i < 10; i++) assertThat(view.get(COUNTS).statusCode()).isEqualTo(200);
+        assertThat(view.management(READY).statusCode()).isEqualTo(200);
     }
 
     @Test
@@ -117,6 +133,7 @@ class CircuitBreakerIT {
 
         // Then, after the failures that open the circuit, every answer is an immediate 503, never a 500
         for (int i = 0; i < FAILURES; i++) assertUnavailable(view.get(COUNTS));
+        assertRefusedAtOnce(OTHER_COUNTS);
         for (int i = 0; i < 5; i++) assertRefusedAtOnce(COUNTS);
         assertRefusedAtOnce(READY);
 

@@ -106,9 +106,9 @@ class RedisOutageIT {
     @Test
     void shouldReportNotReadyButStayLiveWhileRedisIsDown() {
         // Given a ready API
-        assertThat(view.get(READY).statusCode()).isEqualTo(200);
-        assertThat(view.get(READY).body()).isEqualTo("{\"status\":\"UP\"}");
-        assertThat(view.get(LIVE).body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(view.management(READY).statusCode()).isEqualTo(200);
+        assertThat(view.management(READY).body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(view.management(LIVE).body()).isEqualTo("{\"status\":\"UP\"}");
 
         // When Redis goes away
         redis.stop();
@@ -124,7 +124,7 @@ class RedisOutageIT {
 
         // Then the API is ready again
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
-                .untilAsserted(() -> assertThat(view.get(READY).statusCode()).isEqualTo(200));
+                .untilAsserted(() -> assertThat(view.management(READY).statusCode()).isEqualTo(200));
     }
 
     @Test
@@ -141,8 +141,8 @@ class RedisOutageIT {
             try (ViewApiFixture starting = ViewApiFixture.on(later.url())) {
 
                 // Then it serves HTTP: live, not ready, and reads are refused with a retryable problem
-                assertThat(starting.get(LIVE).statusCode()).isEqualTo(200);
-                assertRedisUnavailable(starting.get(READY));
+                assertThat(starting.management(LIVE).statusCode()).isEqualTo(200);
+                assertRedisUnavailable(starting.management(READY));
                 assertRedisUnavailable(starting.get(COUNTS));
                 assertRedisUnavailable(starting.get(PAGE));
 
@@ -153,7 +153,7 @@ class RedisOutageIT {
                 // Then the API connects by itself, says so, and serves
                 await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                         assertThat(starting.get(COUNTS).body()).isEqualTo("{\"userId\":101,\"total\":1,\"byAuthor\":{\"7\":1}}"));
-                assertThat(starting.get(READY).statusCode()).isEqualTo(200);
+                assertThat(starting.management(READY).statusCode()).isEqualTo(200);
                 assertThat(connectorLog.list).anySatisfy(event -> {
                     assertThat(event.getLevel()).isEqualTo(Level.INFO);
                     assertThat(event.getFormattedMessage()).isEqualTo("view-api connected to Redis at " + later.url());

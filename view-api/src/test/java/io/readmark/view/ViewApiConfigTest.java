@@ -2,6 +2,7 @@ package io.readmark.view;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.HttpLimits;
 import io.readmark.store.UnreadKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,7 +31,8 @@ class ViewApiConfigTest {
         ViewApiConfig config = fromEnvironment(Map.of());
         // Then
         assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
-                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off()));
+                UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off(),
+                "127.0.0.1", 9081, HttpLimits.defaults()));
     }
 
     @Test
@@ -56,6 +58,10 @@ class ViewApiConfigTest {
                 Map.entry("VIEW_API_MAX_LIMIT", "50"),
                 Map.entry("VIEW_API_CIRCUIT_FAILURES", "3"),
                 Map.entry("VIEW_API_CIRCUIT_OPEN", "PT10S"),
+                Map.entry("VIEW_API_MANAGEMENT_HOST", "10.0.0.5"),
+                Map.entry("VIEW_API_MANAGEMENT_PORT", "9191"),
+                Map.entry("HTTP_MAX_CONNECTIONS", "200"),
+                Map.entry("HTTP_REQUEST_TIMEOUT", "PT5S"),
                 Map.entry("READMARK_AUTH", "jwt"),
                 Map.entry("AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"),
                 Map.entry("AUTH_JWT_AUDIENCE", "readmark-view"));
@@ -64,7 +70,9 @@ class ViewApiConfigTest {
         // Then
         assertThat(config).usingRecursiveComparison().ignoringFields("auth")
                 .isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
-                        "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off()));
+                        "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off(),
+                        "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
+                                .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout())));
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().audience()).isEqualTo("readmark-view");
     }

@@ -43,6 +43,7 @@ final class ViewApiFixture implements AutoCloseable {
         Map<String, String> all = new HashMap<>(Map.of(
                 ViewApiConfig.HOST, "127.0.0.1",
                 ViewApiConfig.PORT, "0",
+                ViewApiConfig.MANAGEMENT_PORT, "0",
                 ViewApiConfig.REDIS_URL, redisUrl,
                 ViewApiConfig.REDIS_PREFIX, "test-" + UUID.randomUUID(),
                 AuthConfig.MODE, "off"));
@@ -94,6 +95,12 @@ final class ViewApiFixture implements AutoCloseable {
         write(writer -> writer.remove(userId, authorId, blogId, T0.toEpochMilli()));
     }
 
+    /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
+    void breakCountsOf(long userId) {
+        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
+        writerRedis.shared().sync().set(config.keys().counts(userId), "not a hash");
+    }
+
     private void write(Consumer<UnreadWriter> changes) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
         try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
@@ -115,8 +122,17 @@ final class ViewApiFixture implements AutoCloseable {
         return send(method, pathAndQuery, null);
     }
 
+    /** A GET on the management port: health and metrics. */
+    HttpResponse<String> management(String path) {
+        return send(api.managementPort(), "GET", path, null);
+    }
+
     private HttpResponse<String> send(String method, String pathAndQuery, String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port() + pathAndQuery))
+        return send(api.port(), method, pathAndQuery, authorization);
+    }
+
+    private HttpResponse<String> send(int port, String method, String pathAndQuery, String authorization) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
                 .timeout(Duration.ofSeconds(10))
                 .method(method, HttpRequest.BodyPublishers.noBody());
         if (authorization != null) request.header("Authorization", authorization);

@@ -53,15 +53,24 @@ class ViewApiMetricsIT {
     @Test
     void shouldServeMetricsAsPrometheusText() {
         // When
-        HttpResponse<String> response = view.get("/metrics");
+        HttpResponse<String> response = view.management("/metrics");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(ViewApiFixture.contentType(response)).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
     }
 
+    @Test
+    void shouldServeHealthAndMetricsOnlyOnTheManagementPort() {
+        for (String path : new String[]{"/metrics", "/health/live", "/health/ready"}) {
+            assertThat(view.get(path).statusCode()).as(path).isEqualTo(404);
+            assertThat(view.management(path).statusCode()).as(path).isEqualTo(200);
+        }
+        assertThat(view.management("/v1/users/1/unread").statusCode()).isEqualTo(404);
+    }
+
     private static String scrape() {
-        HttpResponse<String> response = view.get("/metrics");
+        HttpResponse<String> response = view.management("/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
     }

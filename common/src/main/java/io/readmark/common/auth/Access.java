@@ -43,6 +43,15 @@ public final class Access {
         };
     }
 
+    /** As {@link #require}, for a route that never blocks (verifying a token is CPU work only). */
+    public Route.AsyncHandler requireAsync(AccessRule rule, Route.AsyncHandler handler) {
+        if (verifier == null) return handler;
+        return request -> {
+            rule.check(authenticate(request.header("Authorization").orElse(null)), request);
+            return handler.handle(request);
+        };
+    }
+
     /** The principal of an {@code Authorization} header value (null when absent), or a 401. */
     Principal authenticate(String authorization) {
         String value = authorization == null ? "" : authorization.strip();

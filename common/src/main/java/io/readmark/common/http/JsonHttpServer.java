@@ -35,6 +35,12 @@ public final class JsonHttpServer implements AutoCloseable {
         return this;
     }
 
+    /** A route that never blocks; see {@link Route}. */
+    public JsonHttpServer asyncRoute(String method, String template, Route.AsyncHandler handler) {
+        router.add(Route.async(method, template, handler));
+        return this;
+    }
+
     public JsonHttpServer limits(HttpLimits limits) {
         this.limits = limits;
         return this;

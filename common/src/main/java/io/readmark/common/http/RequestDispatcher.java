@@ -83,14 +83,27 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
         String target = request.uri();
         HttpHeaders headers = request.headers();
         byte[] body = ByteBufUtil.getBytes(request.content());
+        Router.Call call = router.prepare(method, target, headers::get, name -> headers.getAll(name).size(), body);
+        if (!call.blocking()) {
+            run(ctx, call, keepAlive, version);
+            return;
+        }
         try {
-            executor.execute(() -> {
-                Response response = router.dispatch(method, target, headers::get, name -> headers.getAll(name).size(), body);
-                ctx.executor().execute(() -> answer(ctx, response, keepAlive, version));
-            });
+            executor.execute(() -> run(ctx, call, keepAlive, version));
         } catch (RejectedExecutionException e) {
             ctx.close(); // shutting down
         }
+    }
+
+    /** Runs the call here and answers on the event loop, wherever the answer completes. */
+    private void run(ChannelHandlerContext ctx, Router.Call call, boolean keepAlive, HttpVersion version) {
+        call.run().get().thenAccept(response -> {
+            if (ctx.executor().inEventLoop()) {
+                answer(ctx, response, keepAlive, version);
+            } else {
+                ctx.executor().execute(() -> answer(ctx, response, keepAlive, version));
+            }
+        });
     }
 
     private void answer(ChannelHandlerContext ctx, Response response, boolean keepAlive, HttpVersion version) {

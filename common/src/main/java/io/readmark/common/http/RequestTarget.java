@@ -6,7 +6,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -106,14 +105,5 @@ record RequestTarget(String path, List<String> segments, Map<String, String> que
 
     private static ApiException notEncoded(String field) {
         return ApiException.badRequest(field, "query parameter is not valid percent-encoded UTF-8");
-    }
-
-    /** The segments of a template or of a parsed path, for matching. */
-    static List<String> split(String path) {
-        List<String> segments = new ArrayList<>();
-        for (String segment : path.split("/")) {
-            if (!segment.isEmpty()) segments.add(segment);
-        }
-        return List.copyOf(segments);
     }
 }

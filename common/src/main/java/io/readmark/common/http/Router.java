@@ -7,11 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /**
- * Turns a request into a route's {@link Response}, whatever the transport. Never throws: bad input is answered with
+ * Turns a request into a route's {@link Response}, whatever the transport. Never fails: bad input is answered with
  * its 4xx problem and anything unexpected is logged here and answered 500 without internals.
  */
 final class Router {
@@ -20,6 +24,10 @@ final class Router {
 
     /** Headers a route reads; a request that repeats one is ambiguous (which of two tokens counts?) and refused. */
     private static final List<String> SINGLE_HEADERS = List.of("Authorization", "Content-Type", "Host");
+
+    /** A request matched to its route (or already answered), to be run where the route may run. */
+    record Call(boolean blocking, Supplier<CompletionStage<Response>> run) {
+    }
 
     private final String name;
     private final List<Route> routes = new ArrayList<>();
@@ -42,14 +50,15 @@ final class Router {
     }
 
     /**
+     * Parses and matches the request; cheap, so it runs where the request arrived.
+     *
      * @param headers     a header's first value, null when absent
      * @param headerCount how many times a header is present
      */
-    Response dispatch(String method, String rawTarget, Function<String, String> headers,
-                      ToIntFunction<String> headerCount, byte[] body) {
+    Call prepare(String method, String rawTarget, Function<String, String> headers, ToIntFunction<String> headerCount,
+                 byte[] body) {
         long started = System.nanoTime();
         String template = RequestMetrics.UNKNOWN_ROUTE;
-        Response response;
         try {
             RequestTarget target = RequestTarget.parse(rawTarget);
             for (String header : SINGLE_HEADERS) {
@@ -61,8 +70,8 @@ final class Router {
                 if (variables.isEmpty()) continue;
                 if (pathMatch == null) pathMatch = route;
                 if (route.method().equals(method)) {
-                    template = route.template();
-                    return respond(route, new Request(method, target, variables.get(), headers, body), started);
+                    Request request = new Request(method, target, variables.get(), headers, body);
+                    return new Call(route.blocking(), () -> run(route, request, rawTarget, started));
                 }
             }
             // A 405 is still a request to that route; a 404 is tagged as unknown so paths cannot add series.
@@ -72,24 +81,31 @@ final class Router {
             }
             throw new ApiException(Problem.of(404, "Not found", "no resource at this path"));
         } catch (ApiException e) {
-            response = problem(e);
-        } catch (Exception e) {
-            log.error("{}: {} {} failed", name, method, Problem.quote(rawTarget), e);
-            response = problem(new ApiException(Problem.of(500, "Internal error", "the request could not be completed")));
+            Response response = problem(e);
+            record(method, template, response.status(), started);
+            return new Call(false, () -> CompletableFuture.completedFuture(response));
         }
-        record(method, template, response.status(), started);
-        return response;
     }
 
-    private Response respond(Route route, Request request, long started) throws Exception {
-        Response response;
+    private CompletionStage<Response> run(Route route, Request request, String rawTarget, long started) {
+        CompletionStage<Response> answer;
         try {
-            response = route.handler().handle(request);
-        } catch (ApiException e) {
-            response = problem(e);
+            answer = route.handler().handle(request);
+        } catch (Exception e) {
+            answer = CompletableFuture.failedFuture(e);
         }
-        record(request.method(), route.template(), response.status(), started);
-        return response;
+        return answer.handle((response, failure) -> {
+            Response answered = failure == null ? response : failed(request.method(), rawTarget, failure);
+            record(request.method(), route.template(), answered.status(), started);
+            return answered;
+        });
+    }
+
+    private Response failed(String method, String rawTarget, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof ApiException e) return problem(e);
+        log.error("{}: {} {} failed", name, method, Problem.quote(rawTarget), cause);
+        return problem(new ApiException(Problem.of(500, "Internal error", "the request could not be completed")));
     }
 
     /** Counts a request the transport refused before it reached routing (too large, malformed, too slow). */
