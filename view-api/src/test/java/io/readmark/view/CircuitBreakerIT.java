@@ -56,7 +56,7 @@ class CircuitBreakerIT {
 
     private static Timed timedGet(String path) {
         long started = System.nanoTime();
-        HttpResponse<String> response = view.get(path);
+        HttpResponse<String> response = path.startsWith("/health/") ? view.management(path) : view.get(path);
         return new Timed(response, Duration.ofNanos(System.nanoTime() - started));
     }
 

@@ -46,7 +46,7 @@ class RedisOutageIT {
 
     private static HttpResponse<String> timedGet(String path) {
         long started = System.nanoTime();
-        HttpResponse<String> response = view.get(path);
+        HttpResponse<String> response = path.startsWith("/health/") ? view.management(path) : view.get(path);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("answer time of %s", path).isLessThan(FAST_ENOUGH);
         return response;
     }

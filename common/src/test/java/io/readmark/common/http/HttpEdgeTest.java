@@ -1,5 +1,9 @@
 package io.readmark.common.http;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.schemas.Json;
 import org.junit.jupiter.api.AfterAll;
@@ -7,8 +11,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -230,6 +237,30 @@ class HttpEdgeTest {
                     "id: 3", "event: count", "data: n=3");
         }
         assertThat(streamClosed.await(5, TimeUnit.SECONDS)).as("the sink saw the client go").isTrue();
+    }
+
+    @Test
+    void clientsResettingConnectionsLeaveNothingAboveDebugInTheLog() throws Exception {
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        root.addAppender(events);
+        try {
+            for (int i = 0; i < 20; i++) {
+                try (Socket socket = new Socket("127.0.0.1", server.port())) {
+                    socket.getOutputStream().write("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/us".getBytes(StandardCharsets.US_ASCII));
+                    socket.setSoLinger(true, 0); // close with a reset, as a client killed mid-request does
+                }
+            }
+            // A request after them is served, so the server has handled the resets by then.
+            await().untilAsserted(() -> assertThat(RawHttp.exchange(server.port(),
+                    "GET /v1/users/1/unread HTTP/1.1\r\nHost: x\r\n\r\n").status()).isEqualTo(200));
+            assertThat(events.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.INFO)
+                            && event.getLoggerName().startsWith("io.readmark.common.http"))
+                    .extracting(ILoggingEvent::getFormattedMessage).isEmpty();
+        } finally {
+            root.detachAppender(events);
+        }
     }
 
     private static JsonNode json(RawHttp.Answer answer) throws IOException {
