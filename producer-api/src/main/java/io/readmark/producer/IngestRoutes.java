@@ -76,7 +76,7 @@ final class IngestRoutes {
 
     static ApiException unsupportedMediaType(String expected, String contentType) {
         return new ApiException(Problem.of(415, "Unsupported media type",
-                "Content-Type must be " + expected + ", was '" + contentType + "'"));
+                "Content-Type must be " + expected + ", was " + Problem.quote(contentType)));
     }
 
     private static Event parse(byte[] body) {

@@ -49,6 +49,11 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024;
     public static final int DEFAULT_MAX_BATCH_EVENTS = 1000;
     public static final int DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+    /**
+     * Publishers keep a few pooled connections each, and every connection may hold a body being read (up to
+     * {@link #DEFAULT_MAX_BATCH_BYTES}, off-heap): 256 of them bound that to 256 MiB.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS = 256;
 
     public ProducerApiConfig {
         Objects.requireNonNull(host, "host");
@@ -85,7 +90,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 AuthConfig.from(settings),
                 settings.string(MANAGEMENT_HOST, DEFAULT_MANAGEMENT_HOST),
                 settings.integer(MANAGEMENT_PORT, DEFAULT_MANAGEMENT_PORT),
-                HttpLimits.from(settings));
+                HttpLimits.from(settings, HttpLimits.defaults().withMaxConnections(DEFAULT_MAX_CONNECTIONS)));
     }
 
     /**

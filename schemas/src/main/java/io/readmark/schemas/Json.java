@@ -1,5 +1,7 @@
 package io.readmark.schemas;
 
+import com.fasterxml.jackson.core.ErrorReportConfiguration;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -25,7 +27,11 @@ public final class Json {
     }
 
     private static ObjectMapper create() {
-        JsonMapper mapper = JsonMapper.builder()
+        // Parse errors quote the offending input; 32 characters of it say enough and keep error answers small.
+        JsonFactory factory = JsonFactory.builder()
+                .errorReportConfiguration(ErrorReportConfiguration.builder().maxErrorTokenLength(32).maxRawContentLength(32).build())
+                .build();
+        JsonMapper mapper = JsonMapper.builder(factory)
                 .addModule(new JavaTimeModule())
                 .addModule(new SimpleModule("readmark-strict-scalars")
                         .addDeserializer(Instant.class, new StrictInstantDeserializer())

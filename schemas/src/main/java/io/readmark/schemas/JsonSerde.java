@@ -122,7 +122,7 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
         if (e instanceof InvalidTypeIdException typeId) {
             return typeId.getTypeId() == null
                     ? new InvalidEventException("type", "is required")
-                    : new InvalidEventException("type", "unknown event type '" + typeId.getTypeId() + "'");
+                    : new InvalidEventException("type", "unknown event type '" + prefix(typeId.getTypeId()) + "'");
         }
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             return new InvalidEventException(path(mapping), expectation(mapping));
@@ -134,6 +134,11 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
             return new InvalidEventException(null, "expected one JSON object");
         }
         return new InvalidEventException(null, "not valid JSON: " + firstLine(e));
+    }
+
+    /** At most 32 characters of a client's value: error texts must not carry its input back whole. */
+    private static String prefix(String value) {
+        return value.length() <= 32 ? value : value.substring(0, 32) + "…";
     }
 
     private static String expectation(JsonMappingException e) {

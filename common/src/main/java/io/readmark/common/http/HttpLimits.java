@@ -46,7 +46,11 @@ public record HttpLimits(int maxConnections, Duration requestTimeout, Duration i
 
     /** The defaults, overridden by the {@code HTTP_*} settings. */
     public static HttpLimits from(Settings settings) {
-        HttpLimits defaults = defaults();
+        return from(settings, defaults());
+    }
+
+    /** {@code defaults}, overridden by the {@code HTTP_*} settings. */
+    public static HttpLimits from(Settings settings, HttpLimits defaults) {
         return new HttpLimits(
                 settings.integer(MAX_CONNECTIONS, defaults.maxConnections()),
                 settings.duration(REQUEST_TIMEOUT, defaults.requestTimeout()),

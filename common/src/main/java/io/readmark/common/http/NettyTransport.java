@@ -91,7 +91,7 @@ final class NettyTransport implements AutoCloseable {
         channel.pipeline()
                 .addLast("timeouts", timeouts)
                 .addLast("http", new HttpServerCodec(decoder))
-                .addLast("body", new BodyLimit(limits.maxBodyBytes(), oversizedBodies::increment))
+                .addLast("body", new BodyLimit(limits.maxBodyBytes(), timeouts, oversizedBodies::increment))
                 .addLast("one-at-a-time", new FlowControlHandler())
                 .addLast("dispatch", new RequestDispatcher(router, requests, limits, timeouts));
     }
