@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -93,16 +94,18 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void shouldPublishExposeAndProbeThePortEachServiceListensOn() {
+    void shouldPublishTheApiPortsOnlyAndProbeTheManagementPorts() {
         Pattern probe = Pattern.compile("/dev/tcp/[^/\\s]+/(\\d+)\\b.*GET (\\S+) HTTP/");
         assertSoftly(softly -> COMPOSE.builtServices().forEach(service -> {
-            int port = listenPort(service);
+            OptionalInt api = apiPort(service);
+            int management = managementPort(service);
             softly.assertThat(service.containerPorts())
-                    .as("container ports of service %s in docker-compose.yml (it listens on %d)", service.name(), port)
-                    .isNotEmpty().allMatch(p -> p == port);
+                    .as("container ports service %s publishes in docker-compose.yml (its API listens on %s)", service.name(), api)
+                    .isEqualTo(api.isPresent() ? List.of(api.getAsInt()) : List.of());
+            List<Integer> listening = api.isPresent() ? List.of(api.getAsInt(), management) : List.of(management);
             softly.assertThat(runtimeStage(service).exposedPorts())
-                    .as("EXPOSE in %s (service %s listens on %d)", dockerfile(service).path(), service.name(), port)
-                    .containsExactly(port);
+                    .as("EXPOSE in %s (service %s listens on %s)", dockerfile(service).path(), service.name(), listening)
+                    .containsExactlyInAnyOrderElementsOf(listening);
             Matcher healthcheck = probe.matcher(service.healthcheck());
             if (!healthcheck.find()) {
                 softly.fail("healthcheck of service %s does not probe /dev/tcp/<host>/<port> with GET <path>: %s",
@@ -110,7 +113,8 @@ class DeploymentFilesTest {
                 return;
             }
             softly.assertThat(Integer.parseInt(healthcheck.group(1)))
-                    .as("port the healthcheck of service %s probes (it listens on %d)", service.name(), port).isEqualTo(port);
+                    .as("port the healthcheck of service %s probes (its management port is %d)", service.name(), management)
+                    .isEqualTo(management);
             softly.assertThat(healthcheck.group(2)).as("path the healthcheck of service %s probes", service.name())
                     .isEqualTo("/health/ready");
         }));
@@ -264,11 +268,21 @@ class DeploymentFilesTest {
         return settings.namesLookedUp();
     }
 
-    private static int listenPort(Service service) {
+    private static OptionalInt apiPort(Service service) {
         Settings settings = settingsOf(service);
         return switch (command(service)) {
-            case "producer-api" -> ProducerApiConfig.from(settings).port();
-            case "view-api" -> ViewApiConfig.from(settings).port();
+            case "producer-api" -> OptionalInt.of(ProducerApiConfig.from(settings).port());
+            case "view-api" -> OptionalInt.of(ViewApiConfig.from(settings).port());
+            case "stream-processor" -> OptionalInt.empty();
+            default -> throw new AssertionError("no port known for service " + service.name());
+        };
+    }
+
+    private static int managementPort(Service service) {
+        Settings settings = settingsOf(service);
+        return switch (command(service)) {
+            case "producer-api" -> ProducerApiConfig.from(settings).managementPort();
+            case "view-api" -> ViewApiConfig.from(settings).managementPort();
             case "stream-processor" -> ProcessorConfig.from(settings).httpPort();
             default -> throw new AssertionError("no port known for service " + service.name());
         };
