@@ -14,8 +14,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The view API service: a Redis connector and one HTTP server, started together and closed together. The server
- * starts even while Redis is unreachable (reads and readiness answer 503 until it connects). Reads fail fast while
+ * The view API service: a Redis connector, the API server and the management server (health, metrics), started
+ * together and closed together. The servers start even while Redis is unreachable (reads and readiness answer 503 until it connects). Reads fail fast while
  * Redis is disconnected instead of queueing, and a circuit breaker stops asking a Redis that keeps failing, so an
  * outage answers 503 within the command timeout, and at once after a few failures.
  */
