@@ -19,8 +19,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The HTTP ingest deployable: wires an {@link EventPublisher}, the routes, the API server and the management server (health, metrics).
- * Guarantees that no request outlives the ack timeout by much and that closing answers in-flight requests
+ * The HTTP ingest deployable: wires an {@link EventPublisher}, the routes, the API server and the management
+ * server (health, metrics). Guarantees that no request outlives the ack timeout by much and that closing answers in-flight requests
  * before the producer goes away.
  */
 public final class ProducerApi implements AutoCloseable {
