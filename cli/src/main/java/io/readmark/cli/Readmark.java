@@ -32,8 +32,10 @@ public final class Readmark {
               producer-api      run the HTTP ingest against KAFKA_BOOTSTRAP_SERVERS until stopped
               view-api          run the HTTP reads against REDIS_URL until stopped
               stream-processor  run the Kafka Streams processor (PROCESSOR_ROLES) until stopped
-              token --token-subject <user id or service> [--token-scope readmark:publish] [--token-ttl PT1H]
-                                print an HS256 JWT signed with AUTH_JWT_HS256_SECRET, for trying the APIs
+              token --token-api producer|view --token-private-key-file <PEM> --token-subject <user id or service>
+                    [--token-scope readmark:publish] [--token-ttl PT1H]
+                                print a JWT for that API (its audience), signed with the private key of the pair
+                                whose public key the API verifies with (or AUTH_JWT_HS256_SECRET), for trying it
               rebuild           repopulate Redis from Kafka after it lost data: replays the retained follow, blog
                                 and read events through the processor's topology as a temporary Kafka Streams
                                 application, then removes it. Safe while the processor runs. Needs follow-events

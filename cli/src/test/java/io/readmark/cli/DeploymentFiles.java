@@ -157,12 +157,26 @@ final class DeploymentFiles {
             return conditions;
         }
 
-        /** Named volume → mount path, from the short form {@code name:/path[:mode]}. */
+        /** Volume or host path → mount path, from the short form {@code name:/path[:mode]} and the long form. */
         Map<String, String> volumeMounts() {
             Map<String, String> mounts = new HashMap<>();
+            mounts().forEach(mount -> mounts.put(mount.source(), mount.target()));
+            return mounts;
+        }
+
+        /** Every entry of {@code volumes}, in either form. */
+        List<Mount> mounts() {
+            List<Mount> mounts = new ArrayList<>();
             node.path("volumes").forEach(volume -> {
-                String[] parts = volume.asText().split(":");
-                mounts.put(parts[0], parts[1]);
+                if (volume.isObject()) {
+                    mounts.add(new Mount(volume.path("type").asText("volume"), volume.path("source").asText(),
+                            volume.path("target").asText(), volume.path("read_only").asBoolean(false),
+                            volume.path("bind").path("create_host_path").asBoolean(true)));
+                } else {
+                    String[] parts = volume.asText().split(":");
+                    boolean bind = parts[0].startsWith(".") || parts[0].startsWith("/");
+                    mounts.add(new Mount(bind ? "bind" : "volume", parts[0], parts[1], parts.length > 2 && parts[2].contains("ro"), true));
+                }
             });
             return mounts;
         }
@@ -175,6 +189,15 @@ final class DeploymentFiles {
         private static List<String> strings(JsonNode array) {
             return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
         }
+    }
+
+    /**
+     * One entry of a service's {@code volumes}.
+     *
+     * @param type           {@code bind} (a host path) or {@code volume} (a named volume)
+     * @param createHostPath whether Compose makes a missing bind source (as a directory) instead of failing
+     */
+    record Mount(String type, String source, String target, boolean readOnly, boolean createHostPath) {
     }
 
     /** A Dockerfile as stages of instructions; continuation lines joined, comments dropped. */

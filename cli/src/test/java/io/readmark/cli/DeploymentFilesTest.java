@@ -3,8 +3,12 @@ package io.readmark.cli;
 import io.readmark.cli.DeploymentFiles.Compose;
 import io.readmark.cli.DeploymentFiles.ConfigurationDoc;
 import io.readmark.cli.DeploymentFiles.Dockerfile;
+import io.readmark.cli.DeploymentFiles.Mount;
 import io.readmark.cli.DeploymentFiles.Service;
 import io.readmark.cli.DeploymentFiles.Stage;
+import io.readmark.common.auth.AuthConfig;
+import io.readmark.common.auth.InvalidTokenException;
+import io.readmark.common.auth.JwtVerifier;
 import io.readmark.common.config.Settings;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.producer.ProducerApiConfig;
@@ -13,11 +17,18 @@ import io.readmark.schemas.Topics;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +51,13 @@ import static org.assertj.core.api.SoftAssertions.assertSoftly;
 class DeploymentFilesTest {
 
     private static final Path ROOT = DeploymentFiles.repositoryRoot();
-    /** What the README has users put in .env. */
-    private static final Map<String, String> DOT_ENV = Map.of("READMARK_JWT_SECRET", "a-test-secret-of-at-least-32-bytes");
-    private static final Compose COMPOSE = Compose.read(ROOT.resolve("docker-compose.yml"), DOT_ENV);
+    /** The compose file needs no variables: no secret is passed through the environment. */
+    private static final Compose COMPOSE = Compose.read(ROOT.resolve("docker-compose.yml"), Map.of());
+    /**
+     * A key pair for every file a service mounts from {@code keys/}, which the README has users make and git ignores:
+     * the test stands in for them so the services' configurations load their keys as in the containers.
+     */
+    private static final KeyFiles KEYS = KeyFiles.forMountsOf(COMPOSE);
     private static final ConfigurationDoc DOCS = ConfigurationDoc.read(ROOT.resolve("docs/CONFIGURATION.md"));
     private static final String KAFKA = "kafka";
     private static final String REDIS = "redis";
@@ -64,7 +79,8 @@ class DeploymentFilesTest {
     void shouldDocumentEverySettingTheCodeReads() {
         assertSoftly(softly -> CONFIGS.forEach((command, config) -> {
             // Only what a command cannot start without is set; it reads every other setting with its default.
-            Settings settings = Settings.of(Map.of(), Map.of(TokenCommand.SECRET, "x".repeat(32), TokenCommand.SUBJECT, "1"));
+            Settings settings = Settings.of(Map.of(), Map.of(TokenCommand.SECRET, "x".repeat(32), TokenCommand.SUBJECT, "1",
+                    TokenCommand.API, "view"));
             config.accept(settings);
             softly.assertThat(undocumented(settings.namesLookedUp()))
                     .as("settings `readmark %s` reads that docs/CONFIGURATION.md does not document", command).isEmpty();
@@ -72,13 +88,68 @@ class DeploymentFilesTest {
     }
 
     @Test
-    void shouldRefuseToStartTheApisWithoutASecretRatherThanShipOne() {
-        Compose withoutDotEnv = COMPOSE.withVariables(Map.of());
-        assertSoftly(softly -> COMPOSE.builtServices().stream()
-                .filter(service -> service.environment().containsKey(TokenCommand.SECRET))
-                .forEach(service -> softly.assertThat(catchThrowable(() -> withoutDotEnv.service(service.name()).environment()))
-                        .as("error of service %s without READMARK_JWT_SECRET set (it must not fall back to a default secret)", service.name())
-                        .hasMessageContaining("requires READMARK_JWT_SECRET")));
+    void shouldVerifyEachApiWithThePublicKeyOfItsOwnPairAndItsOwnAudience() throws Exception {
+        Service producer = serviceRunning("producer-api");
+        Service view = serviceRunning("view-api");
+        AuthConfig producerAuth = ProducerApiConfig.from(settingsOf(producer)).auth();
+        AuthConfig viewAuth = ViewApiConfig.from(settingsOf(view)).auth();
+        Mount producerKey = keyMount(producer);
+        Mount viewKey = keyMount(view);
+
+        assertSoftly(softly -> {
+            for (Service service : COMPOSE.builtServices()) {
+                softly.assertThat(service.environment()).as("environment of service %s: compose verifies with public keys, "
+                        + "never with a secret both APIs would share", service.name()).doesNotContainKey(AuthConfig.HS256_SECRET);
+            }
+            softly.assertThat(producerAuth.enabled()).as("authentication of service %s", producer.name()).isTrue();
+            softly.assertThat(viewAuth.enabled()).as("authentication of service %s", view.name()).isTrue();
+            softly.assertThat(producerKey.source()).as("key file of service %s (service %s mounts %s)", producer.name(), view.name(),
+                    viewKey.source()).isNotEqualTo(viewKey.source());
+            softly.assertThat(producerAuth.audience()).as("audience of service %s", producer.name())
+                    .isEqualTo(TokenCommand.DEFAULT_AUDIENCES.get("producer")).isNotEqualTo(viewAuth.audience());
+            softly.assertThat(viewAuth.audience()).as("audience of service %s", view.name())
+                    .isEqualTo(TokenCommand.DEFAULT_AUDIENCES.get("view"));
+        });
+
+        // What `readmark token` mints with each private key, as the README shows, passes its own API only.
+        Clock clock = Clock.systemUTC();
+        JwtVerifier producerVerifier = new JwtVerifier(producerAuth, clock);
+        JwtVerifier viewVerifier = new JwtVerifier(viewAuth, clock);
+        String publish = KEYS.token(producerKey.source(), "producer", "readmark:publish");
+        String readAny = KEYS.token(viewKey.source(), "view", "readmark:read-any");
+        String publishWithViewKey = KEYS.token(viewKey.source(), "producer", "readmark:publish");
+        assertThat(producerVerifier.verify(publish).hasScope("readmark:publish")).isTrue();
+        assertThat(viewVerifier.verify(readAny).hasScope("readmark:read-any")).isTrue();
+        assertThat(catchThrowable(() -> viewVerifier.verify(publish))).as("the producer API's token at the view API")
+                .isInstanceOf(InvalidTokenException.class);
+        assertThat(catchThrowable(() -> producerVerifier.verify(readAny))).as("the view API's token at the producer API")
+                .isInstanceOf(InvalidTokenException.class);
+        assertThat(catchThrowable(() -> producerVerifier.verify(publishWithViewKey)))
+                .as("a token with the producer's audience signed with the view API's key, at the producer API")
+                .isInstanceOf(InvalidTokenException.class).hasMessageContaining("signature does not verify");
+    }
+
+    @Test
+    void shouldMountOnlyPublicKeysThatTheReadmeMakesAndGitAndTheImagesLeaveOut() {
+        String readme = DeploymentFiles.read(ROOT.resolve("README.md"));
+        Set<String> gitignore = Set.copyOf(DeploymentFiles.read(ROOT.resolve(".gitignore")).lines().map(String::strip).toList());
+        Set<String> dockerignore = Set.copyOf(DeploymentFiles.read(ROOT.resolve(".dockerignore")).lines().map(String::strip).toList());
+        assertSoftly(softly -> COMPOSE.builtServices().forEach(service -> service.mounts().stream()
+                .filter(mount -> mount.type().equals("bind")).forEach(mount -> {
+                    String source = Path.of(mount.source()).normalize().toString();
+                    String folder = Path.of(source).getName(0).toString();
+                    softly.assertThat(source).as("file service %s mounts", service.name()).endsWith("-public.pem")
+                            .doesNotContain("private");
+                    softly.assertThat(mount.readOnly()).as("read_only of %s in service %s", source, service.name()).isTrue();
+                    softly.assertThat(mount.createHostPath()).as("create_host_path of %s in service %s (a missing key file must "
+                            + "stop the start, not become a directory)", source, service.name()).isFalse();
+                    softly.assertThat(readme).as("README.md making %s, which service %s mounts", source, service.name())
+                            .contains("-pubout -out " + source);
+                    softly.assertThat(gitignore).as(".gitignore, which must keep %s/ (private keys) out of git", folder)
+                            .containsAnyOf(folder + "/", "/" + folder + "/");
+                    softly.assertThat(dockerignore).as(".dockerignore, which must keep %s (private keys) out of the image builds", folder)
+                            .contains(folder);
+                })));
     }
 
     @Test
@@ -255,11 +326,78 @@ class DeploymentFilesTest {
                 .orElseThrow(() -> new AssertionError("no service in docker-compose.yml runs `readmark " + command + "`"));
     }
 
-    /** The image's ENV below the service's environment, as the container sees them. */
+    /**
+     * The image's ENV below the service's environment, as the container sees them; a value naming a file the service
+     * mounts from this checkout names the test's stand-in for that file instead.
+     */
     private static Settings settingsOf(Service service) {
         Map<String, String> env = new HashMap<>(runtimeStage(service).environment());
         env.putAll(service.environment());
+        Map<String, String> mounted = new HashMap<>();
+        service.mounts().stream().filter(mount -> mount.type().equals("bind"))
+                .forEach(mount -> mounted.put(mount.target(), KEYS.publicKeyFile(mount.source()).toString()));
+        env.replaceAll((name, value) -> mounted.getOrDefault(value, value));
         return Settings.of(Map.of(), env);
+    }
+
+    /** The read-only mount holding the public key the service's {@code AUTH_*} key setting names. */
+    private static Mount keyMount(Service service) {
+        Map<String, String> env = service.environment();
+        String file = env.getOrDefault(AuthConfig.PUBLIC_KEY_FILE, env.get(AuthConfig.JWKS_FILE));
+        assertThat(file).as("%s or %s of service %s", AuthConfig.PUBLIC_KEY_FILE, AuthConfig.JWKS_FILE, service.name()).isNotNull();
+        return service.mounts().stream().filter(mount -> mount.target().equals(file)).findFirst()
+                .orElseThrow(() -> new AssertionError("service " + service.name() + " verifies tokens with " + file
+                        + ", which none of its volumes mounts"));
+    }
+
+    /** An EC P-256 pair for each key file the compose services mount, as the README's openssl commands make them. */
+    private record KeyFiles(Path dir, Map<String, KeyPair> pairs) {
+
+        static KeyFiles forMountsOf(Compose compose) {
+            try {
+                Path dir = Files.createTempDirectory("readmark-compose-keys");
+                dir.toFile().deleteOnExit();
+                Map<String, KeyPair> pairs = new HashMap<>();
+                KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+                generator.initialize(new ECGenParameterSpec("secp256r1"));
+                compose.builtServices().forEach(service -> service.mounts().stream().filter(mount -> mount.type().equals("bind"))
+                        .forEach(mount -> pairs.computeIfAbsent(mount.source(), source -> generator.generateKeyPair())));
+                KeyFiles files = new KeyFiles(dir, pairs);
+                for (Map.Entry<String, KeyPair> pair : pairs.entrySet()) {
+                    Files.writeString(files.publicKeyFile(pair.getKey()), pem("PUBLIC KEY", pair.getValue().getPublic().getEncoded()));
+                    Files.writeString(files.privateKeyFile(pair.getKey()), pem("PRIVATE KEY", pair.getValue().getPrivate().getEncoded()));
+                }
+                return files;
+            } catch (IOException | GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        Path publicKeyFile(String source) {
+            return file(source, "public");
+        }
+
+        Path privateKeyFile(String source) {
+            return file(source, "private");
+        }
+
+        /** What {@code readmark token} prints for that API, signed with the private key of the pair of {@code source}. */
+        String token(String source, String api, String scope) {
+            return TokenCommand.sign(Settings.of(Map.of(TokenCommand.API, api, TokenCommand.SUBJECT, "blog-service",
+                    TokenCommand.SCOPE, scope, TokenCommand.PRIVATE_KEY_FILE, privateKeyFile(source).toString()), Map.of()), Instant.now());
+        }
+
+        private Path file(String source, String kind) {
+            if (!pairs.containsKey(source)) throw new AssertionError("no service mounts " + source);
+            File file = dir.resolve(Integer.toHexString(source.hashCode()) + "-" + kind + ".pem").toFile();
+            file.deleteOnExit();
+            return file.toPath();
+        }
+
+        private static String pem(String type, byte[] der) {
+            return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                    + "\n-----END " + type + "-----\n";
+        }
     }
 
     private static Set<String> namesRead(Service service) {

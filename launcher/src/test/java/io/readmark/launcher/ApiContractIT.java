@@ -76,7 +76,7 @@ class ApiContractIT {
 
     @Test
     void shouldAnswerEveryProducerOperationAsDocumented() throws Exception {
-        String service = TestTokens.service();
+        String service = TestTokens.publisher();
         String event = """
                 {"type":"Followed","eventId":"contract-1","followerId":11,"authorId":12,"at":"2026-01-01T00:00:00Z"}""";
         String events = "/v1/events";
@@ -85,7 +85,8 @@ class ApiContractIT {
         check(producer, producerUrl, "POST", events, events, service, "application/json", "x".repeat(70_000), 413);
         check(producer, producerUrl, "POST", events, events, service, "text/plain", event, 415);
         check(producer, producerUrl, "POST", events, events, null, "application/json", event, 401);
-        check(producer, producerUrl, "POST", events, events, TestTokens.user(11), "application/json", event, 403);
+        check(producer, producerUrl, "POST", events, events, TestTokens.producerUser(11), "application/json", event, 403);
+        check(producer, producerUrl, "POST", events, events, TestTokens.reader(), "application/json", event, 401);
 
         String batch = "/v1/events:batch";
         String mixed = "[" + event + ",{\"type\":\"Nope\"}]";
@@ -95,7 +96,7 @@ class ApiContractIT {
         check(producer, producerUrl, "POST", batch, batch, service, "application/json", "[" + (event + ",").repeat(1100) + event + "]", 413);
         check(producer, producerUrl, "POST", batch, batch, service, "text/csv", mixed, 415);
         check(producer, producerUrl, "POST", batch, batch, TestTokens.expired(), "application/json", mixed, 401);
-        check(producer, producerUrl, "POST", batch, batch, TestTokens.user(11), "application/json", mixed, 403);
+        check(producer, producerUrl, "POST", batch, batch, TestTokens.producerUser(11), "application/json", mixed, 403);
 
         operations(producer, producerUrl, pipeline.stack().producerManagementUrl());
 
@@ -115,7 +116,7 @@ class ApiContractIT {
         long blog = pipeline.newId();
         pipeline.produce(pipeline.followed(user, author));
         pipeline.produce(pipeline.published(blog, author, Instant.parse("2026-01-02T00:00:00Z")));
-        String service = TestTokens.service();
+        String service = TestTokens.reader();
         String own = TestTokens.user(user);
         String other = TestTokens.user(user + 1);
         PipelineFixture.eventually(() -> assertThat(call(viewUrl, "GET", "/v1/users/" + user + "/unread/items", own, null, null).body())
@@ -128,6 +129,7 @@ class ApiContractIT {
         check(view, viewUrl, "GET", counts, "/v1/users/-1/unread", service, null, null, 400);
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", null, null, null, 401);
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", other, null, null, 403);
+        check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", TestTokens.publisher(), null, null, 401);
 
         String items = "/v1/users/{userId}/unread/items";
         check(view, viewUrl, "GET", items, "/v1/users/" + user + "/unread/items?limit=1", own, null, null, 200);

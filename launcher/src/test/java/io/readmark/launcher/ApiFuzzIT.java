@@ -54,7 +54,8 @@ class ApiFuzzIT {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Random random = new Random(SEED);
-    private final String service = TestTokens.service();
+    private final String service = TestTokens.publisher();
+    private final String reader = TestTokens.reader();
     private PipelineFixture pipeline;
 
     @BeforeAll
@@ -114,7 +115,7 @@ class ApiFuzzIT {
                     ? new Probe("oversized body", "POST", "/v1/events", bearer(service), "application/json", oversized(65_537))
                     : new Probe("oversized body", "POST", "/v1/events:batch", bearer(service), "application/json", oversized(1_048_577));
             case 5 -> new Probe("bad token", "POST", random.nextBoolean() ? "/v1/events" : "/v1/events:batch",
-                    badAuthorization(), "application/json", validEvent().getBytes(StandardCharsets.UTF_8));
+                    badAuthorization(service, reader), "application/json", validEvent().getBytes(StandardCharsets.UTF_8));
             case 6 -> new Probe("bad content type", "POST", random.nextBoolean() ? "/v1/events" : "/v1/events:batch",
                     bearer(service), pick(List.of("text/plain", "application/xml", "multipart/form-data", "application/jsonx", "*/*")),
                     validEvent().getBytes(StandardCharsets.UTF_8));
@@ -168,9 +169,9 @@ class ApiFuzzIT {
         return ("[" + (event + ",").repeat(bytes / event.length() + 1) + event + "]").getBytes(StandardCharsets.UTF_8);
     }
 
-    private String badAuthorization() {
-        String valid = service;
-        return switch (random.nextInt(8)) {
+    /** A bad Authorization value for the API whose valid token is {@code valid}, or one for {@code otherApi}. */
+    private String badAuthorization(String valid, String otherApi) {
+        return switch (random.nextInt(9)) {
             case 0 -> null;
             case 1 -> "Bearer";
             case 2 -> "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
@@ -179,6 +180,7 @@ class ApiFuzzIT {
             case 5 -> "Bearer " + Base64.getUrlEncoder().withoutPadding().encodeToString("{\"alg\":\"none\"}".getBytes(StandardCharsets.UTF_8))
                     + "." + valid.split("\\.")[1] + ".";
             case 6 -> "Bearer " + "x".repeat(1 + random.nextInt(6_000));
+            case 7 -> "Bearer " + otherApi;
             default -> "Bearer a.b.c";
         };
     }
@@ -187,14 +189,14 @@ class ApiFuzzIT {
 
     private Probe viewProbe() {
         String user = bearer(TestTokens.user(5));
-        String any = bearer(service);
+        String any = bearer(reader);
         return switch (random.nextInt(7)) {
             case 0 -> get("bad user id", "/v1/users/" + badPathId() + pick(List.of("/unread", "/unread/items", "/unread/6", "/blogs/7?authorId=6")), any);
             case 1 -> get("bad author or blog id", pick(List.of("/v1/users/5/unread/", "/v1/users/5/blogs/")) + badPathId()
                     + "?authorId=6", user);
             case 2 -> get("bad query", "/v1/users/5" + pick(List.of("/unread?cap=", "/unread/items?limit=", "/unread/6?limit=",
                     "/blogs/7?authorId=", "/unread/items?cursor=", "/unread/6?cursor=")) + badQueryValue(), user);
-            case 3 -> get("bad token", "/v1/users/5/unread", badAuthorization());
+            case 3 -> get("bad token", "/v1/users/5/unread", badAuthorization(reader, service));
             case 4 -> get("other user", "/v1/users/" + (6 + random.nextInt(1_000)) + pick(List.of("/unread", "/unread/items", "/unread/6")), user);
             case 5 -> new Probe("bad method", pick(List.of("POST", "PUT", "DELETE", "PATCH")), "/v1/users/5/unread", user,
                     "application/json", "{}".getBytes(StandardCharsets.UTF_8));

@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param maxBodyBytes     largest accepted body of a single event; larger ones are answered 413
  * @param maxBatchEvents   most events accepted in one batch request; more are answered 413
  * @param maxBatchBytes    largest accepted body of a batch request; larger ones are answered 413
- * @param auth             how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
+ * @param auth             how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings); tokens
+ *                         must name {@code AUTH_JWT_AUDIENCE}, by default {@value AuthConfig#PRODUCER_API_AUDIENCE}
  * @param managementHost   interface of the management port (health, metrics): loopback unless set
  * @param managementPort   management port, 0 for any free port
  * @param http             what one client may hold of the API port ({@code HTTP_*} settings)
@@ -87,7 +88,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.positiveInteger(MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES),
                 settings.positiveInteger(MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_EVENTS),
                 settings.positiveInteger(MAX_BATCH_BYTES, DEFAULT_MAX_BATCH_BYTES),
-                AuthConfig.from(settings),
+                AuthConfig.from(settings, AuthConfig.PRODUCER_API_AUDIENCE),
                 settings.string(MANAGEMENT_HOST, DEFAULT_MANAGEMENT_HOST),
                 settings.integer(MANAGEMENT_PORT, DEFAULT_MANAGEMENT_PORT),
                 HttpLimits.from(settings, HttpLimits.defaults().withMaxConnections(DEFAULT_MAX_CONNECTIONS)));

@@ -33,10 +33,16 @@ import io.readmark.common.config.Settings;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.Topics;
 
-/** The ingest endpoint with bearer JWTs checked against an RSA public key file, on a real broker. */
+/**
+ * The ingest endpoint with bearer JWTs checked against an RSA public key file, on a real broker. The view API has a
+ * key pair of its own: neither its key nor its audience opens this API.
+ */
 class ProducerApiAuthIT {
 
     private static final String ISSUER = "https://id.readmark.test";
+    /** The defaults: the API is started without AUTH_JWT_AUDIENCE. */
+    private static final String PRODUCER_AUDIENCE = "readmark-producer";
+    private static final String VIEW_AUDIENCE = "readmark-view";
     private static final String EVENT = """
             {"type":"BlogPublished","eventId":"auth-pub-1","blogId":501,"authorId":7,"publishedAt":"2026-03-01T12:00:00Z"}""";
 
@@ -44,12 +50,15 @@ class ProducerApiAuthIT {
     static Path keys;
 
     private static KeyPair issuerKey;
+    /** The view API's pair, which signs the tokens the view API accepts. */
+    private static KeyPair viewKey;
     private static ProducerApi api;
     private static HttpCalls http;
 
     @BeforeAll
     static void start() throws Exception {
         issuerKey = rsaKeyPair();
+        viewKey = rsaKeyPair();
         Path pem = Files.writeString(keys.resolve("issuer.pem"), "-----BEGIN PUBLIC KEY-----\n"
                 + Base64.getMimeEncoder().encodeToString(issuerKey.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n");
         Topics topics = KafkaRecords.createTopicsFor(ProducerApiAuthIT.class);
@@ -103,6 +112,28 @@ class ProducerApiAuthIT {
     }
 
     @Test
+    void aTokenForTheViewApiIsRefusedWhicheverKeySignedIt() {
+        // Given publish tokens, each wrong in one way only
+        String viewKeyProducerAudience = sign(viewKey, claims("blog-service", "readmark:publish"));
+        String producerKeyViewAudience = sign(issuerKey, claims("blog-service", "readmark:publish").audience(VIEW_AUDIENCE));
+        String noAudience = sign(issuerKey, claims("blog-service", "readmark:publish").audience((String) null));
+
+        // When
+        HttpResponse<String> withViewKey = post(viewKeyProducerAudience);
+        HttpResponse<String> forView = post(producerKeyViewAudience);
+        HttpResponse<String> forNobody = post(noAudience);
+
+        // Then
+        assertThat(withViewKey.statusCode()).isEqualTo(401);
+        assertThat(HttpCalls.json(withViewKey).get("detail").asText()).isEqualTo("the token's signature does not verify");
+        assertThat(forView.statusCode()).isEqualTo(401);
+        assertThat(forView.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"readmark\", error=\"invalid_token\", "
+                + "error_description=\"the token's audience (aud) does not include this API\"");
+        assertThat(forNobody.statusCode()).isEqualTo(401);
+        assertThat(HttpCalls.json(forNobody).get("detail").asText()).isEqualTo("the token has no aud (audience) claim");
+    }
+
+    @Test
     void aUserTokenWithoutThePublishScopeIsForbidden() {
         // When
         HttpResponse<String> response = post(sign(issuerKey, claims("101", "openid profile")));
@@ -140,7 +171,7 @@ class ProducerApiAuthIT {
 
     private static JWTClaimsSet.Builder claims(String subject, String scope) {
         Instant now = Instant.now();
-        return new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).claim("scope", scope)
+        return new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).audience(PRODUCER_AUDIENCE).claim("scope", scope)
                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(300)));
     }
 

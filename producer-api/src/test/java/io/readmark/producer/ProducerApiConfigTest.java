@@ -76,6 +76,7 @@ class ProducerApiConfigTest {
         assertThat(config.maxBatchBytes()).isEqualTo(2097152);
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().issuer()).isEqualTo("https://issuer.example");
+        assertThat(config.auth().audience()).as("the producer API's own audience by default").isEqualTo("readmark-producer");
     }
 
     @Test

@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param maxLimit        the largest page size a request may ask for
  * @param circuitFailures consecutive Redis failures after which requests are refused without asking Redis
  * @param circuitOpen     how long they are refused before one trial call may close the circuit again
- * @param auth            how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings)
+ * @param auth            how callers are authenticated ({@code READMARK_AUTH} and the {@code AUTH_*} settings); tokens
+ *                        must name {@code AUTH_JWT_AUDIENCE}, by default {@value AuthConfig#VIEW_API_AUDIENCE}
  * @param managementHost  interface of the management port (health, metrics): loopback unless set
  * @param managementPort  management port; 0 picks a free one
  * @param http            what one client may hold of the API port ({@code HTTP_*} settings)
@@ -75,7 +76,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.integer(MAX_LIMIT, 100),
                 settings.integer(CIRCUIT_FAILURES, 5),
                 settings.duration(CIRCUIT_OPEN, Duration.ofSeconds(2)),
-                AuthConfig.from(settings),
+                AuthConfig.from(settings, AuthConfig.VIEW_API_AUDIENCE),
                 settings.string(MANAGEMENT_HOST, "127.0.0.1"),
                 settings.integer(MANAGEMENT_PORT, 9081),
                 HttpLimits.from(settings));

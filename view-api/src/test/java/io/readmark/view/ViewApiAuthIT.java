@@ -32,17 +32,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The view API with bearer JWTs checked against a JWK set file, over a real Redis: a user reads only their own
- * unread state, a service with {@code readmark:read-any} reads anyone's, probes need no token.
+ * unread state, a service with {@code readmark:read-any} reads anyone's, probes need no token. The producer API has
+ * a key pair of its own: neither its key nor its audience opens this API.
  */
 class ViewApiAuthIT {
 
+    /** The default: the API is started without AUTH_JWT_AUDIENCE. */
     private static final String AUDIENCE = "readmark-view";
+    private static final String PRODUCER_AUDIENCE = "readmark-producer";
 
     @TempDir
     static Path keys;
 
     private static KeyPair current;
     private static KeyPair next;
+    /** The producer API's pair, which signs the tokens the producer API accepts. */
+    private static KeyPair producerKey;
     private static ViewApiFixture fixture;
 
     @BeforeAll
@@ -50,13 +55,13 @@ class ViewApiAuthIT {
         // Two keys, as during a key rotation: tokens name theirs by kid.
         current = ecKeyPair();
         next = ecKeyPair();
+        producerKey = ecKeyPair();
         Path jwks = Files.writeString(keys.resolve("jwks.json"), new JWKSet(List.of(
                 new ECKey.Builder(Curve.P_256, (ECPublicKey) current.getPublic()).keyID("current").build(),
                 new ECKey.Builder(Curve.P_256, (ECPublicKey) next.getPublic()).keyID("next").build())).toString());
         fixture = ViewApiFixture.onSharedRedis(Map.of(
                 "READMARK_AUTH", "jwt",
-                "AUTH_JWKS_FILE", jwks.toString(),
-                "AUTH_JWT_AUDIENCE", AUDIENCE));
+                "AUTH_JWKS_FILE", jwks.toString()));
         fixture.deliver(101, 7, 1001, 1002);
         fixture.deliver(102, 7, 1001);
     }
@@ -122,6 +127,36 @@ class ViewApiAuthIT {
         assertThat(wrongAudience.headers().firstValue("WWW-Authenticate").orElseThrow()).contains("error=\"invalid_token\"", "audience");
         assertThat(wrongKid.statusCode()).isEqualTo(401);
         assertThat(ViewApiFixture.json(wrongKid).get("detail").asText()).isEqualTo("the token's signature does not verify");
+    }
+
+    @Test
+    void aTokenForTheProducerApiIsRefusedWhicheverKeySignedIt() {
+        // When: a token of this API's audience signed with the producer's key (under this API's kid, and under none),
+        // and one of the producer's audience signed with this API's key
+        HttpResponse<String> producerKeyWithKid = fixture.get("/v1/users/101/unread", bearer(producerKey, "current", claims("101")));
+        HttpResponse<String> producerKeyWithoutKid = fixture.get("/v1/users/101/unread", bearer(producerKey, null, claims("101")));
+        HttpResponse<String> forProducer = fixture.get("/v1/users/101/unread",
+                bearer(current, "current", claims("101").audience(PRODUCER_AUDIENCE)));
+
+        // Then
+        assertThat(producerKeyWithKid.statusCode()).isEqualTo(401);
+        assertThat(ViewApiFixture.json(producerKeyWithKid).get("detail").asText()).isEqualTo("the token's signature does not verify");
+        assertThat(producerKeyWithoutKid.statusCode()).isEqualTo(401);
+        assertThat(ViewApiFixture.json(producerKeyWithoutKid).get("detail").asText()).isEqualTo("the token's signature does not verify");
+        assertThat(forProducer.statusCode()).isEqualTo(401);
+        assertThat(forProducer.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"readmark\", error=\"invalid_token\", "
+                + "error_description=\"the token's audience (aud) does not include this API\"");
+    }
+
+    @Test
+    void aSubjectSpellingAUserIdOtherwiseReadsNobody() {
+        for (String subject : List.of("0101", "0000000000000000101", "+101", "\u0661\u0660\u0661", "\uFF11\uFF10\uFF11")) {
+            // When
+            HttpResponse<String> response = fixture.get("/v1/users/101/unread", bearer(current, "current", claims(subject)));
+
+            // Then
+            assertThat(response.statusCode()).as(subject).isEqualTo(403);
+        }
     }
 
     @Test

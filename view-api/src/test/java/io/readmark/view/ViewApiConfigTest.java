@@ -64,7 +64,7 @@ class ViewApiConfigTest {
                 Map.entry("HTTP_REQUEST_TIMEOUT", "PT5S"),
                 Map.entry("READMARK_AUTH", "jwt"),
                 Map.entry("AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"),
-                Map.entry("AUTH_JWT_AUDIENCE", "readmark-view"));
+                Map.entry("AUTH_JWT_AUDIENCE", "https://view.blog.example"));
         // When
         ViewApiConfig config = fromEnvironment(environment);
         // Then
@@ -74,7 +74,9 @@ class ViewApiConfigTest {
                         "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
                                 .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout())));
         assertThat(config.auth().enabled()).isTrue();
-        assertThat(config.auth().audience()).isEqualTo("readmark-view");
+        assertThat(config.auth().audience()).isEqualTo("https://view.blog.example");
+        assertThat(fromEnvironment(Map.of("READMARK_AUTH", "jwt", "AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"))
+                .auth().audience()).as("the view API's own audience by default").isEqualTo("readmark-view");
     }
 
     @Test

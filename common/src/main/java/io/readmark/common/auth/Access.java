@@ -31,7 +31,7 @@ public final class Access {
             return new Access(null);
         }
         log.info("{}: bearer JWT authentication on: {}, issuer {}, audience {}", api, config.keys(),
-                config.issuer() == null ? "any" : config.issuer(), config.audience() == null ? "any" : config.audience());
+                config.issuer() == null ? "any" : config.issuer(), config.audience());
         return new Access(new JwtVerifier(config, Clock.systemUTC()));
     }
 

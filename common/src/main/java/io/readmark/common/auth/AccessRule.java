@@ -26,6 +26,8 @@ public interface AccessRule {
     /**
      * The user named by the path variable {@code userIdVariable} reading their own state (the token's subject is that
      * user id), or a token with {@code anyUserScope}. The id is validated first, so a malformed one is a 400, not a 403.
+     * Path id and subject are both read by {@link io.readmark.common.http.CanonicalNumbers}, so a user has one spelling
+     * in both and a subject such as {@code 0101} matches no path.
      */
     static AccessRule ownUser(String userIdVariable, String anyUserScope) {
         return (principal, request) -> {

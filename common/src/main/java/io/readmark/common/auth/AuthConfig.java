@@ -15,11 +15,15 @@ import java.util.function.Function;
 /**
  * How an API authenticates callers: bearer JWTs checked against one key source, or nothing at all (local runs).
  * Read and validated once at startup, keys included, so a bad setting fails the start naming the setting.
+ * <p>
+ * Every token must name the API it is for in {@code aud}: each API has its own audience (its default is
+ * {@code readmark-producer} or {@code readmark-view}), so a token minted for one API is refused by the other even
+ * where both trust the same issuer.
  *
  * @param enabled   false only for {@code READMARK_AUTH=off}; the other components are then null
  * @param keys      the keys tokens may be signed with
  * @param issuer    the {@code iss} every token must carry, or null to accept any
- * @param audience  a value every token's {@code aud} must contain, or null to accept any
+ * @param audience  a value every token's {@code aud} must contain: this API's name
  * @param clockSkew tolerance for {@code exp}, {@code nbf} and {@code iat} against this host's clock
  */
 public record AuthConfig(boolean enabled, VerificationKeys keys, String issuer, String audience, Duration clockSkew) {
@@ -33,6 +37,10 @@ public record AuthConfig(boolean enabled, VerificationKeys keys, String issuer, 
     public static final String CLOCK_SKEW = "AUTH_CLOCK_SKEW";
 
     public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(60);
+    /** The producer API's default audience: a token it accepts has this in {@code aud}. */
+    public static final String PRODUCER_API_AUDIENCE = "readmark-producer";
+    /** The view API's default audience. */
+    public static final String VIEW_API_AUDIENCE = "readmark-view";
 
     private static final AuthConfig OFF = new AuthConfig(false, null, null, null, null);
 
@@ -40,6 +48,9 @@ public record AuthConfig(boolean enabled, VerificationKeys keys, String issuer, 
         if (enabled) {
             Objects.requireNonNull(keys, "keys");
             Objects.requireNonNull(clockSkew, "clockSkew");
+            // Without an audience a token for the other API (or any other service of the issuer) would pass here.
+            if (audience == null || audience.isBlank()) throw new IllegalArgumentException(AUDIENCE + " must not be empty");
+            if (issuer != null && issuer.isBlank()) throw new IllegalArgumentException(ISSUER + " must not be blank");
             if (clockSkew.isNegative()) throw new IllegalArgumentException(CLOCK_SKEW + " must not be negative, was " + clockSkew);
         }
     }
@@ -53,7 +64,11 @@ public record AuthConfig(boolean enabled, VerificationKeys keys, String issuer, 
         return new AuthConfig(true, keys, issuer, audience, clockSkew);
     }
 
-    public static AuthConfig from(Settings settings) {
+    /**
+     * Reads {@code READMARK_AUTH} and the {@code AUTH_*} settings of one API; {@code defaultAudience} is that API's
+     * audience when {@code AUTH_JWT_AUDIENCE} is not set.
+     */
+    public static AuthConfig from(Settings settings, String defaultAudience) {
         String mode = settings.string(MODE, "jwt");
         if (mode.equalsIgnoreCase("off")) return off();
         if (!mode.equalsIgnoreCase("jwt")) throw new IllegalArgumentException(MODE + " must be jwt or off, was '" + mode + "'");
@@ -74,7 +89,7 @@ public record AuthConfig(boolean enabled, VerificationKeys keys, String issuer, 
             case PUBLIC_KEY_FILE -> keys(PUBLIC_KEY_FILE, read(PUBLIC_KEY_FILE, source.getValue()), VerificationKeys::pemPublicKey);
             default -> keys(JWKS_FILE, read(JWKS_FILE, source.getValue()), VerificationKeys::jwkSet);
         };
-        return jwt(keys, settings.find(ISSUER).orElse(null), settings.find(AUDIENCE).orElse(null),
+        return jwt(keys, settings.find(ISSUER).orElse(null), settings.string(AUDIENCE, defaultAudience),
                 settings.duration(CLOCK_SKEW, DEFAULT_CLOCK_SKEW));
     }
 

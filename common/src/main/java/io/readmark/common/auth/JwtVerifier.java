@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 
 /**
  * Turns a compact JWS into a {@link Principal}, or refuses it with the reason: shape, algorithm, key, signature,
- * then the time claims (with the clock skew) and the configured issuer and audience. Signatures are checked by
+ * then the time claims (with the clock skew), the issuer when one is configured and the API's audience, always. Signatures are checked by
  * nimbus-jose-jwt; this class only decides which key may check which token. Thread-safe.
  */
 public final class JwtVerifier {
@@ -110,7 +110,10 @@ public final class JwtVerifier {
         if (issuer != null && !issuer.equals(claims.getIssuer())) {
             throw new InvalidTokenException("the token's issuer (iss) is not accepted");
         }
-        if (audience != null && !claims.getAudience().contains(audience)) {
+        // Always checked: the audience is what keeps a token for the other API (same issuer, maybe same key) out.
+        List<String> audiences = claims.getAudience();
+        if (audiences.isEmpty()) throw new InvalidTokenException("the token has no aud (audience) claim");
+        if (!audiences.contains(audience)) {
             throw new InvalidTokenException("the token's audience (aud) does not include this API");
         }
     }

@@ -1,20 +1,18 @@
 package io.readmark.common.auth;
 
 import com.nimbusds.jwt.JWTClaimsSet;
+import io.readmark.common.http.CanonicalNumbers;
 
 import java.text.ParseException;
 import java.util.LinkedHashSet;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Who a verified token speaks for: its subject ({@code sub}, null when absent) and its scopes. A user token's subject
- * is the user id; a service token carries a Readmark scope.
+ * is the user id in canonical decimal; a service token carries a Readmark scope.
  */
 public record Principal(String subject, Set<String> scopes) {
-
-    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,19}");
 
     public Principal {
         scopes = Set.copyOf(scopes);
@@ -24,15 +22,13 @@ public record Principal(String subject, Set<String> scopes) {
         return scopes.contains(scope);
     }
 
-    /** The subject as a user id, when it is a positive 64-bit decimal. */
+    /**
+     * The subject as a user id, when it is spelled as path ids are ({@link CanonicalNumbers#positiveId}). Any other
+     * spelling of a number ({@code 0101}, {@code +101}, non-ASCII digits) is no user id: it would let one token
+     * stand for a user the paths would call by another name.
+     */
     public OptionalLong userId() {
-        if (subject == null || !DECIMAL.matcher(subject).matches()) return OptionalLong.empty();
-        try {
-            long id = Long.parseLong(subject);
-            return id > 0 ? OptionalLong.of(id) : OptionalLong.empty();
-        } catch (NumberFormatException e) {
-            return OptionalLong.empty(); // beyond Long.MAX_VALUE
-        }
+        return CanonicalNumbers.positiveId(subject);
     }
 
     /** Scopes from {@code scope} (space-separated, RFC 8693) and {@code scp} (array or string), as issuers differ. */

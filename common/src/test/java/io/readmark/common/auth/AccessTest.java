@@ -38,8 +38,8 @@ import io.readmark.schemas.Json;
 /** The gate in front of routes, on a real {@link JsonHttpServer}: who gets 401, 400, 403, and never a 500. */
 class AccessTest {
 
-    private static final Access ACCESS = new Access(new JwtVerifier(
-            AuthConfig.jwt(VerificationKeys.hs256Secret(TestKeys.SECRET), null, null, Duration.ofSeconds(60)), TestKeys.CLOCK));
+    private static final Access ACCESS = new Access(new JwtVerifier(AuthConfig.jwt(VerificationKeys.hs256Secret(TestKeys.SECRET),
+            null, TestKeys.AUDIENCE, Duration.ofSeconds(60)), TestKeys.CLOCK));
 
     private static JsonHttpServer server;
     private static JsonHttpServer unprotected;
@@ -178,6 +178,33 @@ class AccessTest {
         assertThat(json(other).get("detail").asText()).startsWith("a user token may read only its own unread state");
         assertThat(challenge(other)).isEqualTo("Bearer realm=\"readmark\", error=\"insufficient_scope\", scope=\"readmark:read-any\"");
         assertThat(service.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aSubjectSpellingTheUserIdOtherwiseReadsNobody() {
+        for (String subject : JwtVerifierTest.NON_CANONICAL_101) {
+            // When
+            HttpResponse<String> response = call("GET", "/v1/users/101/unread", "Bearer " + token(subject, null));
+
+            // Then: authenticated, but no user: the path's 101 is not the token's
+            assertThat(response.statusCode()).as(subject).isEqualTo(403);
+            assertThat(challenge(response)).as(subject).contains("error=\"insufficient_scope\"");
+        }
+        assertThat(call("GET", "/v1/users/0101/unread", "Bearer " + token("0101", null)).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aTokenForAnotherAudienceIsA401WithTheBearerChallenge() {
+        // Given a publish token minted for the view API
+        String forView = TestKeys.hs256(claims("svc").audience(AuthConfig.VIEW_API_AUDIENCE).claim("scope", Scopes.PUBLISH).build());
+
+        // When
+        HttpResponse<String> response = call("POST", "/v1/events", "Bearer " + forView);
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(challenge(response)).isEqualTo("Bearer realm=\"readmark\", error=\"invalid_token\", "
+                + "error_description=\"the token's audience (aud) does not include this API\"");
     }
 
     @Test

@@ -28,7 +28,7 @@ class AuthConfigTest {
     Path dir;
 
     private static AuthConfig from(Map<String, String> environment) {
-        return AuthConfig.from(Settings.of(Map.of(), environment));
+        return AuthConfig.from(Settings.of(Map.of(), environment), AuthConfig.PRODUCER_API_AUDIENCE);
     }
 
     private static void assertStartupError(Map<String, String> environment, String message) {
@@ -66,14 +66,29 @@ class AuthConfigTest {
     }
 
     @Test
-    void theSkewDefaultsToOneMinuteAndIssuerAndAudienceToAny() {
+    void theSkewDefaultsToOneMinuteTheIssuerToAnyAndTheAudienceToTheApis() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("AUTH_JWT_HS256_SECRET", TestKeys.SECRET));
+
         // When
-        AuthConfig config = from(Map.of("AUTH_JWT_HS256_SECRET", TestKeys.SECRET));
+        AuthConfig producer = AuthConfig.from(settings, AuthConfig.PRODUCER_API_AUDIENCE);
+        AuthConfig view = AuthConfig.from(settings, AuthConfig.VIEW_API_AUDIENCE);
 
         // Then
-        assertThat(config.clockSkew()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(config.issuer()).isNull();
-        assertThat(config.audience()).isNull();
+        assertThat(producer.clockSkew()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(producer.issuer()).isNull();
+        assertThat(producer.audience()).isEqualTo("readmark-producer");
+        assertThat(view.audience()).isEqualTo("readmark-view");
+    }
+
+    @Test
+    void anAudienceIsAlwaysRequiredWhenAuthenticating() {
+        VerificationKeys keys = VerificationKeys.hs256Secret(TestKeys.SECRET);
+        assertThatThrownBy(() -> AuthConfig.jwt(keys, null, null, Duration.ZERO)).hasMessageContaining("AUTH_JWT_AUDIENCE must not be empty");
+        assertThatThrownBy(() -> AuthConfig.jwt(keys, null, " ", Duration.ZERO)).hasMessageContaining("AUTH_JWT_AUDIENCE must not be empty");
+        assertThatThrownBy(() -> AuthConfig.jwt(keys, "", "a", Duration.ZERO)).hasMessageContaining("AUTH_JWT_ISSUER must not be blank");
+        // an empty setting is an unset one: the API's own audience, never none
+        assertThat(from(Map.of("AUTH_JWT_HS256_SECRET", TestKeys.SECRET, "AUTH_JWT_AUDIENCE", " ")).audience()).isEqualTo("readmark-producer");
     }
 
     @Test

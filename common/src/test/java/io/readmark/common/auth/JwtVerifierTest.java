@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -25,12 +26,17 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 
+import io.readmark.common.config.Settings;
+
 class JwtVerifierTest {
 
     private static final Duration SKEW = Duration.ofSeconds(60);
+    /** Spellings of user 101 that {@code Long.parseLong} would take but a path never does. */
+    static final List<String> NON_CANONICAL_101 = List.of("0101", "0000000000000000101", "00000000000000000101", "+101",
+            "\u0661\u0660\u0661", "\uFF11\uFF10\uFF11", " 101", "101 ");
 
     private static JwtVerifier verifier(VerificationKeys keys) {
-        return new JwtVerifier(AuthConfig.jwt(keys, null, null, SKEW), CLOCK);
+        return new JwtVerifier(AuthConfig.jwt(keys, null, TestKeys.AUDIENCE, SKEW), CLOCK);
     }
 
     private static JwtVerifier hs256Verifier() {
@@ -206,18 +212,65 @@ class JwtVerifierTest {
     // ---- issuer and audience --------------------------------------------------------------------------------------
 
     @Test
-    void theConfiguredIssuerAndAudienceAreRequired() throws Exception {
+    void theConfiguredIssuerIsRequired() throws Exception {
         // Given
         JwtVerifier verifier = new JwtVerifier(AuthConfig.jwt(VerificationKeys.hs256Secret(TestKeys.SECRET),
-                "https://id.example", "readmark", SKEW), CLOCK);
+                "https://id.example", TestKeys.AUDIENCE, SKEW), CLOCK);
 
         // When / Then
-        assertThat(verifier.verify(TestKeys.hs256(claims("1").issuer("https://id.example").audience(List.of("other", "readmark")).build())).subject()).isEqualTo("1");
-        assertThat(verifier.verify(TestKeys.hs256(claims("1").issuer("https://id.example").audience("readmark").build())).subject()).isEqualTo("1");
-        assertRefused(verifier, TestKeys.hs256(claims("1").issuer("https://evil.example").audience("readmark").build()), "issuer (iss) is not accepted");
-        assertRefused(verifier, TestKeys.hs256(claims("1").audience("readmark").build()), "issuer (iss) is not accepted");
-        assertRefused(verifier, TestKeys.hs256(claims("1").issuer("https://id.example").audience("other").build()), "audience (aud)");
-        assertRefused(verifier, TestKeys.hs256(claims("1").issuer("https://id.example").build()), "audience (aud)");
+        assertThat(verifier.verify(TestKeys.hs256(claims("1").issuer("https://id.example").build())).subject()).isEqualTo("1");
+        assertRefused(verifier, TestKeys.hs256(claims("1").issuer("https://evil.example").build()), "issuer (iss) is not accepted");
+        assertRefused(verifier, TestKeys.hs256(claims("1").build()), "issuer (iss) is not accepted");
+    }
+
+    @Test
+    void withoutAConfiguredIssuerAnyIssuerIsAccepted() throws Exception {
+        assertThat(hs256Verifier().verify(TestKeys.hs256(claims("1").issuer("https://other.example").build())).subject()).isEqualTo("1");
+        assertThat(hs256Verifier().verify(TestKeys.hs256(claims("1").build())).subject()).isEqualTo("1");
+    }
+
+    @Test
+    void everyTokenMustNameThisApisAudience() throws Exception {
+        // Given
+        JwtVerifier verifier = hs256Verifier();
+
+        // When / Then
+        assertThat(verifier.verify(TestKeys.hs256(claims("1").audience(List.of("other", TestKeys.AUDIENCE)).build())).subject()).isEqualTo("1");
+        assertRefused(verifier, TestKeys.hs256(claims("1").audience((String) null).build()), "no aud (audience) claim");
+        assertRefused(verifier, TestKeys.hs256(claims("1").audience(List.of()).build()), "no aud (audience) claim");
+        assertRefused(verifier, TestKeys.hs256(claims("1").audience("other").build()), "audience (aud) does not include this API");
+        assertRefused(verifier, TestKeys.hs256(claims("1").audience(TestKeys.AUDIENCE.toUpperCase()).build()), "audience (aud)");
+        assertRefused(verifier, TestKeys.hs256(claims("1").audience(TestKeys.AUDIENCE + " ").build()), "audience (aud)");
+        assertThatThrownBy(() -> verifier.verify(TestKeys.hs256(claims("1").claim("aud", 5).build())))
+                .isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void aTokenForTheViewApiIsRefusedByTheProducerApiEvenWithTheSameKey() throws Exception {
+        // Given both APIs configured as they start, from the same settings (one secret: the worst case)
+        Settings settings = Settings.of(Map.of(), Map.of(AuthConfig.HS256_SECRET, TestKeys.SECRET));
+        JwtVerifier producer = new JwtVerifier(AuthConfig.from(settings, AuthConfig.PRODUCER_API_AUDIENCE), CLOCK);
+        JwtVerifier view = new JwtVerifier(AuthConfig.from(settings, AuthConfig.VIEW_API_AUDIENCE), CLOCK);
+        String forView = TestKeys.hs256(claims("svc").audience(AuthConfig.VIEW_API_AUDIENCE).claim("scope", Scopes.PUBLISH).build());
+        String forProducer = TestKeys.hs256(claims("svc").audience(AuthConfig.PRODUCER_API_AUDIENCE).claim("scope", Scopes.READ_ANY).build());
+
+        // When / Then
+        assertThat(view.verify(forView).hasScope(Scopes.PUBLISH)).isTrue();
+        assertRefused(producer, forView, "audience (aud) does not include this API");
+        assertThat(producer.verify(forProducer).hasScope(Scopes.READ_ANY)).isTrue();
+        assertRefused(view, forProducer, "audience (aud) does not include this API");
+    }
+
+    @Test
+    void aTokenSignedWithTheOtherApisKeyIsRefusedWhateverItsAudience() throws Exception {
+        // Given each API verifying with the public key of its own pair
+        JwtVerifier producer = verifier(VerificationKeys.pemPublicKey(TestKeys.pem(EC_P256.getPublic())));
+        JWTClaimsSet forProducer = claims("svc").claim("scope", Scopes.PUBLISH).build();
+
+        // When / Then
+        assertThat(producer.verify(TestKeys.es(JWSAlgorithm.ES256, EC_P256, null, forProducer)).subject()).isEqualTo("svc");
+        assertRefused(producer, TestKeys.rs256(RSA, null, forProducer), "alg is not accepted");
+        assertRefused(producer, TestKeys.es(JWSAlgorithm.ES256, TestKeys.EC_P256_OTHER, null, forProducer), "signature does not verify");
     }
 
     // ---- scopes ----------------------------------------------------------------------------------------------
@@ -246,11 +299,27 @@ class JwtVerifierTest {
     }
 
     @Test
-    void onlyAPositiveDecimalSubjectIsAUserId() {
+    void onlyACanonicalPositiveDecimalSubjectIsAUserId() {
         assertThat(new Principal("9223372036854775807", Set.of()).userId()).hasValue(Long.MAX_VALUE);
-        for (String subject : List.of("0", "-1", "+1", "1e3", "9223372036854775808", "abc", "")) {
+        assertThat(new Principal("101", Set.of()).userId()).hasValue(101);
+        for (String subject : NON_CANONICAL_101) {
+            assertThat(new Principal(subject, Set.of()).userId()).as(subject).isEmpty();
+        }
+        for (String subject : List.of("0", "-1", "1e3", "9223372036854775808", "00000000000000000000", "abc", "")) {
             assertThat(new Principal(subject, Set.of()).userId()).as(subject).isEmpty();
         }
         assertThat(new Principal(null, Set.of()).userId()).isEmpty();
+    }
+
+    @Test
+    void aVerifiedTokenWhoseSubjectSpells101OtherwiseHasNoUserId() throws Exception {
+        for (String subject : NON_CANONICAL_101) {
+            // When
+            Principal principal = hs256Verifier().verify(TestKeys.hs256(claims(subject).build()));
+
+            // Then
+            assertThat(principal.subject()).isEqualTo(subject);
+            assertThat(principal.userId()).as(subject).isEmpty();
+        }
     }
 }

@@ -38,9 +38,12 @@ final class TestKeys {
     static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
     static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
     static final String SECRET = "a-shared-secret-of-at-least-32-bytes!";
+    /** The audience of the verifiers in these tests: the producer API's. */
+    static final String AUDIENCE = AuthConfig.PRODUCER_API_AUDIENCE;
     static final KeyPair RSA = generate("RSA", 2048);
     static final KeyPair RSA_OTHER = generate("RSA", 2048);
     static final KeyPair EC_P256 = generateEc("secp256r1");
+    static final KeyPair EC_P256_OTHER = generateEc("secp256r1");
     static final KeyPair EC_P384 = generateEc("secp384r1");
 
     private TestKeys() {
@@ -59,9 +62,10 @@ final class TestKeys {
                 new ECKey.Builder(Curve.P_256, (ECPublicKey) EC_P256.getPublic()).keyID("ec-1").build())).toString();
     }
 
-    /** Claims for subject {@code sub}, issued at {@link #NOW} and valid for an hour. */
+    /** Claims for subject {@code sub} and the audience {@link #AUDIENCE}, issued at {@link #NOW} and valid for an hour. */
     static JWTClaimsSet.Builder claims(String sub) {
-        return new JWTClaimsSet.Builder().subject(sub).issueTime(Date.from(NOW)).expirationTime(Date.from(NOW.plusSeconds(3600)));
+        return new JWTClaimsSet.Builder().subject(sub).audience(AUDIENCE)
+                .issueTime(Date.from(NOW)).expirationTime(Date.from(NOW.plusSeconds(3600)));
     }
 
     static String hs256(JWTClaimsSet claims) {
