@@ -32,7 +32,8 @@ class IngestRoutesTest {
         assertThatThrownBy(() -> IngestRoutes.requireJson(contentType))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.problem().status()).isEqualTo(415);
-                    assertThat(e.problem().detail()).contains(contentType);
+                    // Named, as far as problems repeat input: at most 32 characters of it.
+                    assertThat(e.problem().detail()).contains(contentType.substring(0, Math.min(32, contentType.length())));
                 });
     }
 }

@@ -1,26 +1,18 @@
 package io.readmark.common.http;
 
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
-import java.util.concurrent.TimeUnit;
-
 /**
  * Collects a request's body up to {@link HttpLimits#maxBodyBytes}, counted while it arrives (a declared
  * {@code Content-Length} beyond it is refused before a byte is read), and answers anything larger with the usual
- * 413 problem instead of Netty's empty one. The connection is then closed, but only once the client has sent the
- * rest of its body or {@link #LINGER_MILLIS} have passed, reading and dropping it meanwhile: a client still sending
- * when the connection closes gets a reset instead of the answer.
+ * 413 problem instead of Netty's empty one. The connection is then closed once the client has sent the rest of its
+ * body, which is read and dropped, or after a {@link LingeringClose} at the latest.
  */
 final class BodyLimit extends HttpObjectAggregator {
-
-    private static final long LINGER_MILLIS = 2_000;
 
     private final RequestTimeouts timeouts;
     private final Runnable onRefused;
@@ -36,13 +28,9 @@ final class BodyLimit extends HttpObjectAggregator {
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         onRefused.run();
         timeouts.requestRead();
-        FullHttpResponse response = Responses.problem(Problem.of(413, "Payload too large",
-                "the body exceeds " + maxContentLength() + " bytes"));
-        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(response);
         discarding = true;
-        ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
-        ctx.read();
+        LingeringClose.answer(ctx, Responses.problem(Problem.of(413, "Payload too large",
+                "the body exceeds " + maxContentLength() + " bytes")));
     }
 
     @Override

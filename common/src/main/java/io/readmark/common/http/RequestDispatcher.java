@@ -146,9 +146,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
 
     private void refuse(ChannelHandlerContext ctx, Problem problem, long started) {
         router.record("OTHER", RequestMetrics.UNKNOWN_ROUTE, problem.status(), started);
-        FullHttpResponse response = Responses.problem(problem);
-        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.answer(ctx, Responses.problem(problem));
     }
 
     private static Problem malformed(Throwable cause) {

@@ -2,10 +2,8 @@ package io.readmark.common.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.util.ReferenceCountUtil;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class RequestTimeouts extends ChannelDuplexHandler {
 
-    private enum State { IDLE, READING, ANSWERING }
+    private enum State { IDLE, READING, ANSWERING, TIMED_OUT }
 
     private final HttpLimits limits;
     private final Runnable onTimeout;
@@ -46,6 +44,11 @@ final class RequestTimeouts extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (state == State.TIMED_OUT) {
+            // Answered 408: the rest of that request is dropped here, before it could complete and be served.
+            ReferenceCountUtil.release(msg);
+            return;
+        }
         if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
             state = State.READING;
             schedule(limits.requestTimeout().toMillis(), this::requestTooSlow);
@@ -74,11 +77,9 @@ final class RequestTimeouts extends ChannelDuplexHandler {
 
     private void requestTooSlow() {
         onTimeout.run();
-        // Written from the tail of the pipeline, so it passes the HTTP encoder that sits after this handler.
-        var response = Responses.problem(Problem.of(408, "Request timeout",
-                "the request was not received within " + limits.requestTimeout().toMillis() + " ms"));
-        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.channel().writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        state = State.TIMED_OUT;
+        LingeringClose.answer(ctx, Responses.problem(Problem.of(408, "Request timeout",
+                "the request was not received within " + limits.requestTimeout().toMillis() + " ms")));
     }
 
     private void schedule(long millis, Runnable action) {
