@@ -28,8 +28,8 @@ final class MergedCursor {
             if (parts.length == 4 && parts[0].equals(VERSION)) {
                 long authorId = Long.parseLong(parts[2]);
                 long blogId = Long.parseLong(parts[3]);
-                // Ids are positive: only then does a merged member's byte order match their numeric order.
-                if (authorId > 0 && blogId > 0) {
+                // Only for non-negative ids does a merged member's byte order match their numeric order.
+                if (authorId >= 0 && blogId >= 0) {
                     return new UnreadItem(blogId, authorId, Instant.ofEpochMilli(Long.parseLong(parts[1])));
                 }
             }

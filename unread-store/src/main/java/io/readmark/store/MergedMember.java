@@ -5,8 +5,8 @@ import java.util.HexFormat;
 
 /**
  * The member of a user's merged index ({@link UnreadKeys#merged}): authorId then blogId, each as 8 big-endian bytes.
- * Ids are positive longs, so Redis's byte order of members is the ids' numeric order, and ZREVRANGE over equal scores
- * lists (authorId, blogId) descending — the order of {@link UnreadItem#NEWEST_FIRST}. Scripts that have only decimal
+ * Ids are non-negative longs (positive by contract), so Redis's byte order of members is the ids' numeric order, and
+ * ZREVRANGE over equal scores lists (authorId, blogId) descending — the order of {@link UnreadItem#NEWEST_FIRST}. Scripts that have only decimal
  * ids build the same bytes themselves ({@code members.lua}); replies to the reader carry members as hex.
  */
 final class MergedMember {

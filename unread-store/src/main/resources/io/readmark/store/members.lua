@@ -1,11 +1,11 @@
 -- members.lua: prepended to every script; the members of rm:{u:U}:merged, the user's merged index.
--- A member is 16 bytes, authorId then blogId, each 8 bytes big-endian: ids are positive 64-bit, so Redis's
--- byte order of members is their numeric order. Lua numbers are doubles, exact only below 2^53: an id is never
+-- A member is 16 bytes, authorId then blogId, each 8 bytes big-endian: ids are non-negative 64-bit (positive by
+-- contract), so Redis's byte order of members is their numeric order. Lua numbers are doubles, exact only below 2^53: an id is never
 -- turned into one number here, only into limbs of nine decimal digits, which stay exact.
 
--- The 8 big-endian bytes of a positive 64-bit id given in canonical decimal, or nil for anything else.
+-- The 8 big-endian bytes of a non-negative 64-bit id given in canonical decimal, or nil for anything else.
 local function id_bytes(decimal)
-  if #decimal > 19 or not string.match(decimal, '^[1-9]%d*$') then return nil end
+  if #decimal > 19 or not (string.match(decimal, '^[1-9]%d*$') or decimal == '0') then return nil end
   local split = #decimal - 9
   local high, low = 0, tonumber(decimal)
   if split > 0 then
