@@ -18,10 +18,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Checks DESIGN invariants 1 and 2 for every user under a prefix, and with repair makes drifted users' counts agree
- * with their unread sets again. Two SCAN passes stream the keyspace (memory grows with drifted users, not with users):
- * one over counts hashes checks each user completely, one over unread sets finds sets without their count, which the
- * first cannot see. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
+ * Checks DESIGN invariants 1 and 2 and the merged index for every user under a prefix, and with repair makes drifted
+ * users' counts and merged index agree with their unread sets again. Three SCAN passes stream the keyspace (memory
+ * grows with drifted users, not with users): one over counts hashes checks each user completely, one over unread sets
+ * finds sets without their count, and one over merged indexes finds those of users without counts, which the first
+ * two cannot see. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
  * of a live processor land wholly before or after it and cause no false drift; key names are built here and passed in
  * KEYS, and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
  * Checks are pipelined: one batch of SCAN results at a time, a round trip for the field names and one for the checks
@@ -114,6 +115,10 @@ public final class Reconciler {
             checkSets(run, batch);
             listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "unread sets");
         });
+        connections.scan(keys.mergedPattern(), SCAN_COUNT, batch -> {
+            checkMerged(run, batch);
+            listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "merged indexes");
+        });
         return run.report();
     }
 
@@ -139,8 +144,8 @@ public final class Reconciler {
         for (int i = 0; i < users.size(); i++) {
             long user = users.get(i);
             List<Object> reply = checks.get(i).join();
-            List<Drift> findings = isStale(reply) ? checkNow(user, Set.of()) : findings(user, reply);
-            run.found(user, findings, Set.of());
+            Checked checked = isComplete(reply) ? new Checked(findings(user, reply), Set.of()) : checkNow(user, Set.of());
+            run.found(user, checked.findings(), checked.authors());
         }
     }
 
@@ -179,11 +184,48 @@ public final class Reconciler {
         }
     }
 
-    /** A full check of one user, reading the author fields again for as long as writers keep adding authors. */
-    private List<Drift> checkNow(long user, Set<String> extraAuthors) {
+    /**
+     * Pass 3: merged indexes of users without counts. A user the scripts wrote has both or neither, and every user with
+     * counts was checked in pass 1 and every one with an uncounted set in pass 2.
+     */
+    private void checkMerged(Run run, List<String> mergedKeys) {
+        run.keysScanned += mergedKeys.size();
+        List<Long> users = new ArrayList<>(mergedKeys.size());
+        for (String key : mergedKeys) {
+            long user = keys.userOfMerged(key);
+            if (user < 0) {
+                run.ignoredKeys++;
+            } else {
+                users.add(user);
+            }
+        }
+        List<CompletableFuture<Long>> counted = users.stream()
+                .map(user -> redis.exists(keys.counts(user)).toCompletableFuture().exceptionally(error -> 1L)).toList();
+        for (int i = 0; i < users.size(); i++) {
+            long user = users.get(i);
+            if (counted.get(i).join() > 0 || run.drifted.containsKey(user)) continue;
+            Checked checked = checkNow(user, Set.of());
+            if (!checked.findings().isEmpty()) run.usersScanned++;
+            run.found(user, checked.findings(), checked.authors());
+        }
+    }
+
+    /** What a complete check of a user found, and the authors beyond the count fields it had to pass. */
+    private record Checked(List<Drift> findings, Set<String> authors) {
+    }
+
+    /**
+     * A full check of one user, reading the author fields again for as long as writers keep adding authors, and
+     * passing the authors the merged index names beyond them (their sets may lack a count).
+     */
+    private Checked checkNow(long user, Set<String> extraAuthors) {
+        Set<String> extra = new LinkedHashSet<>(extraAuthors);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            List<Object> reply = check(user, authorsOf(user, extraAuthors), USER).join();
-            if (!isStale(reply)) return findings(user, reply);
+            List<Object> reply = check(user, authorsOf(user, extra), USER).join();
+            if (isComplete(reply)) return new Checked(findings(user, reply), Set.copyOf(extra));
+            if (isMoreAuthors(reply)) {
+                reply.subList(1, reply.size()).forEach(hex -> extra.add(Long.toString(MergedMember.authorOfHex((String) hex))));
+            }
         }
         throw new IllegalStateException("user " + user + " kept changing authors during " + MAX_ATTEMPTS + " checks");
     }
@@ -192,19 +234,20 @@ public final class Reconciler {
     private boolean repairUser(long user, Set<String> extraAuthors) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             List<String> authors = authorsOf(user, extraAuthors);
-            String[] scriptKeys = new String[authors.size() + 2];
+            String[] scriptKeys = new String[authors.size() + 3];
             scriptKeys[0] = keys.counts(user);
             scriptKeys[1] = keys.floors(user);
+            scriptKeys[2] = keys.merged(user);
             String[] args = new String[authors.size() + 1];
             args[0] = cap;
             for (int i = 0; i < authors.size(); i++) {
-                scriptKeys[i + 2] = keys.unread(user, Long.parseLong(authors.get(i)));
+                scriptKeys[i + 3] = keys.unread(user, Long.parseLong(authors.get(i)));
                 args[i + 1] = authors.get(i);
             }
             List<Object> reply = run(ReconcileScript.REPAIR, scriptKeys, args).join();
             if (isStale(reply)) continue;
             if (!"repaired".equals(reply.getFirst())) return false; // wrong-type: left for an operator to look at
-            return checkNow(user, extraAuthors).isEmpty();
+            return checkNow(user, extraAuthors).findings().isEmpty();
         }
         return false;
     }
@@ -221,15 +264,16 @@ public final class Reconciler {
     }
 
     private CompletableFuture<List<Object>> check(long user, Collection<String> authors, String mode) {
-        String[] scriptKeys = new String[authors.size() + 1];
+        String[] scriptKeys = new String[authors.size() + 2];
         String[] args = new String[authors.size() + 2];
         scriptKeys[0] = keys.counts(user);
+        scriptKeys[1] = keys.merged(user);
         args[0] = cap;
         args[1] = mode;
-        int i = 0;
+        int i = 2;
         for (String author : authors) {
-            scriptKeys[i + 1] = keys.unread(user, Long.parseLong(author));
-            args[i + 2] = author;
+            scriptKeys[i] = keys.unread(user, Long.parseLong(author));
+            args[i] = author;
             i++;
         }
         return run(ReconcileScript.CHECK, scriptKeys, args);
@@ -237,6 +281,16 @@ public final class Reconciler {
 
     private static boolean isStale(List<Object> reply) {
         return !reply.isEmpty() && "stale".equals(reply.getFirst());
+    }
+
+    /** The merged index names authors the check was not given. */
+    private static boolean isMoreAuthors(List<Object> reply) {
+        return !reply.isEmpty() && "authors".equals(reply.getFirst());
+    }
+
+    /** Findings (possibly none), not a request to check again with other authors. */
+    private static boolean isComplete(List<Object> reply) {
+        return !isStale(reply) && !isMoreAuthors(reply);
     }
 
     private static List<Drift> findings(long user, List<Object> reply) {
