@@ -18,8 +18,9 @@ public enum DriftKind {
     /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
     OVER_CAP("over-cap"),
     /**
-     * The merged index is not the union of the unread sets: an entry missing, a stray one, or another score. Every
-     * user of a deployment from before the index has it until a repair builds the index.
+     * The merged index is not the union of the unread sets: it holds another number of entries (field {@code merged}),
+     * or entries of an author's set are missing from it or there at another time (field: the author). Every user of a
+     * deployment from before the index has it until a repair builds the index.
      */
     WRONG_MERGED("wrong-merged"),
     /** A key of the user holds another Redis type than the data model's; reported, never repaired. */

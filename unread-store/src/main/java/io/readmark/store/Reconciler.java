@@ -1,7 +1,5 @@
 package io.readmark.store;
 
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
@@ -10,12 +8,12 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Checks DESIGN invariants 1 and 2 and the merged index for every user under a prefix, and with repair makes drifted
@@ -26,7 +24,8 @@ import java.util.concurrent.CompletionException;
  * of a live processor land wholly before or after it and cause no false drift; key names are built here and passed in
  * KEYS, and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
  * Checks are pipelined: one batch of SCAN results at a time, a round trip for the field names and one for the checks
- * (in the second pass a HEXISTS per set, and the script only for a set that looks uncounted).
+ * (in the second pass a HEXISTS per set, and the script only for a set that looks uncounted), then the merged index
+ * entry by entry in slices ({@link MergedIndexCheck}), so no script's work grows with a user's entries.
  */
 public final class Reconciler {
 
@@ -50,12 +49,14 @@ public final class Reconciler {
     private final RedisConnections connections;
     private final UnreadKeys keys;
     private final String cap;
+    private final MergedIndexCheck merged;
 
     public Reconciler(RedisConnections connections, UnreadKeys keys, int maxUnreadPerAuthor) {
         this.connections = connections;
         this.redis = connections.shared().async();
         this.keys = keys;
         this.cap = Integer.toString(maxUnreadPerAuthor);
+        this.merged = new MergedIndexCheck(redis, keys);
         try {
             for (ReconcileScript script : ReconcileScript.values()) connections.shared().sync().scriptLoad(script.body());
         } catch (io.lettuce.core.RedisException e) {
@@ -141,12 +142,24 @@ public final class Reconciler {
         for (int i = 0; i < users.size(); i++) {
             checks.add(check(users.get(i), authorFields(fields.get(i).join()), USER));
         }
+        // A user whose index and sets agree in size is compared entry by entry, pipelined with the batch's others;
+        // one that disagrees (or changed authors meanwhile) is checked on its own, which also looks for authors
+        // the index names beyond the count fields.
+        Map<Long, Checked> checked = new LinkedHashMap<>();
+        Map<Long, List<String>> compare = new HashMap<>();
         for (int i = 0; i < users.size(); i++) {
             long user = users.get(i);
             List<Object> reply = checks.get(i).join();
-            Checked checked = isComplete(reply) ? new Checked(findings(user, reply), Set.of()) : checkNow(user, Set.of());
-            run.found(user, checked.findings(), checked.authors());
+            List<Drift> findings = isStale(reply) ? null : findings(user, reply);
+            if (findings == null || hasMergedSize(findings)) {
+                checked.put(user, checkNow(user, Set.of()));
+            } else {
+                checked.put(user, new Checked(new ArrayList<>(findings), Set.of()));
+                if (!hasWrongType(findings)) compare.put(user, authorFields(fields.get(i).join()));
+            }
         }
+        merged.compareEntries(compare).forEach((user, findings) -> checked.get(user).findings().addAll(findings));
+        checked.forEach((user, result) -> run.found(user, result.findings(), result.authors()));
     }
 
     /** Pass 2: every unread set, only whether it has its count (pass 1 checked the sets it could see). */
@@ -215,19 +228,37 @@ public final class Reconciler {
     }
 
     /**
-     * A full check of one user, reading the author fields again for as long as writers keep adding authors, and
-     * passing the authors the merged index names beyond them (their sets may lack a count).
+     * A full check of one user, reading the author fields again for as long as writers keep adding authors. When the
+     * merged index's size differs from the sets', the authors it names are passed too (their sets may lack a count,
+     * which is not a stray in the index) and the user checked again; when the sizes agree, entry by entry.
      */
     private Checked checkNow(long user, Set<String> extraAuthors) {
         Set<String> extra = new LinkedHashSet<>(extraAuthors);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            List<Object> reply = check(user, authorsOf(user, extra), USER).join();
-            if (isComplete(reply)) return new Checked(findings(user, reply), Set.copyOf(extra));
-            if (isMoreAuthors(reply)) {
-                reply.subList(1, reply.size()).forEach(hex -> extra.add(Long.toString(MergedMember.authorOfHex((String) hex))));
+            List<String> authors = authorsOf(user, extra);
+            List<Object> reply = check(user, authors, USER).join();
+            if (isStale(reply)) continue;
+            List<Drift> findings = new ArrayList<>(findings(user, reply));
+            if (hasMergedSize(findings)) {
+                Set<String> named = merged.authorsNamed(user);
+                named.removeAll(authors);
+                if (extra.addAll(named)) continue;
+            } else if (!hasWrongType(findings)) {
+                findings.addAll(merged.compareEntries(Map.of(user, authors)).getOrDefault(user, List.of()));
             }
+            return new Checked(findings, Set.copyOf(extra));
         }
         throw new IllegalStateException("user " + user + " kept changing authors during " + MAX_ATTEMPTS + " checks");
+    }
+
+    /** A key of another type ended the check early; its sets cannot be read as sorted sets. */
+    private static boolean hasWrongType(List<Drift> findings) {
+        return findings.stream().anyMatch(drift -> drift.kind() == DriftKind.WRONG_TYPE);
+    }
+
+    /** The merged index holds another number of entries than the sets passed to the check. */
+    private static boolean hasMergedSize(List<Drift> findings) {
+        return findings.stream().anyMatch(drift -> drift.kind() == DriftKind.WRONG_MERGED && drift.field().equals("merged"));
     }
 
     /** Repairs one user with {@code repair.lua}, then checks it again; true when it is clean now. */
@@ -244,9 +275,10 @@ public final class Reconciler {
                 scriptKeys[i + 3] = keys.unread(user, Long.parseLong(authors.get(i)));
                 args[i + 1] = authors.get(i);
             }
-            List<Object> reply = run(ReconcileScript.REPAIR, scriptKeys, args).join();
+            List<Object> reply = ReconcileScript.REPAIR.call(redis, scriptKeys, args).join();
             if (isStale(reply)) continue;
             if (!"repaired".equals(reply.getFirst())) return false; // wrong-type: left for an operator to look at
+            merged.rebuild(user, authors);
             return checkNow(user, extraAuthors).findings().isEmpty();
         }
         return false;
@@ -276,21 +308,11 @@ public final class Reconciler {
             args[i] = author;
             i++;
         }
-        return run(ReconcileScript.CHECK, scriptKeys, args);
+        return ReconcileScript.CHECK.call(redis, scriptKeys, args);
     }
 
     private static boolean isStale(List<Object> reply) {
         return !reply.isEmpty() && "stale".equals(reply.getFirst());
-    }
-
-    /** The merged index names authors the check was not given. */
-    private static boolean isMoreAuthors(List<Object> reply) {
-        return !reply.isEmpty() && "authors".equals(reply.getFirst());
-    }
-
-    /** Findings (possibly none), not a request to check again with other authors. */
-    private static boolean isComplete(List<Object> reply) {
-        return !isStale(reply) && !isMoreAuthors(reply);
     }
 
     private static List<Drift> findings(long user, List<Object> reply) {
@@ -300,18 +322,5 @@ public final class Reconciler {
                     (String) reply.get(i + 2), (String) reply.get(i + 3)));
         }
         return findings;
-    }
-
-    /** EVALSHA with the SHA-1 computed in Java; EVAL when Redis does not have the script (restart, failover, first use). */
-    private CompletableFuture<List<Object>> run(ReconcileScript script, String[] scriptKeys, String[] args) {
-        return redis.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args).toCompletableFuture()
-                .exceptionallyCompose(error -> isNoScript(error)
-                        ? redis.<List<Object>>eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args).toCompletableFuture()
-                        : CompletableFuture.failedFuture(error));
-    }
-
-    private static boolean isNoScript(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause instanceof RedisNoScriptException;
     }
 }

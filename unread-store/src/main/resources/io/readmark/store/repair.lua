@@ -6,12 +6,12 @@
 --              merged index
 -- Returns {'stale', A} when counts holds an author the caller did not pass (read the fields again and retry),
 -- {'wrong-type', key} when a key is not the type the data model says (left alone: repairing it would lose data),
--- else {'repaired', fields written, fields deleted, entries trimmed, merged entries written}.
+-- else {'repaired', fields written, fields deleted, entries trimmed}.
 -- Never adds or removes an unread entry, except that a set over the cap keeps its newest `cap` entries the way
 -- deliver.lua trims, raising the author's floor so the trimmed blogs do not come back on a replay. Then
 -- counts[A] = ZCARD(unread:A) for every author, fields without entries and junk fields are deleted, and total is the
 -- sum (deleted when zero): invariants 1 and 2 hold afterwards, whatever the counts held before. The merged index is
--- built again from the sets (this is also how a deployment from before the index gets it): O(the user's entries).
+-- dropped, for the caller to build again from the sets (this is also how a deployment from before the index gets it).
 local cap = tonumber(ARGV[1])
 local counts_type = type_of(KEYS[1])
 if counts_type ~= 'hash' and counts_type ~= 'none' then return {'wrong-type', 'counts'} end
@@ -75,23 +75,7 @@ elseif total then
   deleted = deleted + 1
 end
 
--- The union of the sets, in slices of 1000 (unpack is bounded by Lua's stack).
-redis.call('DEL', KEYS[3])
-local merged = 0
-for i = 2, #ARGV do
-  local prefix = id_bytes(ARGV[i])
-  local size = prefix and redis.call('ZCARD', KEYS[i + 2]) or 0
-  for first = 0, size - 1, 1000 do
-    local rows = redis.call('ZRANGE', KEYS[i + 2], first, first + 999, 'WITHSCORES')
-    local batch = {}
-    for j = 1, #rows, 2 do
-      local blog = id_bytes(rows[j])
-      if blog then
-        batch[#batch + 1] = rows[j + 1]
-        batch[#batch + 1] = prefix .. blog
-      end
-    end
-    if #batch > 0 then merged = merged + redis.call('ZADD', KEYS[3], unpack(batch)) end
-  end
-end
-return {'repaired', tostring(written), tostring(deleted), tostring(trimmed), tostring(merged)}
+-- The merged index is dropped here and built again by the caller from the sets, slice by slice (rebuild_merged.lua):
+-- one script copying a heavy user's million entries would hold Redis for seconds. UNLINK frees it in the background.
+redis.call('UNLINK', KEYS[3])
+return {'repaired', tostring(written), tostring(deleted), tostring(trimmed)}
