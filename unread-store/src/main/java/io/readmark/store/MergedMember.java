@@ -9,7 +9,7 @@ import java.util.HexFormat;
  * ZREVRANGE over equal scores lists (authorId, blogId) descending — the order of {@link UnreadItem#NEWEST_FIRST}. Scripts that have only decimal
  * ids build the same bytes themselves ({@code members.lua}); replies to the reader carry members as hex.
  */
-final class MergedMember {
+public final class MergedMember {
 
     static final int BYTES = 16;
     private static final HexFormat HEX = HexFormat.of();
@@ -18,7 +18,7 @@ final class MergedMember {
     }
 
     /** The member of one unread entry. */
-    static byte[] of(long authorId, long blogId) {
+    public static byte[] of(long authorId, long blogId) {
         byte[] member = new byte[BYTES];
         write(member, 0, authorId);
         write(member, 8, blogId);
