@@ -1,6 +1,7 @@
 package io.readmark.bench;
 
 import io.lettuce.core.ScriptOutputType;
+import io.readmark.store.MergedMember;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
@@ -100,6 +101,7 @@ final class CeilingPhase {
             byte[] author = UnreadKeys.decimal(post.authorId());
             byte[] blog = UnreadKeys.decimal(post.blogId());
             byte[] publishedAt = UnreadKeys.decimal(post.publishedAtMillis());
+            byte[] member = MergedMember.of(post.authorId(), post.blogId());
             for (int i = 0; i < graph.followerCount(post.authorId()) && sent < limit; i++, sent++) {
                 int follower = graph.follower(post.authorId(), i);
                 if (!window.tryAcquire()) {
@@ -110,8 +112,8 @@ final class CeilingPhase {
                 }
                 connection.async().<Long>evalsha(sha, ScriptOutputType.INTEGER,
                         new byte[][]{keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower),
-                                keys.marksBytes(follower), keys.floorsBytes(follower)},
-                        author, blog, publishedAt, cap).whenComplete((delta, error) -> {
+                                keys.marksBytes(follower), keys.floorsBytes(follower), keys.mergedBytes(follower)},
+                        author, blog, publishedAt, cap, member).whenComplete((delta, error) -> {
                             if (error != null && failures.incrementAndGet() == 1) firstFailure.set(error);
                             done.increment();
                             window.release();

@@ -75,7 +75,7 @@ final class ReconcileCommand {
                     report.ignoredKeys());
         }
         if (report.usersDrifted() == 0) {
-            out.println("no drift: every user's counts equal their unread sets");
+            out.println("no drift: every user's counts and merged index equal their unread sets");
             return;
         }
         out.printf(Locale.ROOT, "drift: %,d users%n", report.usersDrifted());
@@ -91,7 +91,7 @@ final class ReconcileCommand {
                 out.println("not repaired (a key of the wrong type, or a user whose authors kept changing): run again, or look at the examples");
             }
         } else {
-            out.println("run with --repair to recompute their counts from their unread sets");
+            out.println("run with --repair to recompute their counts and merged index from their unread sets");
         }
     }
 }

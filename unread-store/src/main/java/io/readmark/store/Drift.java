@@ -11,6 +11,9 @@ public record Drift(long userId, DriftKind kind, String field, String found, Str
             case MISSING_COUNT, ORPHAN_SET -> "author " + field + ": set holds " + found + ", no count";
             case BAD_FIELD -> "field " + field + " = '" + found + "', expected " + expected;
             case OVER_CAP -> "author " + field + ": set holds " + found + ", cap " + expected;
+            case WRONG_MERGED -> field.equals("merged")
+                    ? "merged index holds " + found + " entries, the unread sets " + expected
+                    : "merged index: " + found + " entries of author " + field + " missing or at another time";
             case WRONG_TYPE -> "key " + field + " is a " + found + ", expected a " + expected;
         };
         return "user " + userId + ": " + kind.label() + ", " + subject;

@@ -1,8 +1,8 @@
 package io.readmark.store;
 
 /**
- * The ways a user's counts can disagree with their unread sets (DESIGN invariants 1 and 2), as {@code check.lua}
- * names them. Each is a state no script leaves behind, so finding one means something outside the scripts wrote.
+ * The ways a user's counts or merged index can disagree with their unread sets (DESIGN invariants 1 and 2, and the
+ * merged index being their union), as {@code check.lua} names them. Each is a state no script leaves behind, so finding one means something outside the scripts wrote.
  */
 public enum DriftKind {
     /** {@code counts[A]} is a positive integer but not {@code ZCARD(unread:A)} (also: a count whose set is gone). */
@@ -17,6 +17,12 @@ public enum DriftKind {
     WRONG_TOTAL("wrong-total"),
     /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
     OVER_CAP("over-cap"),
+    /**
+     * The merged index is not the union of the unread sets: it holds another number of entries (field {@code merged}),
+     * or entries of an author's set are missing from it or there at another time (field: the author). Every user of a
+     * deployment from before the index has it until a repair builds the index.
+     */
+    WRONG_MERGED("wrong-merged"),
     /** A key of the user holds another Redis type than the data model's; reported, never repaired. */
     WRONG_TYPE("wrong-type");
 

@@ -26,8 +26,12 @@ final class MergedCursor {
         try {
             String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split(":", -1);
             if (parts.length == 4 && parts[0].equals(VERSION)) {
-                return new UnreadItem(Long.parseLong(parts[3]), Long.parseLong(parts[2]),
-                        Instant.ofEpochMilli(Long.parseLong(parts[1])));
+                long authorId = Long.parseLong(parts[2]);
+                long blogId = Long.parseLong(parts[3]);
+                // Only for non-negative ids does a merged member's byte order match their numeric order.
+                if (authorId >= 0 && blogId >= 0) {
+                    return new UnreadItem(blogId, authorId, Instant.ofEpochMilli(Long.parseLong(parts[1])));
+                }
             }
         } catch (IllegalArgumentException e) {
             // reported below with one message for every malformed cursor

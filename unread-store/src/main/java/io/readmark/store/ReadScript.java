@@ -5,14 +5,14 @@ package io.readmark.store;
  * answers NOSCRIPT.
  */
 enum ReadScript {
-    /** One page across all of a user's authors in one round trip, boundary ties included (see the script). */
+    /** One page of the user's merged index after a cursor, in one round trip (see the script). */
     MERGED_PAGE("merged_page.lua");
 
     private final String body;
     private final String sha;
 
     ReadScript(String file) {
-        this.body = UnreadScript.resource(file);
+        this.body = UnreadScript.resource("members.lua") + "\n" + UnreadScript.resource(file);
         this.sha = UnreadScript.sha1(body);
     }
 

@@ -1,7 +1,5 @@
 package io.readmark.store;
 
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import java.time.Duration;
@@ -10,22 +8,24 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
- * Checks DESIGN invariants 1 and 2 for every user under a prefix, and with repair makes drifted users' counts agree
- * with their unread sets again. Two SCAN passes stream the keyspace (memory grows with drifted users, not with users):
- * one over counts hashes checks each user completely, one over unread sets finds sets without their count, which the
- * first cannot see. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
+ * Checks DESIGN invariants 1 and 2 and the merged index for every user under a prefix, and with repair makes drifted
+ * users' counts and merged index agree with their unread sets again. Three SCAN passes stream the keyspace (memory
+ * grows with drifted users, not with users): one over counts hashes checks each user completely, one over unread sets
+ * finds sets without their count, and one over merged indexes finds those of users without counts, which the first
+ * two cannot see. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
  * of a live processor land wholly before or after it and cause no false drift; key names are built here and passed in
  * KEYS, and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
  * Checks are pipelined: one batch of SCAN results at a time, a round trip for the field names and one for the checks
- * (in the second pass a HEXISTS per set, and the script only for a set that looks uncounted).
+ * (in the second pass a HEXISTS per set, and the script only for a set that looks uncounted), then the merged index
+ * entry by entry in slices ({@link MergedIndexCheck}), so no script's work grows with a user's entries.
  */
 public final class Reconciler {
 
@@ -49,12 +49,14 @@ public final class Reconciler {
     private final RedisConnections connections;
     private final UnreadKeys keys;
     private final String cap;
+    private final MergedIndexCheck merged;
 
     public Reconciler(RedisConnections connections, UnreadKeys keys, int maxUnreadPerAuthor) {
         this.connections = connections;
         this.redis = connections.shared().async();
         this.keys = keys;
         this.cap = Integer.toString(maxUnreadPerAuthor);
+        this.merged = new MergedIndexCheck(redis, keys);
         try {
             for (ReconcileScript script : ReconcileScript.values()) connections.shared().sync().scriptLoad(script.body());
         } catch (io.lettuce.core.RedisException e) {
@@ -114,6 +116,10 @@ public final class Reconciler {
             checkSets(run, batch);
             listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "unread sets");
         });
+        connections.scan(keys.mergedPattern(), SCAN_COUNT, batch -> {
+            checkMerged(run, batch);
+            listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "merged indexes");
+        });
         return run.report();
     }
 
@@ -136,12 +142,24 @@ public final class Reconciler {
         for (int i = 0; i < users.size(); i++) {
             checks.add(check(users.get(i), authorFields(fields.get(i).join()), USER));
         }
+        // A user whose index and sets agree in size is compared entry by entry, pipelined with the batch's others;
+        // one that disagrees (or changed authors meanwhile) is checked on its own, which also looks for authors
+        // the index names beyond the count fields.
+        Map<Long, Checked> checked = new LinkedHashMap<>();
+        Map<Long, List<String>> compare = new HashMap<>();
         for (int i = 0; i < users.size(); i++) {
             long user = users.get(i);
             List<Object> reply = checks.get(i).join();
-            List<Drift> findings = isStale(reply) ? checkNow(user, Set.of()) : findings(user, reply);
-            run.found(user, findings, Set.of());
+            List<Drift> findings = isStale(reply) ? null : findings(user, reply);
+            if (findings == null || hasMergedSize(findings)) {
+                checked.put(user, checkNow(user, Set.of()));
+            } else {
+                checked.put(user, new Checked(new ArrayList<>(findings), Set.of()));
+                if (!hasWrongType(findings)) compare.put(user, authorFields(fields.get(i).join()));
+            }
         }
+        merged.compareEntries(compare).forEach((user, findings) -> checked.get(user).findings().addAll(findings));
+        checked.forEach((user, result) -> run.found(user, result.findings(), result.authors()));
     }
 
     /** Pass 2: every unread set, only whether it has its count (pass 1 checked the sets it could see). */
@@ -179,32 +197,89 @@ public final class Reconciler {
         }
     }
 
-    /** A full check of one user, reading the author fields again for as long as writers keep adding authors. */
-    private List<Drift> checkNow(long user, Set<String> extraAuthors) {
+    /**
+     * Pass 3: merged indexes of users without counts. A user the scripts wrote has both or neither, and every user with
+     * counts was checked in pass 1 and every one with an uncounted set in pass 2.
+     */
+    private void checkMerged(Run run, List<String> mergedKeys) {
+        run.keysScanned += mergedKeys.size();
+        List<Long> users = new ArrayList<>(mergedKeys.size());
+        for (String key : mergedKeys) {
+            long user = keys.userOfMerged(key);
+            if (user < 0) {
+                run.ignoredKeys++;
+            } else {
+                users.add(user);
+            }
+        }
+        List<CompletableFuture<Long>> counted = users.stream()
+                .map(user -> redis.exists(keys.counts(user)).toCompletableFuture().exceptionally(error -> 1L)).toList();
+        for (int i = 0; i < users.size(); i++) {
+            long user = users.get(i);
+            if (counted.get(i).join() > 0 || run.drifted.containsKey(user)) continue;
+            Checked checked = checkNow(user, Set.of());
+            if (!checked.findings().isEmpty()) run.usersScanned++;
+            run.found(user, checked.findings(), checked.authors());
+        }
+    }
+
+    /** What a complete check of a user found, and the authors beyond the count fields it had to pass. */
+    private record Checked(List<Drift> findings, Set<String> authors) {
+    }
+
+    /**
+     * A full check of one user, reading the author fields again for as long as writers keep adding authors. When the
+     * merged index's size differs from the sets', the authors it names are passed too (their sets may lack a count,
+     * which is not a stray in the index) and the user checked again; when the sizes agree, entry by entry.
+     */
+    private Checked checkNow(long user, Set<String> extraAuthors) {
+        Set<String> extra = new LinkedHashSet<>(extraAuthors);
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-            List<Object> reply = check(user, authorsOf(user, extraAuthors), USER).join();
-            if (!isStale(reply)) return findings(user, reply);
+            List<String> authors = authorsOf(user, extra);
+            List<Object> reply = check(user, authors, USER).join();
+            if (isStale(reply)) continue;
+            List<Drift> findings = new ArrayList<>(findings(user, reply));
+            if (hasMergedSize(findings)) {
+                Set<String> named = merged.authorsNamed(user);
+                named.removeAll(authors);
+                if (extra.addAll(named)) continue;
+            } else if (!hasWrongType(findings)) {
+                findings.addAll(merged.compareEntries(Map.of(user, authors)).getOrDefault(user, List.of()));
+            }
+            return new Checked(findings, Set.copyOf(extra));
         }
         throw new IllegalStateException("user " + user + " kept changing authors during " + MAX_ATTEMPTS + " checks");
+    }
+
+    /** A key of another type ended the check early; its sets cannot be read as sorted sets. */
+    private static boolean hasWrongType(List<Drift> findings) {
+        return findings.stream().anyMatch(drift -> drift.kind() == DriftKind.WRONG_TYPE);
+    }
+
+    /** The merged index holds another number of entries than the sets passed to the check. */
+    private static boolean hasMergedSize(List<Drift> findings) {
+        return findings.stream().anyMatch(drift -> drift.kind() == DriftKind.WRONG_MERGED && drift.field().equals("merged"));
     }
 
     /** Repairs one user with {@code repair.lua}, then checks it again; true when it is clean now. */
     private boolean repairUser(long user, Set<String> extraAuthors) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             List<String> authors = authorsOf(user, extraAuthors);
-            String[] scriptKeys = new String[authors.size() + 2];
+            String[] scriptKeys = new String[authors.size() + 3];
             scriptKeys[0] = keys.counts(user);
             scriptKeys[1] = keys.floors(user);
+            scriptKeys[2] = keys.merged(user);
             String[] args = new String[authors.size() + 1];
             args[0] = cap;
             for (int i = 0; i < authors.size(); i++) {
-                scriptKeys[i + 2] = keys.unread(user, Long.parseLong(authors.get(i)));
+                scriptKeys[i + 3] = keys.unread(user, Long.parseLong(authors.get(i)));
                 args[i + 1] = authors.get(i);
             }
-            List<Object> reply = run(ReconcileScript.REPAIR, scriptKeys, args).join();
+            List<Object> reply = ReconcileScript.REPAIR.call(redis, scriptKeys, args).join();
             if (isStale(reply)) continue;
             if (!"repaired".equals(reply.getFirst())) return false; // wrong-type: left for an operator to look at
-            return checkNow(user, extraAuthors).isEmpty();
+            merged.rebuild(user, authors);
+            return checkNow(user, extraAuthors).findings().isEmpty();
         }
         return false;
     }
@@ -221,18 +296,19 @@ public final class Reconciler {
     }
 
     private CompletableFuture<List<Object>> check(long user, Collection<String> authors, String mode) {
-        String[] scriptKeys = new String[authors.size() + 1];
+        String[] scriptKeys = new String[authors.size() + 2];
         String[] args = new String[authors.size() + 2];
         scriptKeys[0] = keys.counts(user);
+        scriptKeys[1] = keys.merged(user);
         args[0] = cap;
         args[1] = mode;
-        int i = 0;
+        int i = 2;
         for (String author : authors) {
-            scriptKeys[i + 1] = keys.unread(user, Long.parseLong(author));
-            args[i + 2] = author;
+            scriptKeys[i] = keys.unread(user, Long.parseLong(author));
+            args[i] = author;
             i++;
         }
-        return run(ReconcileScript.CHECK, scriptKeys, args);
+        return ReconcileScript.CHECK.call(redis, scriptKeys, args);
     }
 
     private static boolean isStale(List<Object> reply) {
@@ -246,18 +322,5 @@ public final class Reconciler {
                     (String) reply.get(i + 2), (String) reply.get(i + 3)));
         }
         return findings;
-    }
-
-    /** EVALSHA with the SHA-1 computed in Java; EVAL when Redis does not have the script (restart, failover, first use). */
-    private CompletableFuture<List<Object>> run(ReconcileScript script, String[] scriptKeys, String[] args) {
-        return redis.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args).toCompletableFuture()
-                .exceptionallyCompose(error -> isNoScript(error)
-                        ? redis.<List<Object>>eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args).toCompletableFuture()
-                        : CompletableFuture.failedFuture(error));
-    }
-
-    private static boolean isNoScript(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause instanceof RedisNoScriptException;
     }
 }

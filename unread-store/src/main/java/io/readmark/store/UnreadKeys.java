@@ -14,6 +14,7 @@ public final class UnreadKeys {
     private static final byte[] COUNTS = ascii("}:counts");
     private static final byte[] MARKS = ascii("}:marks");
     private static final byte[] FLOORS = ascii("}:floors");
+    private static final byte[] MERGED = ascii("}:merged");
     private static final long NO_AUTHOR = -1;
 
     private final String prefix;
@@ -47,6 +48,14 @@ public final class UnreadKeys {
         return user(userId) + ":floors";
     }
 
+    /**
+     * Sorted set of every unread blog of the user once more, across authors: member authorId‖blogId as 16 big-endian
+     * bytes ({@link MergedMember}), score publishedAt in ms. The merged list reads only this.
+     */
+    public String merged(long userId) {
+        return user(userId) + ":merged";
+    }
+
     private String user(long userId) {
         return prefix + ":{u:" + userId + "}";
     }
@@ -64,10 +73,23 @@ public final class UnreadKeys {
         return glob(prefix) + ":{u:*}:unread:*";
     }
 
+    /** The SCAN MATCH pattern of every user's merged index under this prefix. */
+    public String mergedPattern() {
+        return glob(prefix) + ":{u:*}:merged";
+    }
+
     /** The user of a counts key, or -1 when the key is not a counts key of this prefix. */
     public long userOfCounts(String key) {
+        return userOf(key, "}:counts");
+    }
+
+    /** The user of a merged index key, or -1 when the key is not one of this prefix. */
+    public long userOfMerged(String key) {
+        return userOf(key, "}:merged");
+    }
+
+    private long userOf(String key, String end) {
         String start = prefix + ":{u:";
-        String end = "}:counts";
         if (!key.startsWith(start) || !key.endsWith(end) || key.length() <= start.length() + end.length()) return -1;
         return id(key.substring(start.length(), key.length() - end.length()));
     }
@@ -129,6 +151,10 @@ public final class UnreadKeys {
 
     public byte[] floorsBytes(long userId) {
         return userId < 0 ? utf8(floors(userId)) : userKey(userId, FLOORS, NO_AUTHOR);
+    }
+
+    public byte[] mergedBytes(long userId) {
+        return userId < 0 ? utf8(merged(userId)) : userKey(userId, MERGED, NO_AUTHOR);
     }
 
     /** {@code Long.toString(value)} as ASCII bytes, without the String. */

@@ -85,35 +85,25 @@ public final class UnreadReader {
 
     /**
      * Newest-first page of a user's unread blogs across all authors ({@link UnreadItem#NEWEST_FIRST}), continuing
-     * after {@code cursor} (null for the first). Two round trips however many authors: the authors with unread (the
-     * count fields), then one read-only script that reads each author's candidates (see {@code merged_page.lua}).
-     * A script rather than a pipeline: a candidate list that ends inside a run of equal scores must be completed,
-     * which a pipeline would only learn from the replies and need a third round trip for.
+     * after {@code cursor} (null for the first). One read-only script over the user's merged index
+     * ({@code merged_page.lua}): O(log² N + limit) Redis work for N unread entries, whatever the number of authors
+     * and of entries sharing a millisecond.
      * @throws InvalidCursorException when the cursor is malformed
      */
     public UnreadPage mergedPage(long userId, int limit, String cursor) {
         UnreadItem after = cursor == null ? null : MergedCursor.decode(cursor);
-        List<Long> authors = redis.hkeys(keys.counts(userId)).stream()
-                .filter(field -> !field.equals("total")).map(Long::parseLong).toList();
-        if (authors.isEmpty()) return new UnreadPage(List.of(), null);
-        String[] unreadKeys = authors.stream().map(authorId -> keys.unread(userId, authorId)).toArray(String[]::new);
-        String maxScore = after == null ? "+inf" : Long.toString(after.publishedAt().toEpochMilli());
-        List<Object> lists = run(ReadScript.MERGED_PAGE, unreadKeys, maxScore, Integer.toString(limit + 1));
-
-        List<UnreadItem> candidates = new ArrayList<>();
-        for (int i = 0; i < authors.size(); i++) {
-            List<?> list = (List<?>) lists.get(i);
-            for (int j = 0; j < list.size(); j += 2) {
-                long blogId = Long.parseLong((String) list.get(j));
-                long score = (long) Double.parseDouble((String) list.get(j + 1));
-                UnreadItem item = new UnreadItem(blogId, authors.get(i), Instant.ofEpochMilli(score));
-                if (after == null || UnreadItem.NEWEST_FIRST.compare(item, after) > 0) candidates.add(item);
-            }
+        String[] mergedKey = {keys.merged(userId)};
+        String fetch = Integer.toString(limit + 1);
+        List<Object> rows = after == null
+                ? run(ReadScript.MERGED_PAGE, mergedKey, fetch)
+                : run(ReadScript.MERGED_PAGE, mergedKey, fetch, Long.toString(after.publishedAt().toEpochMilli()),
+                        MergedMember.hex(after.authorId(), after.blogId()));
+        List<UnreadItem> items = new ArrayList<>(Math.min(limit, rows.size() / 2));
+        for (int i = 0; i < rows.size() && items.size() < limit; i += 2) {
+            items.add(MergedMember.item((String) rows.get(i), (String) rows.get(i + 1)));
         }
-        candidates.sort(UnreadItem.NEWEST_FIRST);
-        if (candidates.size() <= limit) return new UnreadPage(candidates, null);
-        List<UnreadItem> items = List.copyOf(candidates.subList(0, limit));
-        return new UnreadPage(items, MergedCursor.encode(items.getLast()));
+        boolean more = rows.size() / 2 > limit;
+        return new UnreadPage(items, more ? MergedCursor.encode(items.getLast()) : null);
     }
 
     /** True when the blog is among the user's unread blogs by that author. */

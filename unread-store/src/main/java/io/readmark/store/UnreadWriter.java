@@ -89,31 +89,32 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         submit(UnreadScript.DELIVER,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId)},
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId),
+                        keys.mergedBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
-                        maxUnreadPerAuthor});
+                        maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
     }
 
     @Override
     public void remove(long userId, long authorId, long blogId, long atMillis) {
         submit(UnreadScript.REMOVE,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId)},
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.mergedBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
-                        maxMarksPerUser});
+                        maxMarksPerUser, MergedMember.of(authorId, blogId)});
     }
 
     @Override
     public void readAll(long userId, long authorId, long readAtMillis) {
         submit(UnreadScript.READ_ALL,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId)},
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis)});
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis), MergedMember.authorPrefix(authorId)});
     }
 
     @Override
     public void unfollow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.UNFOLLOW,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId)},
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis), MergedMember.authorPrefix(authorId)});
     }
 
     @Override

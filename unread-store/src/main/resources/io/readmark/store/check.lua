@@ -1,5 +1,5 @@
 -- check.lua (read-only): one user's counts against their unread sets (reconcile).
--- KEYS[1] rm:{u:U}:counts   KEYS[2..n+1] rm:{u:U}:unread:A for the authors A in ARGV[3..n+2], in the same order
+-- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:merged   KEYS[3..n+2] rm:{u:U}:unread:A for the authors A in ARGV[3..n+2]
 -- ARGV[1] most unread kept per (U, A)
 -- ARGV[2] 'user': the authors are every author field of counts (plus sets found without their count); every invariant
 --         is checked, and {'stale', A} is returned when counts holds an author the caller did not pass (a writer
@@ -13,6 +13,8 @@
 --   wrong-total total t s total (missing = 0) is t, the author fields sum to s
 --   over-cap A z cap      unread:A holds more than the cap
 --   wrong-type key type   a key of the user is not the Redis type the data model says
+--   wrong-merged merged m s   the merged index holds m entries, the passed unread sets s ('user' mode only; the caller
+--                         then looks for authors the index names beyond those passed, merged_authors.lua)
 -- Atomic like every script: a writer's script runs wholly before or after it, so a live processor causes no false drift.
 local cap, mode = tonumber(ARGV[1]), ARGV[2]
 local found = {}
@@ -43,9 +45,9 @@ end
 
 local size_of = {}
 for i = 3, #ARGV do
-  local size = redis.pcall('ZCARD', KEYS[i - 1])
+  local size = redis.pcall('ZCARD', KEYS[i])
   if failed(size) then
-    report('wrong-type', 'unread:' .. ARGV[i], type_of(KEYS[i - 1]), 'zset')
+    report('wrong-type', 'unread:' .. ARGV[i], type_of(KEYS[i]), 'zset')
     return found
   end
   size_of[ARGV[i]] = size
@@ -97,4 +99,16 @@ for i = 3, #ARGV do
   -- Sets with a count are checked against the cap in 'user' mode only, so the scan over unread keys repeats nothing.
   if size > cap and (mode == 'user' or not counted) then report('over-cap', author, size, cap) end
 end
+if mode ~= 'user' then return found end
+
+-- The merged index's size against the union of the sets (O(authors)); entry by entry the caller compares them in
+-- slices (check_merged.lua), as one script over every entry would hold Redis for seconds for a heavy user.
+local merged_size = redis.pcall('ZCARD', KEYS[2])
+if failed(merged_size) then
+  report('wrong-type', 'merged', type_of(KEYS[2]), 'zset')
+  return found
+end
+local union = 0
+for i = 3, #ARGV do union = union + size_of[ARGV[i]] end
+if merged_size ~= union then report('wrong-merged', 'merged', merged_size, union) end
 return found

@@ -1,24 +1,45 @@
--- merged_page.lua (read-only): the candidates of one page of a user's unread across authors, newest first.
--- KEYS[i] rm:{u:U}:unread:A for every author A with unread (one user's keys, one slot)
--- ARGV[1] highest score to read: the cursor's publishedAt (ms), inclusive, or +inf for the first page
--- ARGV[2] n: how many entries below that score each author must supply (page size + 1)
--- Returns per key a flat list member, score, ...: every entry at ARGV[1] (the caller drops those at or before its
--- cursor), the next n entries, and every entry sharing the lowest score returned. The caller orders equal scores
--- by blogId, Redis by member text ("9" > "10"), so each list must hold all of its lowest score to be a prefix of
--- that author's entries in the caller's order, whatever order Redis returned them in.
-local max, n = ARGV[1], tonumber(ARGV[2])
-local lists = {}
-for i, key in ipairs(KEYS) do
-  local wanted = redis.call('ZCOUNT', key, max, max) + n
-  local rows = redis.call('ZREVRANGEBYSCORE', key, max, '-inf', 'WITHSCORES', 'LIMIT', 0, wanted)
-  if #rows == 2 * wanted then
-    local last = rows[#rows]
-    while #rows > 0 and rows[#rows] == last do
-      rows[#rows] = nil
-      rows[#rows] = nil
-    end
-    for _, value in ipairs(redis.call('ZRANGEBYSCORE', key, last, last, 'WITHSCORES')) do rows[#rows + 1] = value end
+-- merged_page.lua (read-only): one page of a user's unread across all authors, newest first.
+-- KEYS[1] rm:{u:U}:merged   sorted set, member authorId..blogId as 16 big-endian bytes, score publishedAt (ms)
+-- ARGV[1] n: how many entries to return (page size + 1, so the caller knows whether a page follows)
+-- ARGV[2], ARGV[3] (after a cursor only) the cursor's publishedAt (ms) and its member as 32 hex digits
+-- Returns a flat list: member as 32 hex digits, score, ... — the n entries after the cursor in ZREVRANGE order,
+-- which is (publishedAt, authorId, blogId) descending: equal scores are ordered by member bytes, and those are the
+-- ids' numeric order. Work: O(log^2 N + n) for N entries, whatever the number of authors or of equal scores.
+local key, n = KEYS[1], tonumber(ARGV[1])
+
+-- a < b as bytes (memcmp, then the shorter first), as Redis orders members: Lua's own < follows the locale.
+local function before(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
   end
-  lists[i] = rows
+  return #a < #b
 end
-return lists
+
+local start = 0
+if ARGV[2] then
+  local score = ARGV[2]
+  local member = string.gsub(ARGV[3], '%x%x', function(pair) return string.char(tonumber(pair, 16)) end)
+  local found = redis.call('ZSCORE', key, member)
+  if found and tonumber(found) == tonumber(score) then
+    start = redis.call('ZREVRANK', key, member) + 1
+  else
+    -- The cursor's entry is gone (read meanwhile): the first rank of the run whose member is below it, by binary
+    -- search over ranks, O(log run) probes of O(log N) each. Entries above the cursor's score come first, then the
+    -- run of its score, by member descending.
+    local low = redis.call('ZCOUNT', key, '(' .. score, '+inf')
+    local high = low + redis.call('ZCOUNT', key, score, score)
+    while low < high do
+      local middle = math.floor((low + high) / 2)
+      if before(redis.call('ZREVRANGE', key, middle, middle)[1], member) then
+        high = middle
+      else
+        low = middle + 1
+      end
+    end
+    start = low
+  end
+end
+local rows = redis.call('ZREVRANGE', key, start, start + n - 1, 'WITHSCORES')
+for i = 1, #rows, 2 do rows[i] = hex(rows[i]) end
+return rows

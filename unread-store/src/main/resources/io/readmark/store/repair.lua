@@ -1,21 +1,25 @@
--- repair.lua: makes one user's counts agree with their unread sets again (reconcile --repair).
--- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:floors   KEYS[3..n+2] rm:{u:U}:unread:A for the authors in ARGV[2..n+1]
+-- repair.lua: makes one user's counts and merged index agree with their unread sets again (reconcile --repair).
+-- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:floors   KEYS[3] rm:{u:U}:merged
+-- KEYS[4..n+3] rm:{u:U}:unread:A for the authors in ARGV[2..n+1]
 -- ARGV[1] most unread kept per (U, A)
--- ARGV[2..n+1] every author field of counts, plus the authors of sets found without their count
+-- ARGV[2..n+1] every author field of counts, plus the authors of sets found without their count or named by the
+--              merged index
 -- Returns {'stale', A} when counts holds an author the caller did not pass (read the fields again and retry),
 -- {'wrong-type', key} when a key is not the type the data model says (left alone: repairing it would lose data),
 -- else {'repaired', fields written, fields deleted, entries trimmed}.
 -- Never adds or removes an unread entry, except that a set over the cap keeps its newest `cap` entries the way
 -- deliver.lua trims, raising the author's floor so the trimmed blogs do not come back on a replay. Then
 -- counts[A] = ZCARD(unread:A) for every author, fields without entries and junk fields are deleted, and total is the
--- sum (deleted when zero): invariants 1 and 2 hold afterwards, whatever the counts held before.
+-- sum (deleted when zero): invariants 1 and 2 hold afterwards, whatever the counts held before. The merged index is
+-- dropped, for the caller to build again from the sets (this is also how a deployment from before the index gets it).
 local cap = tonumber(ARGV[1])
 local counts_type = type_of(KEYS[1])
 if counts_type ~= 'hash' and counts_type ~= 'none' then return {'wrong-type', 'counts'} end
 if type_of(KEYS[2]) ~= 'hash' and type_of(KEYS[2]) ~= 'none' then return {'wrong-type', 'floors'} end
+if type_of(KEYS[3]) ~= 'zset' and type_of(KEYS[3]) ~= 'none' then return {'wrong-type', 'merged'} end
 local passed = {}
 for i = 2, #ARGV do
-  local key_type = type_of(KEYS[i + 1])
+  local key_type = type_of(KEYS[i + 2])
   if key_type ~= 'zset' and key_type ~= 'none' then return {'wrong-type', 'unread:' .. ARGV[i]} end
   passed[ARGV[i]] = true
 end
@@ -35,7 +39,7 @@ end
 
 local sum = 0
 for i = 2, #ARGV do
-  local author, key = ARGV[i], KEYS[i + 1]
+  local author, key = ARGV[i], KEYS[i + 2]
   local size = redis.call('ZCARD', key)
   local excess = size - cap
   if excess > 0 then
@@ -70,4 +74,8 @@ elseif total then
   redis.call('HDEL', KEYS[1], 'total')
   deleted = deleted + 1
 end
+
+-- The merged index is dropped here and built again by the caller from the sets, slice by slice (rebuild_merged.lua):
+-- one script copying a heavy user's million entries would hold Redis for seconds. UNLINK frees it in the background.
+redis.call('UNLINK', KEYS[3])
 return {'repaired', tostring(written), tostring(deleted), tostring(trimmed)}

@@ -1,6 +1,6 @@
 -- unfollow.lua: a user stopped following an author; that author's unread goes away for them.
--- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:floors
--- ARGV[1] authorId  ARGV[2] unfollowed at (ms)
+-- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:floors   KEYS[4] rm:{u:U}:merged
+-- ARGV[1] authorId  ARGV[2] unfollowed at (ms)  ARGV[3] authorId as the 8 bytes that start its merged members
 -- Returns how many unread blogs were dropped. Idempotent: a second run finds its own membership field and changes
 -- nothing; so does a replayed unfollow older than the pair's last follow (follow.lua) or unfollow. An unfollow at
 -- the very moment of a re-follow wins, as follow.lua lets it.
@@ -15,9 +15,13 @@ if membership then
   if since > tonumber(at) or (since == tonumber(at) and string.sub(membership, 1, 1) == 'U') then return 0 end
 end
 redis.call('HSET', KEYS[3], field, 'U' .. at)
-local dropped = redis.call('ZCARD', KEYS[1])
-if dropped > 0 then redis.call('DEL', KEYS[1]) end
+-- The whole set leaves the merged index too: at most the per-author cap.
+local dropped = redis.call('ZRANGE', KEYS[1], 0, -1)
+if #dropped > 0 then
+  zrem_merged(KEYS[4], ARGV[3], dropped, 1)
+  redis.call('DEL', KEYS[1])
+end
 local floor = redis.call('HGET', KEYS[3], author)
 if not floor or tonumber(at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, at) end
-adjust_counts(KEYS[2], author, -dropped)
-return dropped
+adjust_counts(KEYS[2], author, -#dropped)
+return #dropped

@@ -6,6 +6,7 @@ import io.readmark.infra.EmbeddedRedisCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -25,6 +26,7 @@ import static io.readmark.store.DriftKind.MISSING_COUNT;
 import static io.readmark.store.DriftKind.ORPHAN_SET;
 import static io.readmark.store.DriftKind.OVER_CAP;
 import static io.readmark.store.DriftKind.WRONG_COUNT;
+import static io.readmark.store.DriftKind.WRONG_MERGED;
 import static io.readmark.store.DriftKind.WRONG_TOTAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -73,11 +75,11 @@ class ReconcileIT {
         ReconcileReport report = result.report();
         assertThat(report.usersDrifted()).isEqualTo(planted.drift().size());
         assertThat(report.usersByKind()).isEqualTo(Map.of(WRONG_COUNT, 1L, MISSING_COUNT, 1L, ORPHAN_SET, 1L,
-                BAD_FIELD, 2L, WRONG_TOTAL, 1L, OVER_CAP, 1L));
+                BAD_FIELD, 2L, WRONG_TOTAL, 1L, OVER_CAP, 1L, WRONG_MERGED, 4L));
         assertThat(report.usersScanned()).as("users with counts, plus the one with only a set")
                 .isEqualTo(usersWithCounts(scoped, CLEAN_USERS) + planted.drift().size());
         assertThat(report.ignoredKeys()).as("the key whose user is no id").isEqualTo(1);
-        assertThat(report.examples()).hasSize(planted.drift().size());
+        assertThat(report.examples()).hasSize(Math.min(10, planted.drift().size()));
         assertThat(report.clean()).isFalse();
         assertThat(reconcile(scoped, false).byUser()).as("a check changes nothing").isEqualTo(planted.drift());
     }
@@ -114,6 +116,9 @@ class ReconcileIT {
         assertThat(scoped.sync().hget(scoped.keys().floors(OVER_CAP_USER), "7")).isEqualTo(Long.toString(T0 + 2));
         assertThat(scoped.sync().hgetall(scoped.keys().counts(OVER_CAP_USER))).isEqualTo(Map.of("7", "3", "total", "3"));
         assertThat(scoped.sync().hgetall(scoped.keys().counts(1))).as("a clean user is left alone").isEqualTo(cleanBefore);
+        // ... and the merged index is the union of the sets again (assertInvariants), the stray entries gone
+        assertThat(scoped.sync().exists(scoped.keys().merged(MERGED_ONLY_USER))).isZero();
+        assertThat(redis.merged(scoped.keys(), MERGED_STRAY_USER)).extracting(UnreadItem::authorId).containsOnly(7L);
 
         // ... and a second run finds nothing
         Result rerun = reconcile(scoped, false);
@@ -163,6 +168,27 @@ class ReconcileIT {
             stop.set(true);
             writer.get();
         }
+    }
+
+    @Test
+    void shouldReportEveryUserOfAStoreWithoutMergedIndexesAndBuildThemOnRepair() {
+        // Given users the scripts wrote before there was a merged index: the same keys, no index
+        RedisFixture.Scoped scoped = redis.scoped("upgrade-" + UUID.randomUUID());
+        writeCleanUsers(scoped, 200);
+        connectionsScan(scoped.keys().mergedPattern(), key -> scoped.sync().del(key));
+        long withUnread = usersWithCounts(scoped, 200);
+
+        // When reconciling, then repairing
+        Result found = reconcile(scoped, false);
+        Result repaired = reconcile(scoped, true);
+
+        // Then every user with unread lacks the index, and the repair built each one as the union of the sets
+        assertThat(found.report().usersByKind()).isEqualTo(Map.of(WRONG_MERGED, withUnread));
+        assertThat(found.report().examples().getFirst().describe()).matches(
+                "user \\d+: wrong-merged, merged index holds 0 entries, the unread sets \\d+");
+        assertThat(repaired.report().usersRepaired()).isEqualTo(withUnread);
+        for (long user = 1; user <= 200; user++) scoped.assertInvariants(user, "user " + user + " after repair");
+        assertThat(reconcile(scoped, false).byUser()).isEmpty();
     }
 
     @Test
@@ -221,13 +247,22 @@ class ReconcileIT {
     private static final long WRONG_TOTAL_USER = 1_000_005;
     private static final long ORPHAN_USER = 1_000_006;
     private static final long OVER_CAP_USER = 1_000_007;
+    private static final long MERGED_MISSING_USER = 1_000_008;
+    private static final long MERGED_STRAY_USER = 1_000_009;
+    private static final long MERGED_SCORE_USER = 1_000_010;
+    private static final long MERGED_ONLY_USER = 1_000_011;
+
+    private static byte[] member(long authorId, long blogId) {
+        return ByteBuffer.allocate(16).putLong(authorId).putLong(blogId).array();
+    }
 
     /** One user per kind of drift; each built so that it shows that kind and no other. */
     private static Planted plantEveryKindOfDrift(RedisFixture.Scoped scoped) {
         UnreadKeys keys = scoped.keys();
         RedisClusterCommands<String, String> sync = scoped.sync();
         try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
-            for (long user : List.of(WRONG_COUNT_USER, WRONG_TOTAL_USER, NEGATIVE_FIELD_USER)) {
+            for (long user : List.of(WRONG_COUNT_USER, WRONG_TOTAL_USER, NEGATIVE_FIELD_USER, MERGED_MISSING_USER,
+                    MERGED_STRAY_USER, MERGED_SCORE_USER)) {
                 writer.deliver(user, 7, 1, T0 + 1);
                 writer.deliver(user, 7, 2, T0 + 2);
             }
@@ -249,18 +284,33 @@ class ReconcileIT {
         sync.hset(keys.counts(NEGATIVE_FIELD_USER), Map.of("9", "-1", "total", "1"));
         // total 5, fields sum to 2
         sync.hset(keys.counts(WRONG_TOTAL_USER), "total", "5");
-        // unread entries of a user who has no counts at all
+        // unread entries of a user who has no counts at all (in the merged index too, so only the count is missing)
         sync.zadd(keys.unread(ORPHAN_USER, 7), T0 + 1, "1");
         sync.zadd(keys.unread(ORPHAN_USER, 7), T0 + 2, "2");
+        var binary = redis.binary.sync();
+        binary.zadd(keys.mergedBytes(ORPHAN_USER), T0 + 1, member(7, 1));
+        binary.zadd(keys.mergedBytes(ORPHAN_USER), T0 + 2, member(7, 2));
+        // no merged index, as in a deployment from before it
+        sync.del(keys.merged(MERGED_MISSING_USER));
+        // an entry of an author the user has no set of
+        binary.zadd(keys.mergedBytes(MERGED_STRAY_USER), T0 + 3, member(8, 3));
+        // an entry at another time than in its set
+        binary.zadd(keys.mergedBytes(MERGED_SCORE_USER), T0 + 9, member(7, 2));
+        // a merged index and nothing else
+        binary.zadd(keys.mergedBytes(MERGED_ONLY_USER), T0 + 4, member(8, 4));
         // OVER_CAP_USER: 5 entries, consistent counts, above the reconciler's cap of 3
-        return new Planted(Map.of(
-                WRONG_COUNT_USER, EnumSet.of(WRONG_COUNT),
-                MISSING_COUNT_USER, EnumSet.of(MISSING_COUNT),
-                ZERO_FIELD_USER, EnumSet.of(BAD_FIELD),
-                NEGATIVE_FIELD_USER, EnumSet.of(BAD_FIELD),
-                WRONG_TOTAL_USER, EnumSet.of(WRONG_TOTAL),
-                ORPHAN_USER, EnumSet.of(ORPHAN_SET),
-                OVER_CAP_USER, EnumSet.of(OVER_CAP)));
+        return new Planted(Map.ofEntries(
+                Map.entry(WRONG_COUNT_USER, EnumSet.of(WRONG_COUNT)),
+                Map.entry(MISSING_COUNT_USER, EnumSet.of(MISSING_COUNT)),
+                Map.entry(ZERO_FIELD_USER, EnumSet.of(BAD_FIELD)),
+                Map.entry(NEGATIVE_FIELD_USER, EnumSet.of(BAD_FIELD)),
+                Map.entry(WRONG_TOTAL_USER, EnumSet.of(WRONG_TOTAL)),
+                Map.entry(ORPHAN_USER, EnumSet.of(ORPHAN_SET)),
+                Map.entry(OVER_CAP_USER, EnumSet.of(OVER_CAP)),
+                Map.entry(MERGED_MISSING_USER, EnumSet.of(WRONG_MERGED)),
+                Map.entry(MERGED_STRAY_USER, EnumSet.of(WRONG_MERGED)),
+                Map.entry(MERGED_SCORE_USER, EnumSet.of(WRONG_MERGED)),
+                Map.entry(MERGED_ONLY_USER, EnumSet.of(WRONG_MERGED))));
     }
 
     /**
@@ -323,6 +373,10 @@ class ReconcileIT {
                 byUser.computeIfAbsent(drift.userId(), user -> EnumSet.noneOf(DriftKind.class)).add(drift.kind());
             }
         };
+    }
+
+    private static void connectionsScan(String pattern, java.util.function.Consumer<String> each) {
+        redis.redis.scan(pattern, 1_000, batch -> batch.forEach(each));
     }
 
     /** Of users 1..n, those with unread left (a counts hash): a user whose unread all went has no keys to scan. */

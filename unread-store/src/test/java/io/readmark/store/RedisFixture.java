@@ -2,11 +2,17 @@ package io.readmark.store;
 
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.infra.TestInfrastructure;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -17,6 +23,8 @@ final class RedisFixture implements AutoCloseable {
 
     final RedisConnections redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
     final RedisClusterCommands<String, String> sync = redis.shared().sync();
+    /** Byte keys and values, for the merged index, whose members are not text. */
+    final RedisConnections.BinaryConnection binary = redis.openBinary();
     private final Scoped defaults = scoped("test-" + UUID.randomUUID());
     final UnreadKeys keys = defaults.keys();
 
@@ -37,8 +45,28 @@ final class RedisFixture implements AutoCloseable {
         defaults.assertInvariants(userId, "user " + userId);
     }
 
+    /**
+     * Redis order of merged members: score, then member bytes, which for positive ids is (authorId, blogId).
+     */
+    static final Comparator<UnreadItem> MERGED_ORDER = Comparator.comparing(UnreadItem::publishedAt)
+            .thenComparingLong(UnreadItem::authorId).thenComparingLong(UnreadItem::blogId);
+
+    /** The merged index of a user in Redis order, each member decoded here (not by the code under test). */
+    List<UnreadItem> merged(UnreadKeys keys, long userId) {
+        List<UnreadItem> items = new ArrayList<>();
+        for (ScoredValue<byte[]> entry : binary.sync().zrangeWithScores(keys.mergedBytes(userId), 0, -1)) {
+            assertThat(entry.getValue()).as("a merged member is 16 bytes").hasSize(16);
+            ByteBuffer member = ByteBuffer.wrap(entry.getValue());
+            long authorId = member.getLong();
+            long blogId = member.getLong();
+            items.add(new UnreadItem(blogId, authorId, Instant.ofEpochMilli((long) entry.getScore())));
+        }
+        return items;
+    }
+
     @Override
     public void close() {
+        binary.close();
         redis.close();
     }
 
@@ -62,17 +90,30 @@ final class RedisFixture implements AutoCloseable {
             return new UnreadWriter(redis.openBinary(), keys, limits, 1000);
         }
 
-        /** DESIGN invariants 1 and 2 for one user, read straight from Redis. */
+        List<UnreadItem> merged(long userId) {
+            return RedisFixture.this.merged(keys, userId);
+        }
+
+        /** DESIGN invariants 1 and 2 for one user, and the merged index being the union of the sets, read straight from Redis. */
         void assertInvariants(long userId, String context) {
             Map<String, String> counts = sync.hgetall(keys.counts(userId));
             Map<String, Long> cardinalities = new HashMap<>();
+            List<UnreadItem> union = new ArrayList<>();
             String unreadPrefix = keys.unread(userId, 0).replaceAll("0$", "");
             String pattern = unreadPrefix.replace("{", "\\{").replace("}", "\\}") + "*";
             ScanIterator<String> scan = ScanIterator.scan(sync, ScanArgs.Builder.matches(pattern).limit(1000));
             while (scan.hasNext()) {
                 String key = scan.next();
-                cardinalities.put(key.substring(unreadPrefix.length()), sync.zcard(key));
+                String author = key.substring(unreadPrefix.length());
+                cardinalities.put(author, sync.zcard(key));
+                for (ScoredValue<String> entry : sync.zrangeWithScores(key, 0, -1)) {
+                    union.add(new UnreadItem(Long.parseLong(entry.getValue()), Long.parseLong(author),
+                            Instant.ofEpochMilli((long) entry.getScore())));
+                }
             }
+            union.sort(MERGED_ORDER);
+            assertThat(merged(userId)).as("%s: the merged index is the union of the unread sets, in Redis order", context)
+                    .containsExactlyElementsOf(union);
             long sum = 0;
             for (Map.Entry<String, Long> entry : cardinalities.entrySet()) {
                 assertThat(entry.getValue()).as("%s: empty sets are deleted", context).isPositive();

@@ -1,7 +1,10 @@
 package io.readmark.store;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
@@ -95,6 +98,15 @@ final class UnreadModel {
 
     NavigableSet<Entry> unreadOf(long user, long author) {
         return unread(user, author);
+    }
+
+    /** Every unread blog of the user across authors, in the merged list's order ({@link UnreadItem#NEWEST_FIRST}). */
+    List<UnreadItem> mergedOf(long user) {
+        List<UnreadItem> all = new ArrayList<>();
+        unread.getOrDefault(user, Map.of()).forEach((author, entries) -> entries.forEach(entry ->
+                all.add(new UnreadItem(Long.parseLong(entry.member()), author, Instant.ofEpochMilli(entry.score())))));
+        all.sort(UnreadItem.NEWEST_FIRST);
+        return all;
     }
 
     NavigableSet<Entry> marksOf(long user) {

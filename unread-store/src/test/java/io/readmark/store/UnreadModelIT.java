@@ -4,6 +4,7 @@ import io.lettuce.core.ScoredValue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Long random sequences of every change — duplicates, reads before deliveries, deletes, read-alls, unfollows and
  * re-follows —
  * applied to the real scripts on a real Redis and to {@link UnreadModel}; afterwards Redis must equal the model
- * and the DESIGN invariants must hold for every user. A failure names its seed; rerun just that one with
+ * and the DESIGN invariants must hold for every user, the merged index must be the union of the unread sets, and the
+ * merged list read page by page must be the model's list in its total order. A failure names its seed; rerun just that one with
  * {@code -Dreadmark.model.seed=<seed> -Dreadmark.model.sequences=1}.
  */
 class UnreadModelIT {
@@ -85,7 +87,8 @@ class UnreadModelIT {
         for (long user = 1; user <= RandomWorkload.USERS; user++) {
             assertThat(new TreeMap<>(scoped.sync().hgetall(keys.counts(user)))).as("counts of user %d, %s", user, context)
                     .isEqualTo(model.counts(user));
-            for (long author = 1; author <= RandomWorkload.AUTHORS; author++) {
+            for (int index = 1; index <= RandomWorkload.AUTHORS; index++) {
+                long author = RandomWorkload.authorId(index);
                 assertThat(entries(scoped.sync().zrangeWithScores(keys.unread(user, author), 0, -1)))
                         .as("unread of user %d by author %d, %s", user, author, context)
                         .containsExactlyElementsOf(model.unreadOf(user, author));
@@ -100,7 +103,36 @@ class UnreadModelIT {
             assertThat(new TreeMap<>(scoped.sync().hgetall(keys.floors(user)))).as("floors of user %d, %s", user, context)
                     .isEqualTo(model.floorsOf(user));
             scoped.assertInvariants(user, context);
+            List<UnreadItem> expected = model.mergedOf(user);
+            assertThat(scoped.merged(user)).as("merged index of user %d, %s", user, context)
+                    .containsExactlyElementsOf(expected.reversed());
+            UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
+            for (int limit : new int[]{1, 2, 3, 7}) {
+                assertThat(allMergedPages(reader, user, limit)).as("merged pages of %d of user %d, %s", limit, user, context)
+                        .containsExactlyElementsOf(expected);
+            }
+            // A cursor just before each item — an entry that is not there (read meanwhile), or the item before it
+            // when that is its neighbour — continues at that item.
+            for (int i = 0; i < expected.size(); i++) {
+                UnreadItem item = expected.get(i);
+                String before = MergedCursor.encode(new UnreadItem(item.blogId() + 1, item.authorId(), item.publishedAt()));
+                assertThat(reader.mergedPage(user, 3, before).items()).as("page after a cursor before item %d of user %d, %s", i, user, context)
+                        .containsExactlyElementsOf(expected.subList(i, Math.min(i + 3, expected.size())));
+            }
         }
+    }
+
+    /** The whole merged list, page by page. */
+    private static List<UnreadItem> allMergedPages(UnreadReader reader, long user, int limit) {
+        List<UnreadItem> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            UnreadPage page = reader.mergedPage(user, limit, cursor);
+            assertThat(page.items().size()).isLessThanOrEqualTo(limit);
+            all.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return all;
     }
 
     private static List<UnreadModel.Entry> entries(List<ScoredValue<String>> values) {

@@ -223,4 +223,25 @@ class UnreadReaderIT {
         assertThat(redis.reader().isUnread(user, BOB, 1)).as("another author").isFalse();
         assertThat(redis.reader().isUnread(424242, ALICE, 1)).as("unknown user").isFalse();
     }
+
+    @Test
+    void shouldContinueAfterACursorWhoseEntryWasReadInsideARunOfEqualInstantsAcrossAuthors() {
+        long user = 6007;
+        long big = Long.MAX_VALUE;
+        deliverAt(user, ALICE, T0, 1, 2, 3);
+        deliverAt(user, BOB, T0, 255, 256);
+        deliverAt(user, big, T0, 4);
+        deliverAt(user, ALICE, T0 - 1, 9);
+        UnreadPage first = redis.reader().mergedPage(user, 3, null);     // 4@big, 256@BOB, 255@BOB
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+            writer.remove(user, BOB, 255, T0);                          // the cursor's entry is gone
+            writer.awaitAcknowledged();
+        }
+
+        UnreadPage second = redis.reader().mergedPage(user, 3, first.nextCursor());
+
+        assertThat(first.items()).extracting(UnreadItem::blogId).containsExactly(4L, 256L, 255L);
+        assertThat(second.items()).extracting(UnreadItem::blogId).containsExactly(3L, 2L, 1L);
+        assertThat(ids(redis.reader().mergedPage(user, 3, second.nextCursor()))).containsExactly(9L);
+    }
 }

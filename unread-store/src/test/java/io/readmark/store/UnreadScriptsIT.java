@@ -5,7 +5,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.lettuce.core.ScriptOutputType;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +24,8 @@ class UnreadScriptsIT {
     private static final long ALICE = 7;
     private static final long BOB = 9;
     private static final long READER = 101;
+    /** An author whose id is past 2^53, where a Lua number would lose digits, and at the top of a byte. */
+    private static final long BIG = Long.MAX_VALUE;
 
     private static final RedisFixture redis = new RedisFixture();
     private UnreadWriter writer;
@@ -230,6 +240,118 @@ class UnreadScriptsIT {
         writer.deliver(user, ALICE, 1001, T0 + 20);   // published after the user followed again
         apply();
         assertThat(byAuthor(user)).containsExactly(Map.entry(ALICE, 1L));
+        redis.assertInvariants(user);
+    }
+
+    // ---- the merged index -------------------------------------------------------------------------------------
+
+    private static UnreadItem item(long blogId, long authorId, long publishedAt) {
+        return new UnreadItem(blogId, authorId, Instant.ofEpochMilli(publishedAt));
+    }
+
+    /** {@code members.lua}'s id_bytes run by Redis on a decimal id; null when it refuses the text. */
+    private static byte[] idBytes(String decimal) {
+        String script = UnreadScript.resource("members.lua") + "\nreturn id_bytes(ARGV[1])";
+        return redis.binary.sync().eval(script, ScriptOutputType.VALUE, new byte[0][],
+                decimal.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static byte[] bigEndian(long id) {
+        return ByteBuffer.allocate(8).putLong(id).array();
+    }
+
+    @Test
+    void shouldTurnDecimalIdsIntoTheirEightBigEndianBytesExactlyInLua() {
+        List<Long> ids = new ArrayList<>(List.of(0L, 1L, 255L, 256L, 65_535L, 65_536L, (1L << 53) - 1, 1L << 53,
+                (1L << 53) + 1, 999_999_999L, 1_000_000_000L, 1_000_000_001L, Long.MAX_VALUE - 1, Long.MAX_VALUE));
+        Random random = new Random(7);
+        for (int i = 0; i < 200; i++) ids.add(random.nextLong(1, Long.MAX_VALUE) >>> random.nextInt(63));
+        for (long id : ids) {
+            assertThat(idBytes(Long.toString(id))).as("id %d", id).isEqualTo(bigEndian(id));
+        }
+        for (String notAnId : List.of("-1", "00", "01", "1e3", "12a", " 7", "9223372036854775808", "10000000000000000000",
+                "99999999999999999999")) {
+            assertThat(idBytes(notAnId)).as("'%s'", notAnId).isNull();
+        }
+    }
+
+    @Test
+    void shouldAddEachDeliveryToTheMergedIndexWithTheIdsAsBigEndianBytes() {
+        long user = user();
+        writer.deliver(user, BIG, (1L << 53) + 1, T0);
+        writer.deliver(user, ALICE, 256, T0);
+        writer.deliver(user, ALICE, 255, T0 + 1);
+        writer.deliver(user, ALICE, 255, T0 + 1);   // a replay
+        writer.remove(user, BOB, 77, T0 + 2);
+        writer.deliver(user, BOB, 77, T0);          // read before it arrived: stays out of both
+        apply();
+
+        byte[] first = redis.binary.sync().zrange(redis.keys.mergedBytes(user), 0, 0).getFirst();
+        assertThat(first).isEqualTo(ByteBuffer.allocate(16).putLong(ALICE).putLong(256).array());
+        assertThat(redis.merged(redis.keys, user)).containsExactly(
+                item(256, ALICE, T0), item((1L << 53) + 1, BIG, T0), item(255, ALICE, T0 + 1));
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldDropWhatTheCapTrimsFromTheMergedIndex() {
+        long user = user();
+        writer.deliver(user, BOB, 1, T0);
+        for (int i = 1; i <= 8; i++) writer.deliver(user, BIG, 100 + i, T0 + i);
+        apply();
+
+        assertThat(redis.merged(redis.keys, user)).containsExactly(item(1, BOB, T0),
+                item(104, BIG, T0 + 4), item(105, BIG, T0 + 5), item(106, BIG, T0 + 6), item(107, BIG, T0 + 7),
+                item(108, BIG, T0 + 8));
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldRemoveAReadOrDeletedBlogFromTheMergedIndex() {
+        long user = user();
+        writer.deliver(user, BIG, 1, T0);
+        writer.deliver(user, ALICE, 1, T0);
+        writer.remove(user, BIG, 1, T0 + 5);
+        apply();
+
+        assertThat(redis.merged(redis.keys, user)).containsExactly(item(1, ALICE, T0));
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldRemoveExactlyWhatAReadAllRemovesFromTheMergedIndex() {
+        long user = user();
+        for (long blog = 1; blog <= 4; blog++) {
+            writer.deliver(user, BIG, blog, T0 + blog);
+            writer.deliver(user, BOB, 10 + blog, T0 + blog);
+        }
+        writer.readAll(user, BIG, T0 + 2);
+        writer.readAll(user, BIG, T0 + 2);          // a replay
+        apply();
+
+        assertThat(redis.merged(redis.keys, user)).containsExactly(item(11, BOB, T0 + 1), item(12, BOB, T0 + 2),
+                item(13, BOB, T0 + 3), item(3, BIG, T0 + 3), item(14, BOB, T0 + 4), item(4, BIG, T0 + 4));
+        redis.assertInvariants(user);
+    }
+
+    @Test
+    void shouldRemoveTheWholeAuthorFromTheMergedIndexOnUnfollow() {
+        long user = user();
+        for (long blog = 1; blog <= 3; blog++) {
+            writer.deliver(user, BIG, blog, T0 + blog);
+            writer.deliver(user, BOB, 10 + blog, T0 + blog);
+        }
+        writer.unfollow(user, BIG, T0 + 10);
+        writer.unfollow(user, BIG, T0 + 10);        // a replay
+        apply();
+
+        assertThat(redis.merged(redis.keys, user)).containsExactly(item(11, BOB, T0 + 1), item(12, BOB, T0 + 2),
+                item(13, BOB, T0 + 3));
+        redis.assertInvariants(user);
+
+        writer.unfollow(user, BOB, T0 + 10);
+        apply();
+        assertThat(redis.sync.exists(redis.keys.merged(user))).as("an empty index is no key").isZero();
         redis.assertInvariants(user);
     }
 }
