@@ -1,6 +1,7 @@
 package io.readmark.bench;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,9 +9,9 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Several read variants measured in turn, repetition after repetition (A B C, A B C, …), each with the same
- * {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of every variant
- * instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
+ * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after one unmeasured round,
+ * each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of
+ * every variant instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
  * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>.jfr}.
  */
 final class InterleavedLoad {
@@ -61,6 +62,12 @@ final class InterleavedLoad {
                        PrintStream err) throws Exception {
         Map<String, List<Measurement>> results = new LinkedHashMap<>();
         variants.forEach(variant -> results.put(variant.name(), new ArrayList<>()));
+        // One unmeasured round first: the first measurement of each variant otherwise ran on a cold JIT (the HTTP
+        // codecs, Jackson, Lettuce's decoder) right after the write phases, and was the slowest of every run.
+        for (Variant variant : variants) {
+            ConcurrentLoad.run(variant.label() + " warm-up", config.readConcurrency(), Duration.ZERO,
+                    config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
+        }
         int repetitions = config.readRepetitions();
         for (int repetition = 1; repetition <= repetitions; repetition++) {
             for (Variant variant : variants) {
