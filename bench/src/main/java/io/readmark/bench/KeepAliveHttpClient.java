@@ -37,10 +37,10 @@ final class KeepAliveHttpClient implements AutoCloseable {
     KeepAliveHttpClient(String host, int port) throws IOException {
         socket = new Socket();
         socket.setTcpNoDelay(true);
-        socket.connect(new InetSocketAddress(host, port), 5_000);
-        // No read timeout: with one, every read is a non-blocking attempt, a poll and a second read (three system calls
-        // instead of one). ConcurrentLoad closes clients that are still waiting long after the measurement instead.
-        socket.setSoTimeout(0);
+        // Neither a connect nor a read timeout: either turns the socket non-blocking for good, and every read becomes an
+        // attempt, a poll and a second read (three system calls instead of one). The servers are local, so a connect
+        // fails at once; ConcurrentLoad closes clients still waiting long after the measurement.
+        socket.connect(new InetSocketAddress(host, port));
         out = socket.getOutputStream();
         in = socket.getInputStream();
     }
