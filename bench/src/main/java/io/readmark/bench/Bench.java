@@ -2,6 +2,7 @@ package io.readmark.bench;
 
 import io.readmark.client.EventPublisher;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.HttpLimits;
 import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.launcher.LocalStack;
@@ -27,6 +28,13 @@ import java.util.Map;
 public final class Bench {
 
     private static final String APPLICATION_ID = "readmark-bench";
+    /**
+     * The HTTP servers' idle timeout in the bench, unless set. The servers leave one idle timer per kept-alive request
+     * in their event loop's queue, and each fires when its timeout has passed (see docs/BENCHMARKS.md): with the
+     * default 75 s, the timers of one read measurement fire while a later one runs and take its CPU. No bench
+     * connection waits anywhere near this long between requests.
+     */
+    static final Duration LONG_IDLE_TIMEOUT = Duration.ofHours(1);
 
     private Bench() {
     }
@@ -66,9 +74,11 @@ public final class Bench {
             phaseDetails(report, "naive", naive.deliveries(), naive.seconds(), naive.cpu());
             stats.flushAll();
 
-            Settings stack = settings.withOverrides(Map.of(
+            Map<String, String> overrides = new java.util.HashMap<>(Map.of(
                     "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(), "REDIS_URL", redisServer.url(),
                     "PRODUCER_API_PORT", "0", "VIEW_API_PORT", "0", "PROCESSOR_APPLICATION_ID", APPLICATION_ID));
+            if (settings.find(HttpLimits.IDLE_TIMEOUT).isEmpty()) overrides.put(HttpLimits.IDLE_TIMEOUT, LONG_IDLE_TIMEOUT.toString());
+            Settings stack = settings.withOverrides(overrides);
             runStackPhases(config, stack, graph, workload, redis, stats, report, err);
         }
 
@@ -101,6 +111,7 @@ public final class Bench {
         }
         report.run("partitions", partitions);
         report.run("stream_threads", stack.positiveInteger("PROCESSOR_STREAM_THREADS", 2));
+        report.run("http_idle_timeout", stack.string(HttpLimits.IDLE_TIMEOUT, HttpLimits.defaults().idleTimeout().toString()));
         String bootstrap = stack.string("KAFKA_BOOTSTRAP_SERVERS", null);
         try (LocalStack local = LocalStack.start(stack);
              // Bulk loads batch; probes must not wait in a batch, or their latency would measure linger.ms.
@@ -128,22 +139,48 @@ public final class Bench {
             latencyDetails(report, latency);
 
             ReadApiPhase.Result reads = ReadApiPhase.run(config, local.viewApiUrl(), stack.string("REDIS_URL", null), redis,
-                    stats, keys, graph.users(), err);
-            report.figure("counts_api_rps", reads.api().perSecond());
-            report.figure("counts_api_p99_ms", reads.api().p99Millis());
-            report.figure("counts_raw_rps", reads.raw().perSecond());
+                    stats, keys, graph, err);
+            readDetails(report, reads.reads());
+            // While the stack still runs, so the servers compared see the same background as the counts API.
+            InterleavedLoad.Results servers = ServerComparisonPhase.run(config, redis, stats, keys, graph.users(), err);
+            for (String server : servers.byVariant().keySet()) {
+                report.figure("server_" + server + "_rps", servers.perSecond(server));
+                report.figure("server_" + server + "_p99_ms", servers.p99Millis(server));
+                cpuDetails(report, "server_" + server, servers, server);
+            }
+            report.detail("read_repetitions", config.readRepetitions());
             report.figure("seed000_counts_rps", reads.seed000().perSecond());
-            report.detail("counts_raw_p99_ms", reads.raw().p99Millis());
-            report.detail("counts_api_java_cores", reads.apiCpu().javaCores());
-            report.detail("counts_api_redis_cores", reads.apiCpu().redisCores());
-            report.detail("counts_raw_java_cores", reads.rawCpu().javaCores());
-            report.detail("counts_raw_redis_cores", reads.rawCpu().redisCores());
-            report.detail("counts_api_other_cores", reads.apiCpu().otherCores());
-            report.detail("counts_raw_other_cores", reads.rawCpu().otherCores());
             report.detail("seed000_counts_p99_ms", reads.seed000().p99Millis());
             report.detail("seed000_keyspace_keys", reads.keyspaceKeys());
             report.detail("seed000_isolated_db_counts_rps", reads.seed000Isolated().perSecond());
         }
+    }
+
+    private static void readDetails(BenchReport report, InterleavedLoad.Results reads) {
+        report.figure("counts_api_rps", reads.perSecond(ReadApiPhase.API));
+        report.figure("counts_api_p99_ms", reads.p99Millis(ReadApiPhase.API));
+        report.figure("counts_raw_rps", reads.perSecond(ReadApiPhase.RAW));
+        report.figure("counts_api_raw_ratio", reads.ratio(ReadApiPhase.API, ReadApiPhase.RAW));
+        report.detail("counts_raw_p99_ms", reads.p99Millis(ReadApiPhase.RAW).toMap());
+        report.figure("author_page_rps", reads.perSecond(ReadApiPhase.AUTHOR_PAGE));
+        report.figure("author_page_p99_ms", reads.p99Millis(ReadApiPhase.AUTHOR_PAGE));
+        report.figure("items_rps", reads.perSecond(ReadApiPhase.ITEMS));
+        report.figure("items_p99_ms", reads.p99Millis(ReadApiPhase.ITEMS));
+        cpuDetails(report, "counts_api", reads, ReadApiPhase.API);
+        cpuDetails(report, "counts_raw", reads, ReadApiPhase.RAW);
+        cpuDetails(report, "author_page", reads, ReadApiPhase.AUTHOR_PAGE);
+        cpuDetails(report, "items", reads, ReadApiPhase.ITEMS);
+    }
+
+    /**
+     * Cores busy per measurement and the JVM's CPU per request (the server, Lettuce and the load generator, which is
+     * the same for every HTTP variant), as median and range over the repetitions.
+     */
+    private static void cpuDetails(BenchReport report, String prefix, InterleavedLoad.Results results, String variant) {
+        report.detail(prefix + "_java_cores", results.spread(variant, m -> m.cpu().javaCores()).toMap());
+        report.detail(prefix + "_java_us_per_request", results.spread(variant, InterleavedLoad.Measurement::javaMicrosPerRequest).toMap());
+        report.detail(prefix + "_redis_cores", results.spread(variant, m -> m.cpu().redisCores()).toMap());
+        report.detail(prefix + "_other_cores", results.spread(variant, m -> m.cpu().otherCores()).toMap());
     }
 
     private static void latencyDetails(BenchReport report, LatencyPhase.Result latency) {

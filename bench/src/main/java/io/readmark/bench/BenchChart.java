@@ -61,10 +61,12 @@ final class BenchChart {
                 new Bar("p99 during big-V", report.figure("normal_p99_during_bigv_ms"), true)),
                 2 * idleP99, "target 2 x idle p99");
         double raw = report.figure("counts_raw_rps");
-        panel(g, 20, 440, 570, 360, "Counts reads (requests/s, log)", true, List.of(
+        panel(g, 20, 440, 570, 360, "Reads (requests/s, medians, log)", true, List.of(
                 new Bar("raw HGETALL", raw, false),
                 new Bar("counts API", report.figure("counts_api_rps"), true),
-                new Bar("seed 000 KEYS+GETBIT", report.figure("seed000_counts_rps"), false)),
+                new Bar("author page", report.figure("author_page_rps"), true),
+                new Bar("merged items", report.figure("items_rps"), true),
+                new Bar("seed 000", report.figure("seed000_counts_rps"), false)),
                 0.5 * raw, "target 0.5 x raw");
         panel(g, 610, 440, 570, 360, "Memory (bytes per unread entry)", false, List.of(
                 new Bar("bytes/entry", report.figure("bytes_per_unread_entry"), true)),

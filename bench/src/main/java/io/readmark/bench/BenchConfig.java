@@ -27,24 +27,28 @@ import java.util.Optional;
  * @param bigvFollowers      audience of the big-V author (user ids 1..bigvFollowers)
  * @param bigvPosts          posts the big-V publishes at once; probes run while their fan-out is in flight
  * @param readWarmup         unmeasured load before each read measurement (JIT, connection pools)
- * @param readDuration       measured load per read variant
+ * @param readDuration       measured load per read variant and repetition
  * @param readConcurrency    concurrent clients of each read variant
+ * @param readRepetitions    interleaved repetitions of the read variants (and of the server comparison); the report
+ *                           gives the median and the range over them
  * @param notices            notices (bitmaps) of the seed 000 count
  * @param memoryUsers        users written in the memory phase
  * @param memoryMaxUnread    each (user, followed author) gets 1..memoryMaxUnread unread posts
  * @param outputDir          where latest.json, latest.png and the timestamped copies go
- * @param jfrDirectory       if set, JFR recordings of the pipeline, big-V latency and counts API measurements go there
+ * @param jfrDirectory       if set, JFR recordings of the pipeline, big-V latency and every read measurement go there
  */
 public record BenchConfig(boolean quick, long seed, int users, int authors, double followsPerUser, double exponent,
                           int postsPerAuthor, int ceilingConnections, Duration naiveDuration, int normalFollowers,
                           int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
-                          int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int notices,
+                          int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions,
+                          int notices,
                           int memoryUsers, int memoryMaxUnread, Path outputDir, Optional<Path> jfrDirectory) {
 
     public BenchConfig {
         if (authors > users) throw new IllegalArgumentException("BENCH_AUTHORS must not exceed BENCH_USERS");
         if (authors < 2) throw new IllegalArgumentException("BENCH_AUTHORS must be at least 2");
         if (memoryUsers > users) throw new IllegalArgumentException("BENCH_MEMORY_USERS must not exceed BENCH_USERS");
+        if (readRepetitions < 1) throw new IllegalArgumentException("BENCH_READ_REPETITIONS must be at least 1");
         if (followsPerUser <= 0 || exponent <= 0) {
             throw new IllegalArgumentException("BENCH_FOLLOWS_PER_USER and BENCH_EXPONENT must be positive");
         }
@@ -69,8 +73,9 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.positiveInteger("BENCH_BIGV_FOLLOWERS", quick ? 200_000 : 1_000_000),
                 settings.positiveInteger("BENCH_BIGV_POSTS", 2),
                 settings.duration("BENCH_READ_WARMUP", Duration.ofSeconds(quick ? 1 : 2)),
-                settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 5 : 15)),
+                settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 3 : 6)),
                 settings.positiveInteger("BENCH_READ_CONCURRENCY", 8),
+                settings.positiveInteger("BENCH_READ_REPETITIONS", quick ? 3 : 5),
                 settings.positiveInteger("BENCH_NOTICES", 1_000),
                 settings.positiveInteger("BENCH_MEMORY_USERS", quick ? 10_000 : 50_000),
                 settings.positiveInteger("BENCH_MEMORY_MAX_UNREAD", 4),
@@ -103,6 +108,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         values.put("BENCH_READ_WARMUP", readWarmup.toString());
         values.put("BENCH_READ_DURATION", readDuration.toString());
         values.put("BENCH_READ_CONCURRENCY", readConcurrency);
+        values.put("BENCH_READ_REPETITIONS", readRepetitions);
         values.put("BENCH_NOTICES", notices);
         values.put("BENCH_MEMORY_USERS", memoryUsers);
         values.put("BENCH_MEMORY_MAX_UNREAD", memoryMaxUnread);

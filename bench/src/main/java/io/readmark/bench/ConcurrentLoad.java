@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -14,9 +15,13 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Closed-loop load from a fixed number of clients, each on its own platform thread: every client sends its next
  * request as soon as the previous one answered. A warm-up runs first and is not counted; then requests are counted
- * and timed for the given duration. Any failed request fails the measurement rather than flattering it.
+ * and timed for the given duration. Any failed request fails the measurement rather than flattering it, and so does
+ * a request still unanswered {@link #STUCK_AFTER} after the measurement ended: its client is closed.
  */
 final class ConcurrentLoad {
+
+    /** Clients may wait without a timeout of their own (cheaper per request); a server that hangs is caught here. */
+    static final Duration STUCK_AFTER = Duration.ofSeconds(30);
 
     /** One client; {@link #call(long)} performs one request for the given user and throws if it failed. */
     interface Client extends AutoCloseable {
@@ -46,18 +51,25 @@ final class ConcurrentLoad {
 
     static Result run(String label, int clients, Duration warmup, Duration duration, int users, long seed,
                       ClientFactory factory, PrintStream err) throws InterruptedException {
+        return run(label, clients, warmup, duration, users, seed, factory, err, STUCK_AFTER);
+    }
+
+    static Result run(String label, int clients, Duration warmup, Duration duration, int users, long seed,
+                      ClientFactory factory, PrintStream err, Duration stuckAfter) throws InterruptedException {
         long measureFrom = System.nanoTime() + warmup.toNanos();
         long measureUntil = measureFrom + duration.toNanos();
         LongAdder requests = new LongAdder();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Histogram> histograms = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
+        List<Client> opened = new CopyOnWriteArrayList<>();
         for (int c = 0; c < clients; c++) {
             Histogram histogram = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
             histograms.add(histogram);
             SplittableRandom random = new SplittableRandom(seed + c);
             threads.add(Thread.ofPlatform().name(label + "-client-" + c).start(() -> {
                 try (Client client = factory.open()) {
+                    opened.add(client);
                     for (long now = System.nanoTime(); now < measureUntil && failure.get() == null; ) {
                         long userId = 1 + random.nextInt(users);
                         client.call(userId);
@@ -77,8 +89,18 @@ final class ConcurrentLoad {
         long total = warmup.plus(duration).toMillis();
         long start = System.nanoTime();
         try (ProgressBar bar = new ProgressBar(err, label, total, "ms (time-boxed)")) {
+            long stuckAt = measureUntil + stuckAfter.toNanos();
+            boolean closed = false;
             for (Thread thread : threads) {
-                while (!thread.join(Duration.ofMillis(100))) bar.update(Math.min(total, (System.nanoTime() - start) / 1_000_000));
+                while (!thread.join(Duration.ofMillis(100))) {
+                    bar.update(Math.min(total, (System.nanoTime() - start) / 1_000_000));
+                    if (!closed && System.nanoTime() > stuckAt) {
+                        closed = true;
+                        failure.compareAndSet(null, new IllegalStateException("a request was still unanswered "
+                                + stuckAfter.toMillis() + " ms after the measurement ended"));
+                        closeAll(opened); // wakes the threads blocked in a read
+                    }
+                }
             }
             bar.update(total);
         }
@@ -86,5 +108,15 @@ final class ConcurrentLoad {
         Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
         histograms.forEach(merged::add);
         return new Result(requests.sum(), duration.toNanos() / 1e9, merged);
+    }
+
+    private static void closeAll(List<Client> clients) {
+        for (Client client : clients) {
+            try {
+                client.close();
+            } catch (Exception e) {
+                // The measurement has failed already; the first failure is the one reported.
+            }
+        }
     }
 }

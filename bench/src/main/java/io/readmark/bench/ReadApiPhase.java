@@ -3,40 +3,55 @@ package io.readmark.bench;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads under the same concurrent load, one after the other on the same Redis in the same run: the view API's
- * counts endpoint over keep-alive HTTP; raw HGETALL of the same hashes through one shared Lettuce connection (as
- * the view API itself reads); and seed 000's KEYS + GETBIT count over its notices. Every answer is checked.
+ * Reads under the same concurrent load on the same Redis in the same run, interleaved ({@link InterleavedLoad}): the
+ * view API's counts endpoint over keep-alive HTTP; raw HGETALL of the same hashes through one shared Lettuce
+ * connection (the read the counts endpoint makes, without HTTP); and the two list routes, a page of one followed
+ * author's unread blogs and the merged page across authors. Then, once, seed 000's KEYS + GETBIT count over its
+ * notices. Every answer is checked: a failed or implausible one fails the measurement rather than flattering it.
  */
 final class ReadApiPhase {
 
-    record Result(ConcurrentLoad.Result api, CpuUsage apiCpu, ConcurrentLoad.Result raw, CpuUsage rawCpu,
-                  ConcurrentLoad.Result seed000, ConcurrentLoad.Result seed000Isolated, long keyspaceKeys) {
+    static final String API = "api", RAW = "raw", AUTHOR_PAGE = "author_page", ITEMS = "items";
+    /** Page size of both list routes. */
+    static final int PAGE_LIMIT = 20;
+
+    record Result(InterleavedLoad.Results reads, ConcurrentLoad.Result seed000, ConcurrentLoad.Result seed000Isolated,
+                  long keyspaceKeys) {
     }
 
     private ReadApiPhase() {
     }
 
+    /**
+     * Expects the state the pipeline and latency phases leave: every user has an unread post from every author they
+     * follow, so both list routes answer non-empty pages for any user and any of their authors.
+     */
     static Result run(BenchConfig config, String viewApiUrl, String redisUrl, RedisConnections redis, RedisStats stats,
-                      UnreadKeys keys, int users, PrintStream err) throws Exception {
+                      UnreadKeys keys, PowerLawGraph graph, PrintStream err) throws Exception {
         URI view = URI.create(viewApiUrl);
         // The view API listens on 127.0.0.1 locally; "localhost" might resolve to ::1 first.
         String host = "localhost".equals(view.getHost()) ? "127.0.0.1" : view.getHost();
-        CpuUsage.Meter apiMeter = CpuUsage.start(stats);
-        ConcurrentLoad.Result api = PhaseRecording.during(config.jfrDirectory(), "reads-api", err,
-                () -> load(config, "counts API", users, viewApiClients(host, view.getPort()), err));
-        CpuUsage apiCpu = apiMeter.stop();
-
-        CpuUsage.Meter rawMeter = CpuUsage.start(stats);
-        ConcurrentLoad.Result raw = load(config, "HGETALL", users, () -> userId -> {
-            Map<String, String> counts = redis.shared().sync().hgetall(keys.counts(userId));
-            if (counts == null) throw new IllegalStateException("HGETALL of user " + userId + " answered nothing");
-        }, err);
-        CpuUsage rawCpu = rawMeter.stop();
+        int port = view.getPort();
+        int users = graph.users();
+        InterleavedLoad.Results reads = InterleavedLoad.run(config, "reads", List.of(
+                new InterleavedLoad.Variant(API, "counts API", countsClients(host, port)),
+                new InterleavedLoad.Variant(RAW, "HGETALL", () -> userId -> {
+                    Map<String, String> counts = redis.shared().sync().hgetall(keys.counts(userId));
+                    if (counts == null || !counts.containsKey("total")) {
+                        throw new IllegalStateException("HGETALL of user " + userId + " answered " + counts);
+                    }
+                }),
+                new InterleavedLoad.Variant(AUTHOR_PAGE, "author page", authorPageClients(host, port, graph, config.seed())),
+                new InterleavedLoad.Variant(ITEMS, "merged items", itemsClients(host, port))), users, stats, err);
 
         long keyspace = stats.keys();
         try (Seed000Counts seed000 = new Seed000Counts(redisUrl, config.notices())) {
@@ -45,29 +60,92 @@ final class ReadApiPhase {
             ConcurrentLoad.Result beside = load(config, "seed 000", users, () -> seed000.open(0), err);
             ConcurrentLoad.Result isolated = load(config, "seed 000*", users,
                     () -> seed000.open(Seed000Counts.ISOLATED_DATABASE), err);
-            return new Result(api, apiCpu, raw, rawCpu, beside, isolated, keyspace);
+            return new Result(reads, beside, isolated, keyspace);
         }
     }
 
-    /** Each client: its own kept-alive connection; every answer must be a 200 with counts in it. */
-    private static ConcurrentLoad.ClientFactory viewApiClients(String host, int port) {
-        return () -> {
-            KeepAliveHttpClient http = new KeepAliveHttpClient(host, port);
-            return new ConcurrentLoad.Client() {
-                @Override
-                public void call(long userId) throws Exception {
-                    KeepAliveHttpClient.Answer answer = http.get("/v1/users/" + userId + "/unread");
-                    if (answer.status() != 200 || !answer.body().contains("\"total\"")) {
-                        throw new IllegalStateException("GET counts of user " + userId + ": " + answer.status() + " " + answer.body());
-                    }
+    /** Each client: its own kept-alive connection; every answer must be a 200 with that user's counts in it. */
+    static ConcurrentLoad.ClientFactory countsClients(String host, int port) {
+        return () -> new HttpClient(host, port) {
+            @Override
+            public void call(long userId) throws IOException {
+                String path = "/v1/users/" + userId + "/unread";
+                KeepAliveHttpClient.Answer answer = http.get(path);
+                if (answer.status() != 200 || !answer.body().contains("\"userId\":" + userId + ",")
+                        || !answer.body().contains("\"total\":")) {
+                    throw implausible(path, answer);
                 }
-
-                @Override
-                public void close() throws java.io.IOException {
-                    http.close();
-                }
-            };
+            }
         };
+    }
+
+    /**
+     * A random author the user follows, a page of {@value #PAGE_LIMIT}: the page must be a 200 with at least one item,
+     * every item by that author (the bench loads one post of every author into every follower's unread state).
+     */
+    private static ConcurrentLoad.ClientFactory authorPageClients(String host, int port, PowerLawGraph graph, long seed) {
+        AtomicInteger opened = new AtomicInteger();
+        return () -> new HttpClient(host, port) {
+            private final SplittableRandom random = new SplittableRandom(seed + 7919L * opened.incrementAndGet());
+
+            @Override
+            public void call(long userId) throws IOException {
+                int authorId = followedAuthor(graph, (int) userId, random);
+                String path = "/v1/users/" + userId + "/unread/" + authorId + "?limit=" + PAGE_LIMIT;
+                KeepAliveHttpClient.Answer answer = http.get(path);
+                String body = answer.body();
+                if (answer.status() != 200 || !body.startsWith("{\"items\":[{\"blogId\":")
+                        || !body.contains("\"authorId\":" + authorId + ",") || !body.contains("\"nextCursor\":")) {
+                    throw implausible(path, answer);
+                }
+            }
+        };
+    }
+
+    /** The merged page of {@value #PAGE_LIMIT} across authors: a 200 with at least one item. */
+    private static ConcurrentLoad.ClientFactory itemsClients(String host, int port) {
+        return () -> new HttpClient(host, port) {
+            @Override
+            public void call(long userId) throws IOException {
+                String path = "/v1/users/" + userId + "/unread/items?limit=" + PAGE_LIMIT;
+                KeepAliveHttpClient.Answer answer = http.get(path);
+                String body = answer.body();
+                if (answer.status() != 200 || !body.startsWith("{\"items\":[{\"blogId\":") || !body.contains("\"nextCursor\":")) {
+                    throw implausible(path, answer);
+                }
+            }
+        };
+    }
+
+    /** One of the authors {@code user} follows, uniformly; every user of the graph follows at least one. */
+    static int followedAuthor(PowerLawGraph graph, int user, SplittableRandom random) {
+        int pick = random.nextInt(graph.followedCount(user));
+        int[] chosen = {0};
+        int[] index = {0};
+        graph.forEachFollowed(user, author -> {
+            if (index[0]++ == pick) chosen[0] = author;
+        });
+        return chosen[0];
+    }
+
+    /** A load client on its own kept-alive HTTP connection. */
+    private abstract static class HttpClient implements ConcurrentLoad.Client {
+        final KeepAliveHttpClient http;
+
+        HttpClient(String host, int port) throws IOException {
+            http = new KeepAliveHttpClient(host, port);
+        }
+
+        static IllegalStateException implausible(String path, KeepAliveHttpClient.Answer answer) {
+            String body = answer.body();
+            return new IllegalStateException("GET " + path + ": " + answer.status() + " "
+                    + (body.length() > 300 ? body.substring(0, 300) + "…" : body));
+        }
+
+        @Override
+        public void close() throws IOException {
+            http.close();
+        }
     }
 
     private static ConcurrentLoad.Result load(BenchConfig config, String label, int users, ConcurrentLoad.ClientFactory clients,

@@ -23,10 +23,39 @@ class BenchHelpersTest {
         assertThat(quick.users()).isEqualTo(30_000);
         assertThat(quick.naiveDuration()).isLessThan(full.naiveDuration());
         assertThat(quick.describe()).containsEntry("BENCH_USERS", 30_000).containsEntry("BENCH_QUICK", true);
+        assertThat(quick.readRepetitions()).isEqualTo(3);
+        assertThat(full.readRepetitions()).isEqualTo(5);
+        assertThat(BenchConfig.from(Settings.of(Map.of("BENCH_READ_REPETITIONS", "7"), Map.of())).describe())
+                .containsEntry("BENCH_READ_REPETITIONS", 7);
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_EXPONENT", "steep"), Map.of())))
                 .hasMessageContaining("BENCH_EXPONENT");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_AUTHORS", "200000"), Map.of())))
                 .hasMessageContaining("BENCH_AUTHORS");
+    }
+
+    @Test
+    void shouldServeTheComparedCountsReadOnlyAtItsPath() {
+        assertThat(ServerCandidates.userId("/v1/users/42/unread")).isEqualTo(42);
+        assertThat(ServerCandidates.userId("/v1/users/999999999999999999/unread")).isEqualTo(999_999_999_999_999_999L);
+        assertThat(ServerCandidates.userId("/v1/users/0/unread")).isEqualTo(-1);
+        assertThat(ServerCandidates.userId("/v1/users//unread")).isEqualTo(-1);
+        assertThat(ServerCandidates.userId("/v1/users/4x/unread")).isEqualTo(-1);
+        assertThat(ServerCandidates.userId("/v1/users/42/unread/items")).isEqualTo(-1);
+        assertThat(ServerCandidates.userId("/v1/users/1234567890123456789/unread")).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldPickOnlyAuthorsTheUserFollows() {
+        PowerLawGraph graph = PowerLawGraph.generate(300, 30, 5, 1, 7);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(1);
+        for (int user = 1; user <= graph.users(); user++) {
+            java.util.Set<Integer> followed = new java.util.HashSet<>();
+            graph.forEachFollowed(user, followed::add);
+            java.util.Set<Integer> picked = new java.util.HashSet<>();
+            for (int i = 0; i < 50; i++) picked.add(ReadApiPhase.followedAuthor(graph, user, random));
+            assertThat(followed).containsAll(picked);
+            if (followed.size() <= 3) assertThat(picked).isEqualTo(followed);
+        }
     }
 
     @Test
