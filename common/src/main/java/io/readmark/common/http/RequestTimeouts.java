@@ -50,6 +50,7 @@ final class RequestTimeouts extends ChannelDuplexHandler {
             return;
         }
         if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+            cancel(); // the idle clock: left running, it would close this connection in the middle of later requests
             state = State.READING;
             schedule(limits.requestTimeout().toMillis(), this::requestTooSlow);
         }

@@ -204,6 +204,20 @@ class HttpEdgeTest {
     }
 
     @Test
+    void aConnectionInUseOutlivesItsIdleTimeout() throws IOException {
+        try (RawHttp http = new RawHttp(server.port())) {
+            long until = System.nanoTime() + IDLE_TIMEOUT.multipliedBy(3).toNanos();
+            int answered = 0;
+            while (System.nanoTime() < until) {
+                http.send("GET /v1/users/1/unread HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(http.read().status()).as("request %d on the kept connection", answered + 1).isEqualTo(200);
+                answered++;
+            }
+            assertThat(answered).isGreaterThan(10);
+        }
+    }
+
+    @Test
     void connectionsBeyondTheCapAreClosedAtOnceAndOthersServedAgainAfterwards() throws IOException {
         List<RawHttp> held = new ArrayList<>();
         try {
