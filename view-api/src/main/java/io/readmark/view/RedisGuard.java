@@ -59,15 +59,18 @@ final class RedisGuard {
             } else {
                 users.release(userId);
             }
-        }).exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                cause(failure) instanceof RedisFailure redis ? redis.answer : cause(failure)));
+        }).exceptionallyCompose(RedisGuard::answerOf);
     }
 
     /** A call that is not a user's, such as the readiness probe. */
     <T> T probe(Function<RedisConnections.Connection, T> call) {
         return join(call(PROBE, connection -> CompletableFuture.completedFuture(call.apply(connection)))
-                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                        cause(failure) instanceof RedisFailure redis ? redis.answer : cause(failure))));
+                .exceptionallyCompose(RedisGuard::answerOf));
+    }
+
+    /** A failed call as the client sees it: a Redis failure becomes its 503, anything else stays what it was. */
+    private static <T> CompletableFuture<T> answerOf(Throwable failure) {
+        return CompletableFuture.failedFuture(cause(failure) instanceof RedisFailure redis ? redis.answer : cause(failure));
     }
 
     /**

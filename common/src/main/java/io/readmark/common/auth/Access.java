@@ -1,5 +1,6 @@
 package io.readmark.common.auth;
 
+import io.readmark.common.http.Request;
 import io.readmark.common.http.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,7 @@ public final class Access {
     public Route.Handler require(AccessRule rule, Route.Handler handler) {
         if (verifier == null) return handler;
         return request -> {
-            rule.check(authenticate(request.header("Authorization").orElse(null)), request);
+            check(rule, request);
             return handler.handle(request);
         };
     }
@@ -47,9 +48,13 @@ public final class Access {
     public Route.AsyncHandler requireAsync(AccessRule rule, Route.AsyncHandler handler) {
         if (verifier == null) return handler;
         return request -> {
-            rule.check(authenticate(request.header("Authorization").orElse(null)), request);
+            check(rule, request);
             return handler.handle(request);
         };
+    }
+
+    private void check(AccessRule rule, Request request) {
+        rule.check(authenticate(request.header("Authorization").orElse(null)), request);
     }
 
     /** The principal of an {@code Authorization} header value (null when absent), or a 401. */

@@ -2,6 +2,7 @@ package io.readmark.common.http;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What a route answers: a status, a body that is written as JSON (or as is when it is a {@link Text}, or as an event
@@ -25,7 +26,7 @@ public record Response(int status, Object body, Map<String, String> headers) {
      * A body that is a stream of Server-Sent Events: the server sends the head, then hands {@code opened} a sink to
      * send events through for as long as the client stays; see {@link EventSink}.
      */
-    public record EventStream(java.util.function.Consumer<EventSink> opened) {
+    public record EventStream(Consumer<EventSink> opened) {
     }
 
     public static Response ok(Object body) {
@@ -43,7 +44,7 @@ public record Response(int status, Object body, Map<String, String> headers) {
         return new Response(status, body, more);
     }
 
-    public static Response events(java.util.function.Consumer<EventSink> opened) {
+    public static Response events(Consumer<EventSink> opened) {
         return new Response(200, new EventStream(opened));
     }
 
