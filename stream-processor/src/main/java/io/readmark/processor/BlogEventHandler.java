@@ -104,7 +104,7 @@ final class BlogEventHandler {
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.REMOVE, authorId, deleted.blogId(), deletedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> writer.remove(follower, authorId, deleted.blogId(), deletedAt));
+                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> writer.delete(follower, authorId, deleted.blogId(), deletedAt));
                 }
             }
         }

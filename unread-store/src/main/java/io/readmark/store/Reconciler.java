@@ -265,7 +265,7 @@ public final class Reconciler {
     private boolean repairUser(long user, Set<String> extraAuthors) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             List<String> authors = authorsOf(user, extraAuthors);
-            String[] scriptKeys = new String[authors.size() + 3];
+            String[] scriptKeys = new String[authors.size() + 5];
             scriptKeys[0] = keys.counts(user);
             scriptKeys[1] = keys.floors(user);
             scriptKeys[2] = keys.merged(user);
@@ -275,6 +275,8 @@ public final class Reconciler {
                 scriptKeys[i + 3] = keys.unread(user, Long.parseLong(authors.get(i)));
                 args[i + 1] = authors.get(i);
             }
+            scriptKeys[authors.size() + 3] = keys.live(user);
+            scriptKeys[authors.size() + 4] = keys.changes(user);
             List<Object> reply = ReconcileScript.REPAIR.call(redis, scriptKeys, args).join();
             if (isStale(reply)) continue;
             if (!"repaired".equals(reply.getFirst())) return false; // wrong-type: left for an operator to look at

@@ -6,6 +6,7 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -17,7 +18,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.api.sync.RedisKeyCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
@@ -74,11 +78,16 @@ public final class RedisConnections implements AutoCloseable {
     private final AbstractRedisClient client;
     private final boolean cluster;
     private final Connection shared;
+    private final ClientOptions pubSubOptions;
+    private final RedisURI standalone; // null on a cluster
+    private RedisClient pubSubClient; // guarded by this; created on first use
 
-    private RedisConnections(ClientResources resources, AbstractRedisClient client, boolean cluster) {
+    private RedisConnections(ClientResources resources, AbstractRedisClient client, RedisURI standalone, ClientOptions pubSubOptions) {
         this.resources = resources;
         this.client = client;
-        this.cluster = cluster;
+        this.cluster = standalone == null;
+        this.standalone = standalone;
+        this.pubSubOptions = pubSubOptions;
         try {
             this.shared = open();
         } catch (RuntimeException e) {
@@ -128,12 +137,22 @@ public final class RedisConnections implements AutoCloseable {
                     .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build();
             client.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
                     .disconnectedBehavior(whenDown).topologyRefreshOptions(refresh).build());
-            return new RedisConnections(resources, client, true);
+            return new RedisConnections(resources, client, null, pubSubOptions(socket, timeouts));
         }
-        RedisClient client = RedisClient.create(resources, RedisURI.create(url));
+        RedisURI uri = RedisURI.create(url);
+        RedisClient client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
                 .disconnectedBehavior(whenDown).build());
-        return new RedisConnections(resources, client, false);
+        return new RedisConnections(resources, client, uri, pubSubOptions(socket, timeouts));
+    }
+
+    /**
+     * Pub/Sub connections do not reconnect by themselves: messages published while one was down are lost, so its
+     * subscriber must learn that it broke (and start over from a fresh read) rather than resume as if nothing happened.
+     */
+    private static ClientOptions pubSubOptions(SocketOptions socket, TimeoutOptions timeouts) {
+        return ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).autoReconnect(false)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build();
     }
 
     /** The process-wide shared connection (thread-safe, multiplexed). */
@@ -167,6 +186,26 @@ public final class RedisConnections implements AutoCloseable {
         } catch (CompletionException e) {
             // Not fatal: the command path connects to that master itself, and fails fast while it cannot.
         }
+    }
+
+    /**
+     * The address of the node that serves {@code channel} as a sharded Pub/Sub channel: the server itself when
+     * standalone, on a cluster the master of the channel's slot (a shard channel hashes to a slot as a key does).
+     */
+    public RedisURI pubSubNode(String channel) {
+        if (!cluster) return standalone;
+        RedisClusterNode node = ((RedisClusterClient) client).getPartitions().getMasterBySlot(SlotHash.getSlot(channel));
+        if (node == null) throw new RedisConnectionException("no master serves the slot of " + channel);
+        return node.getUri();
+    }
+
+    /** A new Pub/Sub connection to {@code node} (see {@link #pubSubNode}) that does not reconnect; the caller closes it. */
+    public synchronized StatefulRedisPubSubConnection<String, String> connectPubSub(RedisURI node) {
+        if (pubSubClient == null) {
+            pubSubClient = RedisClient.create(resources);
+            pubSubClient.setOptions(pubSubOptions);
+        }
+        return pubSubClient.connectPubSub(StringCodec.UTF8, node);
     }
 
     /** A new byte-array connection for one pipelined writer; the caller closes it. */
@@ -213,6 +252,9 @@ public final class RedisConnections implements AutoCloseable {
     @Override
     public void close() {
         shared.close();
+        synchronized (this) {
+            if (pubSubClient != null) pubSubClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         // Resources handed to a client are not the client's to shut down.
         resources.shutdown(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();

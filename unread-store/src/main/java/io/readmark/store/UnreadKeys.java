@@ -15,6 +15,8 @@ public final class UnreadKeys {
     private static final byte[] MARKS = ascii("}:marks");
     private static final byte[] FLOORS = ascii("}:floors");
     private static final byte[] MERGED = ascii("}:merged");
+    private static final byte[] LIVE = ascii("}:live");
+    private static final byte[] CHANGES = ascii("}:changes");
     private static final long NO_AUTHOR = -1;
 
     private final String prefix;
@@ -54,6 +56,16 @@ public final class UnreadKeys {
      */
     public String merged(long userId) {
         return user(userId) + ":merged";
+    }
+
+    /** A string with a TTL, present while a view API has a change stream of the user open: scripts publish only then. */
+    public String live(long userId) {
+        return user(userId) + ":live";
+    }
+
+    /** The Pub/Sub channel scripts publish the user's changes on; it carries the user's hash tag, as keys do. */
+    public String changes(long userId) {
+        return user(userId) + ":changes";
     }
 
     private String user(long userId) {
@@ -155,6 +167,14 @@ public final class UnreadKeys {
 
     public byte[] mergedBytes(long userId) {
         return userId < 0 ? utf8(merged(userId)) : userKey(userId, MERGED, NO_AUTHOR);
+    }
+
+    public byte[] liveBytes(long userId) {
+        return userId < 0 ? utf8(live(userId)) : userKey(userId, LIVE, NO_AUTHOR);
+    }
+
+    public byte[] changesBytes(long userId) {
+        return userId < 0 ? utf8(changes(userId)) : userKey(userId, CHANGES, NO_AUTHOR);
     }
 
     /** {@code Long.toString(value)} as ASCII bytes, without the String. */

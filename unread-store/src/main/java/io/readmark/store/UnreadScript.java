@@ -10,8 +10,9 @@ import java.util.HexFormat;
 
 /**
  * The Lua scripts that change unread state, each one user's keys in one atomic step. The shared helpers are prepended
- * to each: {@code counters.lua} (counts change the same way everywhere) and {@code members.lua} (the merged index's
- * members, built exactly from decimal ids); the SHA-1 is computed here, so EVALSHA needs no round trip first.
+ * to each: {@code counters.lua} (counts change the same way everywhere), {@code members.lua} (the merged index's
+ * members, built exactly from decimal ids) and {@code notify.lua} (open streams hear of a change from the script that
+ * made it); the SHA-1 is computed here, so EVALSHA needs no round trip first.
  */
 public enum UnreadScript {
     DELIVER("deliver.lua"),
@@ -24,7 +25,8 @@ public enum UnreadScript {
     private final String sha;
 
     UnreadScript(String file) {
-        this.body = resource("counters.lua") + "\n" + resource("members.lua") + "\n" + resource(file);
+        this.body = resource("counters.lua") + "\n" + resource("members.lua") + "\n" + resource("notify.lua") + "\n"
+                + resource(file);
         this.sha = sha1(body);
     }
 

@@ -6,6 +6,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
+    private static final byte[] READ = ascii("read");
+    private static final byte[] REMOVED = ascii("removed");
 
     private final RedisConnections.BinaryConnection connection;
     private final RedisClusterAsyncCommands<byte[], byte[]> redis;
@@ -90,30 +93,42 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         submit(UnreadScript.DELIVER,
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId),
-                        keys.mergedBytes(userId)},
+                        keys.mergedBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
                         maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
     }
 
     @Override
     public void remove(long userId, long authorId, long blogId, long atMillis) {
+        remove(userId, authorId, blogId, atMillis, READ);
+    }
+
+    @Override
+    public void delete(long userId, long authorId, long blogId, long atMillis) {
+        remove(userId, authorId, blogId, atMillis, REMOVED);
+    }
+
+    private void remove(long userId, long authorId, long blogId, long atMillis, byte[] kind) {
         submit(UnreadScript.REMOVE,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.mergedBytes(userId)},
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.mergedBytes(userId),
+                        keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
-                        maxMarksPerUser, MergedMember.of(authorId, blogId)});
+                        maxMarksPerUser, MergedMember.of(authorId, blogId), kind});
     }
 
     @Override
     public void readAll(long userId, long authorId, long readAtMillis) {
         submit(UnreadScript.READ_ALL,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId)},
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId),
+                        keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis), MergedMember.authorPrefix(authorId)});
     }
 
     @Override
     public void unfollow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.UNFOLLOW,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId)},
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId),
+                        keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis), MergedMember.authorPrefix(authorId)});
     }
 
@@ -265,6 +280,10 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private PendingWrite send(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
         CompletableFuture<Long> result = redis.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, scriptKeys, args).toCompletableFuture();
         return new PendingWrite(script, scriptKeys, args, result);
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void sleep(Duration duration) {

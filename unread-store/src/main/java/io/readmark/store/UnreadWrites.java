@@ -12,6 +12,14 @@ public interface UnreadWrites {
     /** The blog was read by the user, or deleted: it is not unread now and will not become unread later. */
     void remove(long userId, long authorId, long blogId, long atMillis);
 
+    /**
+     * The blog was deleted: the same effect as {@link #remove}; a writer that tells open streams why something changed
+     * says so.
+     */
+    default void delete(long userId, long authorId, long blogId, long atMillis) {
+        remove(userId, authorId, blogId, atMillis);
+    }
+
     /** The user read everything of the author published up to {@code readAtMillis}. */
     void readAll(long userId, long authorId, long readAtMillis);
 

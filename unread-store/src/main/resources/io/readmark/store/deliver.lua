@@ -6,6 +6,7 @@
 --                             U<ms> (unfollowed A then) or F<ms> (followed A again then), see unfollow.lua and follow.lua
 -- KEYS[5] rm:{u:U}:merged     sorted set, every entry of every unread:A once more, member A..blogId as 16 bytes
 -- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] publishedAt ms  ARGV[4] most unread kept per (U, A)
+-- KEYS[6] rm:{u:U}:live  KEYS[7] rm:{u:U}:changes (notify.lua)
 -- ARGV[5] the merged member of (A, blogId), 16 bytes (members.lua)
 -- Returns the change of counts[A]. The merged index gains what unread:A gains and loses what the cap trims.
 -- Idempotent: ZADD NX decides whether anything is counted, so a replayed delivery changes nothing.
@@ -33,4 +34,6 @@ if excess > 0 then
   if not floor or tonumber(highest) > tonumber(floor) then redis.call('HSET', KEYS[4], author, highest) end
 end
 adjust_counts(KEYS[2], author, delta)
+-- Also when the cap kept the count: the newest blog came in, the oldest went.
+notify(KEYS[6], KEYS[7], 'delivered', author, blog)
 return delta

@@ -1,7 +1,8 @@
 -- remove.lua: one blog is read by, or deleted for, one user.
 -- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:marks   KEYS[4] rm:{u:U}:merged
 -- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] when (ms)  ARGV[4] most marks kept per user
--- ARGV[5] the merged member of (A, blogId), 16 bytes (members.lua)
+-- ARGV[5] the merged member of (A, blogId), 16 bytes (members.lua)  ARGV[6] 'read' or 'removed' (deleted), for notify
+-- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)
 -- Returns 1 when the blog was unread, else 0.
 -- Idempotent: ZREM decides whether anything is counted. The mark is kept either way, so a delivery that arrives
 -- later (lagging fan-out, or a replay after a crash) does not make the blog unread again.
@@ -12,4 +13,5 @@ redis.call('ZADD', KEYS[3], at, blog)
 local excess = redis.call('ZCARD', KEYS[3]) - max_marks
 if excess > 0 then redis.call('ZREMRANGEBYRANK', KEYS[3], 0, excess - 1) end
 adjust_counts(KEYS[2], author, -removed)
+if removed == 1 then notify(KEYS[5], KEYS[6], ARGV[6], author, blog) end
 return removed

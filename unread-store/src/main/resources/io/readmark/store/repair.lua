@@ -1,6 +1,7 @@
 -- repair.lua: makes one user's counts and merged index agree with their unread sets again (reconcile --repair).
 -- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:floors   KEYS[3] rm:{u:U}:merged
 -- KEYS[4..n+3] rm:{u:U}:unread:A for the authors in ARGV[2..n+1]
+-- KEYS[n+4] rm:{u:U}:live  KEYS[n+5] rm:{u:U}:changes (notify.lua: 'repaired' when anything changed)
 -- ARGV[1] most unread kept per (U, A)
 -- ARGV[2..n+1] every author field of counts, plus the authors of sets found without their count or named by the
 --              merged index
@@ -78,4 +79,5 @@ end
 -- The merged index is dropped here and built again by the caller from the sets, slice by slice (rebuild_merged.lua):
 -- one script copying a heavy user's million entries would hold Redis for seconds. UNLINK frees it in the background.
 redis.call('UNLINK', KEYS[3])
+if written + deleted + trimmed > 0 then notify(KEYS[#KEYS - 1], KEYS[#KEYS], 'repaired') end
 return {'repaired', tostring(written), tostring(deleted), tostring(trimmed)}

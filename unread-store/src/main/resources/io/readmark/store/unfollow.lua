@@ -1,5 +1,6 @@
 -- unfollow.lua: a user stopped following an author; that author's unread goes away for them.
 -- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:floors   KEYS[4] rm:{u:U}:merged
+-- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)
 -- ARGV[1] authorId  ARGV[2] unfollowed at (ms)  ARGV[3] authorId as the 8 bytes that start its merged members
 -- Returns how many unread blogs were dropped. Idempotent: a second run finds its own membership field and changes
 -- nothing; so does a replayed unfollow older than the pair's last follow (follow.lua) or unfollow. An unfollow at
@@ -24,4 +25,6 @@ end
 local floor = redis.call('HGET', KEYS[3], author)
 if not floor or tonumber(at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, at) end
 adjust_counts(KEYS[2], author, -#dropped)
+-- Only what the user sees: an unfollow of an author with nothing unread changes no count.
+if #dropped > 0 then notify(KEYS[5], KEYS[6], 'unfollowed', author) end
 return #dropped

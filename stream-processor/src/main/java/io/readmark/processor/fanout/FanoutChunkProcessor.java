@@ -52,7 +52,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
             if (chunk.kind() == FanoutChunk.Kind.DELIVER) {
                 writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
             } else {
-                writer.remove(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+                writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
             }
         }
         writer.flush();

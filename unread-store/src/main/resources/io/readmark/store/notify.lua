@@ -1,0 +1,19 @@
+-- notify.lua: prepended to every script that changes what a user sees. The same script that changes the state tells
+-- the user's open streams about it, only when it changed something, so a notification is never ahead of the state
+-- a read sees, and none is sent for a replay that changed nothing.
+-- live_key rm:{u:U}:live (a stream is open for U: set, with a TTL, by the view API), channel rm:{u:U}:changes: both
+-- carry the user's hash tag and come in KEYS, so the script stays in one slot on Redis Cluster.
+-- The message is 'kind [author [blog]]'. Sharded SPUBLISH where Redis has it (7.0+, which is also when
+-- redis.REDIS_VERSION_NUM appeared); PUBLISH before. Nothing is published while nobody listens: PUBLISH is replicated
+-- and, on a cluster, broadcast to every node, and a user with no open stream is the common case.
+local function notify(live_key, channel, kind, author, blog)
+  if redis.call('EXISTS', live_key) == 0 then return end
+  local message = kind
+  if author then message = message .. ' ' .. author end
+  if blog then message = message .. ' ' .. blog end
+  if redis.REDIS_VERSION_NUM then
+    redis.call('SPUBLISH', channel, message)
+  else
+    redis.call('PUBLISH', channel, message)
+  end
+end

@@ -1,0 +1,166 @@
+package io.readmark.store;
+
+import io.lettuce.core.pubsub.RedisPubSubListener;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each write script publishes on the user's changes channel exactly when it changed what the user sees, and only while
+ * the user's live key exists; a replay publishes nothing. Messages on one channel arrive in order, so a marker
+ * published after the scripts closes each batch: no waiting for messages that should not come.
+ */
+class ChangeNotificationsIT {
+
+    private static final long T0 = 1_767_225_600_000L;
+    private static final long ALICE = 7;
+    private static final long BOB = 9;
+    private static final String MARKER = "marker";
+
+    private static final RedisFixture redis = new RedisFixture();
+    private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+    private UnreadWriter writer;
+    private StatefulRedisPubSubConnection<String, String> subscriber;
+    private long user;
+    private boolean sharded;
+
+    @BeforeEach
+    void subscribe() {
+        user = 1 + System.nanoTime() % 1_000_000_000L;
+        writer = redis.writer(new UnreadLimits(3, 20));
+        String channel = redis.keys.changes(user);
+        subscriber = redis.redis.connectPubSub(redis.redis.pubSubNode(channel));
+        subscriber.addListener(new RedisPubSubListener<>() {
+            @Override public void message(String channel, String message) { received.add(message); }
+            @Override public void smessage(String channel, String message) { received.add(message); }
+            @Override public void message(String pattern, String channel, String message) { }
+            @Override public void subscribed(String channel, long count) { }
+            @Override public void psubscribed(String pattern, long count) { }
+            @Override public void unsubscribed(String channel, long count) { }
+            @Override public void punsubscribed(String pattern, long count) { }
+        });
+        sharded = RedisVersion.hasShardedPubSub(redis.sync.info("server"));
+        if (sharded) {
+            subscriber.sync().ssubscribe(channel);
+        } else {
+            subscriber.sync().subscribe(channel);
+        }
+        redis.sync.set(redis.keys.live(user), "1");
+    }
+
+    @AfterEach
+    void close() {
+        subscriber.close();
+        writer.close();
+    }
+
+    @AfterAll
+    static void closeRedis() {
+        redis.close();
+    }
+
+    /** Applies the writes, then returns what they published. */
+    private List<String> published() throws InterruptedException {
+        writer.awaitAcknowledged();
+        String channel = redis.keys.changes(user);
+        if (sharded) {
+            redis.sync.spublish(channel, MARKER);
+        } else {
+            redis.sync.publish(channel, MARKER);
+        }
+        List<String> messages = new ArrayList<>();
+        while (true) {
+            String message = received.poll(5, TimeUnit.SECONDS);
+            assertThat(message).as("the marker arrives after the scripts' messages").isNotNull();
+            if (message.equals(MARKER)) return messages;
+            messages.add(message);
+        }
+    }
+
+    @Test
+    void shouldPublishEachDeliveryOnceAndNothingForItsReplay() throws InterruptedException {
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.deliver(user, BOB, 2001, T0 + 1);
+        writer.deliver(user, ALICE, 1001, T0);
+        assertThat(published()).containsExactly("delivered 7 1001", "delivered 9 2001");
+    }
+
+    @Test
+    void shouldPublishADeliveryThatTheCapKeptTheCountOf() throws InterruptedException {
+        writer.deliver(user, ALICE, 1, T0);
+        writer.deliver(user, ALICE, 2, T0 + 1);
+        writer.deliver(user, ALICE, 3, T0 + 2);
+        writer.deliver(user, ALICE, 4, T0 + 3);
+        assertThat(published()).containsExactly("delivered 7 1", "delivered 7 2", "delivered 7 3", "delivered 7 4");
+    }
+
+    @Test
+    void shouldPublishNothingForDeliveriesAMarkOrFloorKeepsOut() throws InterruptedException {
+        writer.remove(user, ALICE, 1001, T0 + 5);
+        writer.readAll(user, BOB, T0 + 10);
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.deliver(user, BOB, 2001, T0 + 1);
+        assertThat(published()).isEmpty();
+    }
+
+    @Test
+    void shouldPublishAReadOrADeleteOnlyWhenTheBlogWasUnread() throws InterruptedException {
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.deliver(user, ALICE, 1002, T0 + 1);
+        published();
+
+        writer.remove(user, ALICE, 1001, T0 + 5);
+        writer.remove(user, ALICE, 1001, T0 + 5);
+        writer.delete(user, ALICE, 1002, T0 + 6);
+        writer.delete(user, ALICE, 1002, T0 + 6);
+        writer.remove(user, ALICE, 9999, T0 + 7);
+        assertThat(published()).containsExactly("read 7 1001", "removed 7 1002");
+    }
+
+    @Test
+    void shouldPublishAReadAllOrAnUnfollowOnlyWhenItDroppedSomething() throws InterruptedException {
+        writer.deliver(user, ALICE, 1, T0);
+        writer.deliver(user, BOB, 2, T0);
+        published();
+
+        writer.readAll(user, ALICE, T0 + 10);
+        writer.readAll(user, ALICE, T0 + 10);
+        writer.unfollow(user, BOB, T0 + 10);
+        writer.unfollow(user, BOB, T0 + 10);
+        writer.unfollow(user, ALICE, T0 + 11);
+        writer.follow(user, BOB, T0 + 20);
+        assertThat(published()).containsExactly("read-all 7", "unfollowed 9");
+    }
+
+    @Test
+    void shouldPublishNothingWhileNoStreamIsLive() throws InterruptedException {
+        redis.sync.del(redis.keys.live(user));
+        writer.deliver(user, ALICE, 1001, T0);
+        writer.remove(user, ALICE, 1001, T0 + 1);
+        assertThat(published()).isEmpty();
+        assertThat(redis.reader().counts(user).total()).isZero();
+    }
+
+    @Test
+    void shouldPublishARepairThatChangedTheCounts() throws InterruptedException {
+        writer.deliver(user, ALICE, 1, T0);
+        published();
+        redis.sync.hset(redis.keys.counts(user), String.valueOf(ALICE), "5");
+
+        Reconciler reconciler = new Reconciler(redis.redis, redis.keys, UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
+        reconciler.run(true, (keys, users, drifted, pass) -> { });
+        assertThat(published()).containsExactly("repaired");
+        reconciler.run(true, (keys, users, drifted, pass) -> { });
+        assertThat(published()).isEmpty();
+    }
+}
