@@ -1,11 +1,14 @@
 package io.readmark.common.auth;
 
+import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Locale;
 
 /**
@@ -18,6 +21,8 @@ public final class Access {
 
     private static final Logger log = LoggerFactory.getLogger(Access.class);
     private static final String BEARER = "bearer";
+    /** The query parameter a token may come in where headers cannot be sent (RFC 6750 §2.3). */
+    public static final String QUERY_TOKEN = "access_token";
 
     private final JwtVerifier verifier;
 
@@ -51,6 +56,41 @@ public final class Access {
             check(rule, request);
             return handler.handle(request);
         };
+    }
+
+    /**
+     * As {@link #require}, for a route that browsers open with {@code EventSource}, which cannot send headers: the token
+     * may also come as the query parameter {@value #QUERY_TOKEN}, but only a short-lived one ({@code exp - iat} at
+     * most {@code maxQueryTokenLifetime}), as a URL is more exposed than a header (browser history, proxy logs).
+     */
+    public Route.Handler requireAllowingQueryToken(AccessRule rule, Duration maxQueryTokenLifetime, Route.Handler handler) {
+        if (verifier == null) return handler;
+        return request -> {
+            Optional<String> queryToken = request.query(QUERY_TOKEN);
+            if (queryToken.isEmpty()) {
+                check(rule, request);
+            } else if (request.header("Authorization").isPresent()) {
+                // RFC 6750 §2: a client uses one way of sending the token, never two.
+                throw ApiException.badRequest(QUERY_TOKEN, "send the token once: in Authorization or as " + QUERY_TOKEN + ", not both");
+            } else {
+                rule.check(shortLived(queryToken.get(), maxQueryTokenLifetime), request);
+            }
+            return handler.handle(request);
+        };
+    }
+
+    private Principal shortLived(String token, Duration maxLifetime) {
+        Principal principal;
+        try {
+            principal = verifier.verify(token);
+        } catch (InvalidTokenException e) {
+            throw BearerChallenge.invalidToken(e.getMessage());
+        }
+        if (principal.lifetime() == null || principal.lifetime().compareTo(maxLifetime) > 0) {
+            throw BearerChallenge.invalidToken("a token in the query must be short-lived: iat and exp at most "
+                    + maxLifetime.toSeconds() + " s apart; send longer-lived tokens in the Authorization header");
+        }
+        return principal;
     }
 
     private void check(AccessRule rule, Request request) {

@@ -4,18 +4,24 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import io.readmark.common.http.CanonicalNumbers;
 
 import java.text.ParseException;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * Who a verified token speaks for: its subject ({@code sub}, null when absent) and its scopes. A user token's subject
- * is the user id in canonical decimal; a service token carries a Readmark scope.
+ * is the user id in canonical decimal; a service token carries a Readmark scope. {@code lifetime} is {@code exp - iat},
+ * null when the token has no {@code iat}.
  */
-public record Principal(String subject, Set<String> scopes) {
+public record Principal(String subject, Set<String> scopes, Duration lifetime) {
 
     public Principal {
         scopes = Set.copyOf(scopes);
+    }
+
+    public Principal(String subject, Set<String> scopes) {
+        this(subject, scopes, null);
     }
 
     public boolean hasScope(String scope) {
@@ -42,7 +48,9 @@ public record Principal(String subject, Set<String> scopes) {
             } else if (scp != null) {
                 for (String scope : claims.getStringArrayClaim("scp")) addSpaceSeparated(scopes, scope);
             }
-            return new Principal(claims.getSubject(), scopes);
+            Duration lifetime = claims.getIssueTime() == null ? null
+                    : Duration.between(claims.getIssueTime().toInstant(), claims.getExpirationTime().toInstant());
+            return new Principal(claims.getSubject(), scopes, lifetime);
         } catch (ParseException e) {
             throw new InvalidTokenException("the token's scope or scp claim is neither a string nor an array of strings");
         }

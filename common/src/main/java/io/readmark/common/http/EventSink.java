@@ -1,5 +1,7 @@
 package io.readmark.common.http;
 
+import java.time.Duration;
+
 /**
  * Where a route sends the Server-Sent Events of one open stream; safe to use from any thread. Sending never blocks:
  * a client that does not read fast enough to keep its unsent bytes under the server's bound is disconnected rather
@@ -10,6 +12,9 @@ public interface EventSink {
 
     /** Sends one event; false when the stream is closed (by the client, the server or a slow read). */
     boolean send(ServerSentEvent event);
+
+    /** How long the client should wait before it reconnects once the stream ends ({@code retry:}). */
+    boolean retry(Duration delay);
 
     /** A comment line, which clients ignore: keeps proxies from closing a quiet stream. */
     boolean comment(String text);

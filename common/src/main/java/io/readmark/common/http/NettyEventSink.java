@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,6 +26,11 @@ final class NettyEventSink implements EventSink {
     @Override
     public boolean send(ServerSentEvent event) {
         return write(event.encode());
+    }
+
+    @Override
+    public boolean retry(Duration delay) {
+        return write(ServerSentEvent.retry(delay));
     }
 
     @Override

@@ -104,7 +104,9 @@ final class Router {
     private Response failed(String method, String rawTarget, Throwable failure) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause instanceof ApiException e) return problem(e);
-        log.error("{}: {} {} failed", name, method, Problem.quote(rawTarget), cause);
+        // The path only: a query may carry a token (access_token) and has no place in a log.
+        int query = rawTarget.indexOf('?');
+        log.error("{}: {} {} failed", name, method, Problem.quote(query < 0 ? rawTarget : rawTarget.substring(0, query)), cause);
         return problem(new ApiException(Problem.of(500, "Internal error", "the request could not be completed")));
     }
 

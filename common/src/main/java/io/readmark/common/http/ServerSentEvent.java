@@ -1,6 +1,7 @@
 package io.readmark.common.http;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /**
  * One Server-Sent Event (HTML Living Standard, "Server-sent events"): an optional id the client sends back as
@@ -27,6 +28,11 @@ public record ServerSentEvent(String id, String event, String data) {
             text.append("data: ").append(line).append('\n');
         }
         return text.append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The {@code retry:} field alone: how long the client waits before it reconnects. */
+    static byte[] retry(Duration delay) {
+        return ("retry: " + delay.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** A comment line; the same line-break rule keeps it one line. */

@@ -56,6 +56,9 @@ class AccessTest {
                 .route("POST", "/v1/events", access.require(AccessRule.scope(Scopes.PUBLISH), request -> Response.accepted(Map.of("ok", true))))
                 .route("GET", "/v1/users/{userId}/unread", access.require(AccessRule.ownUser("userId", Scopes.READ_ANY),
                         request -> Response.ok(Map.of("userId", request.pathVariable("userId")))))
+                .route("GET", "/v1/users/{userId}/unread/stream", access.requireAllowingQueryToken(
+                        AccessRule.ownUser("userId", Scopes.READ_ANY), Duration.ofMinutes(5),
+                        request -> Response.ok(Map.of("userId", request.pathVariable("userId")))))
                 .route("GET", "/health/live", request -> Response.ok(Map.of("status", "UP")));
     }
 
@@ -98,6 +101,65 @@ class AccessTest {
 
     private static String challenge(HttpResponse<String> response) {
         return response.headers().firstValue("WWW-Authenticate").orElse("");
+    }
+
+    // ---- a token in the query (event streams) ------------------------------------------------------------------
+
+    private static String lasting(String sub, Duration lifetime) {
+        return TestKeys.hs256(claims(sub).expirationTime(Date.from(NOW.plus(lifetime))).build());
+    }
+
+    @Test
+    void aShortLivedTokenInTheQueryIsAcceptedWhereTheRouteAllowsIt() {
+        HttpResponse<String> response = call("GET", "/v1/users/101/unread/stream?access_token=" + lasting("101", Duration.ofMinutes(5)), null);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aLongLivedTokenInTheQueryIsRefusedWithAChallenge() {
+        HttpResponse<String> response = call("GET", "/v1/users/101/unread/stream?access_token=" + lasting("101", Duration.ofMinutes(6)), null);
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(challenge(response)).contains("error=\"invalid_token\"");
+        assertThat(json(response).get("detail").asText()).contains("short-lived", "300 s");
+    }
+
+    @Test
+    void aQueryTokenWithoutIssuedAtIsRefused() {
+        String token = TestKeys.hs256(claims("101").issueTime(null).expirationTime(Date.from(NOW.plusSeconds(60))).build());
+
+        assertThat(call("GET", "/v1/users/101/unread/stream?access_token=" + token, null).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void aQueryTokenOfAnotherUserIsForbidden() {
+        HttpResponse<String> response = call("GET", "/v1/users/102/unread/stream?access_token=" + lasting("101", Duration.ofMinutes(1)), null);
+
+        assertThat(response.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void aTokenInTheQueryAndAnotherInTheHeaderIsABadRequest() {
+        String token = lasting("101", Duration.ofMinutes(1));
+        HttpResponse<String> response = call("GET", "/v1/users/101/unread/stream?access_token=" + token, "Bearer " + token);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(json(response).get("field").asText()).isEqualTo("access_token");
+    }
+
+    @Test
+    void aQueryTokenCountsNowhereElse() {
+        HttpResponse<String> response = call("GET", "/v1/users/101/unread?access_token=" + lasting("101", Duration.ofMinutes(1)), null);
+
+        assertThat(response.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theHeaderStillWorksWhereAQueryTokenIsAllowed() {
+        HttpResponse<String> response = call("GET", "/v1/users/101/unread/stream", "Bearer " + token("101", ""));
+
+        assertThat(response.statusCode()).isEqualTo(200);
     }
 
     // ---- 401 ------------------------------------------------------------------------------------------------------
