@@ -54,6 +54,11 @@ final class RedisConnector implements AutoCloseable {
         return current == null ? Optional.empty() : Optional.of(current.shared());
     }
 
+    /** The client, once connected: for connections of their own, such as Pub/Sub. */
+    Optional<RedisConnections> connections() {
+        return Optional.ofNullable(connections);
+    }
+
     private void attempt(Duration nextRetry) {
         RedisConnections connected;
         try {

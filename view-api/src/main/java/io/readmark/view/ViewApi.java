@@ -25,13 +25,18 @@ public final class ViewApi implements AutoCloseable {
 
     private final ServiceMetrics metrics;
     private final RedisConnector redis;
+    private final ChangeFeed feed;
+    private final OpenStreams streams;
     private final JsonHttpServer server;
     private final JsonHttpServer management;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ViewApi(ServiceMetrics metrics, RedisConnector redis, JsonHttpServer server, JsonHttpServer management) {
+    private ViewApi(ServiceMetrics metrics, RedisConnector redis, ChangeFeed feed, OpenStreams streams, JsonHttpServer server,
+                    JsonHttpServer management) {
         this.metrics = metrics;
         this.redis = redis;
+        this.feed = feed;
+        this.streams = streams;
         this.server = server;
         this.management = management;
     }
@@ -44,15 +49,23 @@ public final class ViewApi implements AutoCloseable {
     public static ViewApi start(ViewApiConfig config) {
         ServiceMetrics metrics = new ServiceMetrics("view-api");
         RedisConnector redis = null;
+        ChangeFeed feed = null;
+        OpenStreams streams = null;
         JsonHttpServer server = null;
         try {
             redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry());
             // The shared circuit opens on failures of two callers at least: one user's failing reads open only theirs.
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime, 2);
             UserBreakers users = new UserBreakers(config.circuitFailures(), config.circuitOpen(), System::nanoTime);
-            ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, users, config.redisTimeout()), config);
+            RedisGuard guard = new RedisGuard(redis, breaker, users, config.redisTimeout());
+            ViewRoutes routes = new ViewRoutes(guard, config);
+            feed = new ChangeFeed(redis, config.redisTimeout());
+            LiveKeys liveKeys = new LiveKeys(config.keys(), config.streams().liveTtl());
+            streams = new OpenStreams(config.streams(), liveKeys, redis::connection, metrics.registry());
+            StreamRoute stream = new StreamRoute(guard, feed, liveKeys, streams, config.keys(), config.streams().retry());
             Access access = Access.from("view-api", config.auth());
-            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry()), access)
+            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry()), access,
+                            stream, config.streams())
                     .start(config.host(), config.port());
             JsonHttpServer management = JsonHttpServer.management("view-api", metrics.registry(), routes::live, routes::ready);
             try {
@@ -61,12 +74,12 @@ public final class ViewApi implements AutoCloseable {
                 throw new UncheckedIOException("view-api cannot listen on " + config.managementHost() + ":"
                         + config.managementPort() + " (management)", e);
             }
-            return new ViewApi(metrics, redis, server, management);
+            return new ViewApi(metrics, redis, feed, streams, server, management);
         } catch (IOException e) {
-            release(server, redis, metrics);
+            release(server, streams, feed, redis, metrics);
             throw new UncheckedIOException("view-api cannot listen on " + config.host() + ":" + config.port(), e);
         } catch (RuntimeException e) {
-            release(server, redis, metrics);
+            release(server, streams, feed, redis, metrics);
             throw e;
         }
     }
@@ -76,8 +89,11 @@ public final class ViewApi implements AutoCloseable {
         return server.routes();
     }
 
-    private static void release(JsonHttpServer server, RedisConnector redis, ServiceMetrics metrics) {
+    private static void release(JsonHttpServer server, OpenStreams streams, ChangeFeed feed, RedisConnector redis,
+                                ServiceMetrics metrics) {
         if (server != null) server.close();
+        if (streams != null) streams.close();
+        if (feed != null) feed.close();
         if (redis != null) redis.close();
         metrics.close();
     }
@@ -97,6 +113,8 @@ public final class ViewApi implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
         server.close();
+        streams.close();
+        feed.close();
         management.close();
         redis.close();
         metrics.close();

@@ -26,10 +26,12 @@ import java.util.Objects;
  * @param managementHost  interface of the management port (health, metrics): loopback unless set
  * @param managementPort  management port; 0 picks a free one
  * @param http            what one client may hold of the API port ({@code HTTP_*} settings)
+ * @param streams         the bounds and clocks of the unread stream ({@code VIEW_API_STREAM*} settings)
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
-                            AuthConfig auth, String managementHost, int managementPort, HttpLimits http) {
+                            AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
+                            StreamSettings streams) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -62,6 +64,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         require(managementHost != null && !managementHost.isBlank(), MANAGEMENT_HOST, "a host name or address", managementHost);
         require(managementPort >= 0 && managementPort <= 65_535, MANAGEMENT_PORT, "a port 0..65535", managementPort);
         Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(streams, "streams");
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -79,7 +82,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 AuthConfig.from(settings, AuthConfig.VIEW_API_AUDIENCE),
                 settings.string(MANAGEMENT_HOST, "127.0.0.1"),
                 settings.integer(MANAGEMENT_PORT, 9081),
-                HttpLimits.from(settings));
+                HttpLimits.from(settings),
+                StreamSettings.from(settings));
     }
 
     /** The key names this configuration reads. */

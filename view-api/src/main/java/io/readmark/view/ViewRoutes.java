@@ -11,6 +11,7 @@ import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.store.InvalidCursorException;
+import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadPage;
 import io.readmark.store.UnreadReader;
@@ -40,6 +41,16 @@ final class ViewRoutes {
      */
     record CountsBody(long userId, long total, Map<String, Long> byAuthor,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
+
+        static CountsBody of(UnreadCounts counts) {
+            return new CountsBody(counts.userId(), counts.total(), byAuthor(counts), null);
+        }
+
+        static Map<String, Long> byAuthor(UnreadCounts counts) {
+            Map<String, Long> byAuthor = new LinkedHashMap<>();
+            counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
+            return byAuthor;
+        }
     }
 
     /** The counts as a badge shows them: a count above the cap reads {@code "<cap>+"}. */
@@ -82,9 +93,12 @@ final class ViewRoutes {
         this.maxLimit = config.maxLimit();
     }
 
-    JsonHttpServer register(JsonHttpServer server, Access access) {
+    JsonHttpServer register(JsonHttpServer server, Access access, StreamRoute stream, StreamSettings streams) {
         return server
                 .asyncRoute("GET", "/v1/users/{userId}/unread", access.requireAsync(OWN_USER, this::counts))
+                // EventSource cannot send headers: a short-lived token may come in the query, on this route only.
+                .route("GET", "/v1/users/{userId}/unread/stream",
+                        access.requireAllowingQueryToken(OWN_USER, streams.maxQueryTokenLifetime(), stream::stream))
                 // Before the per-author template, which would take "items" for an authorId: the first match wins.
                 .route("GET", "/v1/users/{userId}/unread/items", access.require(OWN_USER, this::items))
                 .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
@@ -98,8 +112,7 @@ final class ViewRoutes {
         OptionalInt cap = cap(request.query("cap"));
         return redis.callForAsync(userId, connection -> new UnreadReader(connection, keys).countsAsync(userId))
                 .thenApply(counts -> {
-                    Map<String, Long> byAuthor = new LinkedHashMap<>();
-                    counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
+                    Map<String, Long> byAuthor = CountsBody.byAuthor(counts);
                     DisplayBody display = cap.isPresent() ? DisplayBody.of(counts.total(), byAuthor, cap.getAsInt()) : null;
                     return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor, display));
                 });

@@ -32,7 +32,7 @@ class ViewApiConfigTest {
         // Then
         assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
                 UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off(),
-                "127.0.0.1", 9081, HttpLimits.defaults()));
+                "127.0.0.1", 9081, HttpLimits.defaults(), StreamSettings.DEFAULTS));
     }
 
     @Test
@@ -62,6 +62,11 @@ class ViewApiConfigTest {
                 Map.entry("VIEW_API_MANAGEMENT_PORT", "9191"),
                 Map.entry("HTTP_MAX_CONNECTIONS", "200"),
                 Map.entry("HTTP_REQUEST_TIMEOUT", "PT5S"),
+                Map.entry("VIEW_API_STREAMS_PER_USER", "2"),
+                Map.entry("VIEW_API_MAX_STREAMS", "500"),
+                Map.entry("VIEW_API_STREAM_HEARTBEAT", "PT20S"),
+                Map.entry("VIEW_API_STREAM_RETRY", "5000"),
+                Map.entry("VIEW_API_QUERY_TOKEN_MAX_LIFETIME", "PT2M"),
                 Map.entry("READMARK_AUTH", "jwt"),
                 Map.entry("AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"),
                 Map.entry("AUTH_JWT_AUDIENCE", "https://view.blog.example"));
@@ -72,7 +77,8 @@ class ViewApiConfigTest {
                 .isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
                         "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off(),
                         "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
-                                .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout())));
+                                .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout()),
+                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(2))));
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().audience()).isEqualTo("https://view.blog.example");
         assertThat(fromEnvironment(Map.of("READMARK_AUTH", "jwt", "AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"))

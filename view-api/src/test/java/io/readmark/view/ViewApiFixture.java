@@ -95,13 +95,34 @@ final class ViewApiFixture implements AutoCloseable {
         write(writer -> writer.remove(userId, authorId, blogId, T0.toEpochMilli()));
     }
 
+    /** The blog is deleted for the user, as a BlogDeleted's fan-out applies it. */
+    void delete(long userId, long authorId, long blogId) {
+        write(writer -> writer.delete(userId, authorId, blogId, T0.toEpochMilli()));
+    }
+
+    /** The user reads everything of the author published up to {@code readAt}. */
+    void readAll(long userId, long authorId, Instant readAt) {
+        write(writer -> writer.readAll(userId, authorId, readAt.toEpochMilli()));
+    }
+
+    /** The user unfollows the author. */
+    void unfollow(long userId, long authorId) {
+        write(writer -> writer.unfollow(userId, authorId, T0.plusSeconds(1_000_000).toEpochMilli()));
+    }
+
+    /** Opens an event stream at {@code pathAndQuery} with these request headers. */
+    SseClient stream(String pathAndQuery, Map<String, String> headers) {
+        return SseClient.open(api.port(), pathAndQuery, headers);
+    }
+
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
     void breakCountsOf(long userId) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
         writerRedis.shared().sync().set(config.keys().counts(userId), "not a hash");
     }
 
-    private void write(Consumer<UnreadWriter> changes) {
+    /** Any writes, applied by the real scripts, acknowledged when this returns. */
+    void write(Consumer<UnreadWriter> changes) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
         try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
             changes.accept(writer);
