@@ -5,12 +5,14 @@ import io.readmark.infra.TestInfrastructure;
 import io.readmark.producer.ProducerApi;
 import io.readmark.producer.ProducerApiConfig;
 import io.readmark.view.ViewApi;
+import io.readmark.view.StreamSettings;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.io.InputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +20,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -149,6 +153,19 @@ class ApiContractIT {
         check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, null, null, null, 401);
         check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, other, null, null, 403);
 
+        String stream = "/v1/users/{userId}/unread/stream";
+        String streamPath = "/v1/users/" + user + "/unread/stream";
+        List<InputStream> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < StreamSettings.DEFAULTS.perUser(); i++) open.add(openStream(view, viewUrl, stream, streamPath, own));
+            check(view, viewUrl, "GET", stream, streamPath, own, null, null, 429);
+        } finally {
+            for (InputStream body : open) body.close();
+        }
+        check(view, viewUrl, "GET", stream, "/v1/users/-1/unread/stream", service, null, null, 400);
+        check(view, viewUrl, "GET", stream, streamPath, null, null, null, 401);
+        check(view, viewUrl, "GET", stream, streamPath, other, null, null, 403);
+
         operations(view, viewUrl, pipeline.stack().viewManagementUrl());
 
         String down = "http://localhost:" + viewWithoutRedis.port();
@@ -156,6 +173,7 @@ class ApiContractIT {
         check(view, down, "GET", items, "/v1/users/" + user + "/unread/items", service, null, null, 503);
         check(view, down, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, service, null, null, 503);
         check(view, down, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, service, null, null, 503);
+        check(view, down, "GET", stream, streamPath, service, null, null, 503);
         assertThat(call("http://localhost:" + viewWithoutRedis.managementPort(), "GET", "/health/ready", null, null, null)
                 .statusCode()).isEqualTo(503);
 
@@ -181,6 +199,16 @@ class ApiContractIT {
         assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isEqualTo(expectedStatus);
         contract.check(method, template, response);
         exercised.add(method + " " + template + " " + expectedStatus);
+    }
+
+    /** An event stream checked as far as its head: the body never ends, so it is handed back open. */
+    private InputStream openStream(ApiContract contract, String baseUrl, String template, String path, String token) throws Exception {
+        HttpResponse<InputStream> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Authorization", bearer(token)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
+        contract.check("GET", template, response);
+        exercised.add("GET " + template + " 200");
+        return response.body();
     }
 
     private HttpResponse<String> call(String baseUrl, String method, String path, String token, String contentType, String body) throws Exception {

@@ -241,7 +241,7 @@ final class PipelineFixture implements AutoCloseable {
         return get("/v1/users/" + userId + "/unread/" + authorId + "?limit=100").get("items");
     }
 
-    private JsonNode get(String path) throws Exception {
+    JsonNode get(String path) throws Exception {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(stack.viewApiUrl() + path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

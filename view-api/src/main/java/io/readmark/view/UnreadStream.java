@@ -54,7 +54,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     private final long userId;
     private final LongFunction<CompletionStage<UnreadCounts>> readCounts;
     private final Owner owner;
-    private ChangeFeed.Subscription subscription; // set once, before open
+    private ChangeFeed.Subscription subscription; // guarded by this; set once, before open
     private EventSink sink; // guarded by this; null until open
     private List<Change> pending = new ArrayList<>(); // guarded by this
     private int omitted; // guarded by this
@@ -74,7 +74,13 @@ final class UnreadStream implements ChangeFeed.Listener {
     }
 
     void subscribed(ChangeFeed.Subscription subscription) {
-        this.subscription = subscription;
+        synchronized (this) {
+            if (!ended) {
+                this.subscription = subscription;
+                return;
+            }
+        }
+        subscription.cancel(); // lost while subscribing
     }
 
     /** Starts sending: the retry hint, the snapshot read at the start, then whatever changed since. */
@@ -181,12 +187,14 @@ final class UnreadStream implements ChangeFeed.Listener {
 
     void end(Ending ending) {
         EventSink current;
+        ChangeFeed.Subscription subscribed;
         synchronized (this) {
             if (ended) return;
             ended = true;
             current = sink;
+            subscribed = subscription;
         }
-        if (subscription != null) subscription.cancel();
+        if (subscribed != null) subscribed.cancel();
         if (current != null) current.close();
         owner.ended(this, ending);
     }
