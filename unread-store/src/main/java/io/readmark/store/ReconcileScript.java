@@ -12,8 +12,8 @@ import java.util.concurrent.CompletionException;
  * The scripts of {@link Reconciler}: a read-only check of one user, the repair of one user, and the merged index's
  * comparison and rebuild in slices. The shared helpers ({@code author_field.lua}: which counts fields name authors,
  * which values are integers; {@code members.lua}: the merged index's members; {@code notify.lua}: a repair tells open
- * streams) are prepended to each, so the scripts
- * agree on what a field and a member are. Sent like the others: EVALSHA, EVAL when Redis answers NOSCRIPT.
+ * streams) are prepended to each, so the scripts agree on what a field and a member are. Sent like the others:
+ * EVALSHA, EVAL when Redis answers NOSCRIPT.
  */
 enum ReconcileScript {
     CHECK("check.lua"),

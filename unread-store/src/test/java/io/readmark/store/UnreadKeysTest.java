@@ -55,6 +55,8 @@ class UnreadKeysTest {
                 assertThat(utf8(keys.countsBytes(user))).isEqualTo(keys.counts(user));
                 assertThat(utf8(keys.marksBytes(user))).isEqualTo(keys.marks(user));
                 assertThat(utf8(keys.floorsBytes(user))).isEqualTo(keys.floors(user));
+                assertThat(utf8(keys.liveBytes(user))).isEqualTo(keys.live(user));
+                assertThat(utf8(keys.changesBytes(user))).isEqualTo(keys.changes(user));
             }
         }
         for (long value : new long[]{0, 5, 10, 99, 100, 1_767_225_600_000L, Long.MAX_VALUE, -1, Long.MIN_VALUE}) {

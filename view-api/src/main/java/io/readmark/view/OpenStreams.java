@@ -94,10 +94,6 @@ final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         }
     }
 
-    int open() {
-        return streams.size();
-    }
-
     private void tick() {
         Map<Long, List<UnreadStream>> byUser = new HashMap<>();
         for (UnreadStream stream : streams) {

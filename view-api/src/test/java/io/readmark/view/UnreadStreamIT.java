@@ -159,16 +159,22 @@ class UnreadStreamIT {
     @Test
     void shouldDropAClientThatDoesNotRead() {
         long user = users.incrementAndGet();
-        // Large pushes: one count per author.
+        // Large pushes, about 200 KB each: one count per author.
         view.write(writer -> {
-            for (long author = 1; author <= 2_000; author++) writer.deliver(user, 100_000 + author, author, publishedAt(author).toEpochMilli());
+            for (long author = 1; author <= 10_000; author++) writer.deliver(user, 100_000 + author, author, publishedAt(author).toEpochMilli());
         });
         double before = metric(view, "readmark_streams_dropped_total", "reason=\"slow\"");
         AtomicLong blog = new AtomicLong(10_000);
         try (SseClient stalled = SseClient.stalled(view.api.port(), path(user))) {
             assertThat(stalled.status).isEqualTo(200);
             await().atMost(Duration.ofSeconds(60)).until(() -> {
-                view.deliver(user, ALICE, blog.incrementAndGet());
+                // One change at a time, each acknowledged, so that each makes a push of its own.
+                view.write(writer -> {
+                    for (int i = 0; i < 20; i++) {
+                        writer.deliver(user, ALICE, blog.incrementAndGet(), publishedAt(1).toEpochMilli());
+                        writer.awaitAcknowledged();
+                    }
+                });
                 return metric(view, "readmark_streams_dropped_total", "reason=\"slow\"") > before;
             });
         }

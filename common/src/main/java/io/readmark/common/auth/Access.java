@@ -8,8 +8,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * One API's gate in front of its protected routes: {@code server.route("POST", "/v1/events",
