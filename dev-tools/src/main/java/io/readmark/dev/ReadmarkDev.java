@@ -76,6 +76,7 @@ public final class ReadmarkDev {
                   Redis          %s
                   Producer API   %s   POST /v1/events
                   View API       %s   GET /v1/users/{userId}/unread
+                  Demo inbox     %s   open it in a browser: badges pushed live
                 Management (GET /health/live, /health/ready, /metrics), on loopback only:
                   Producer API   %s
                   View API       %s
@@ -83,7 +84,7 @@ public final class ReadmarkDev {
                 Press Ctrl-C to stop.
                 %n""", stack.authenticated() ? "bearer JWT authentication on" : "authentication OFF, for local use only",
                 stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
-                stack.producerApiUrl(), stack.viewApiUrl(), stack.producerManagementUrl(), stack.viewManagementUrl(),
+                stack.producerApiUrl(), stack.viewApiUrl(), stack.demoUrl(), stack.producerManagementUrl(), stack.viewManagementUrl(),
                 stack.processorUrl());
         stopped.await();
     }

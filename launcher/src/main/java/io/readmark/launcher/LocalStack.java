@@ -2,6 +2,7 @@ package io.readmark.launcher;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.CorsPolicy;
 import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.KafkaTopics;
@@ -85,8 +86,15 @@ public final class LocalStack implements AutoCloseable {
 
         processor = started(StreamProcessor.start(ProcessorConfig.from(effective)));
         awaitRunning(processor);
+        // The view API serves the demo page, which sends events to the producer API: that API lets the page's origin
+        // call it unless its origins are configured. So the view API starts first, and the page learns the producer
+        // API's address when it is asked for.
+        viewApi = started(ViewApi.start(viewConfig, new DemoPage(this::producerApiUrl)::register));
+        if (effective.find(ProducerApiConfig.CORS_ORIGINS).isEmpty()) {
+            producerConfig = producerConfig.withCors(CorsPolicy.parse(ProducerApiConfig.CORS_ORIGINS,
+                    "http://localhost:" + viewApi.port() + ", http://127.0.0.1:" + viewApi.port()));
+        }
         producerApi = started(ProducerApi.start(producerConfig));
-        viewApi = started(ViewApi.start(viewConfig));
     }
 
     private static void awaitRunning(StreamProcessor processor) {
@@ -131,13 +139,18 @@ public final class LocalStack implements AutoCloseable {
         return producerApi.routes();
     }
 
-    /** The view API's routes, as {@code "GET /v1/users/{userId}/unread"}. */
+    /** The view API's routes, as {@code "GET /v1/users/{userId}/unread"}; not the demo page local runs add. */
     public List<String> viewApiRoutes() {
-        return viewApi.routes();
+        return viewApi.routes().stream().filter(route -> !route.startsWith("GET " + DemoPage.PATH)).toList();
     }
 
     public String viewApiUrl() {
         return "http://localhost:" + viewApi.port();
+    }
+
+    /** The demo inbox page, served by the view API. */
+    public String demoUrl() {
+        return viewApiUrl() + DemoPage.PATH;
     }
 
     /** Where the producer API serves {@code /health/live}, {@code /health/ready} and {@code /metrics}. */

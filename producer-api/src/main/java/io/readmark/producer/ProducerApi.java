@@ -64,6 +64,7 @@ public final class ProducerApi implements AutoCloseable {
             AccessRule publish = AccessRule.scope(Scopes.PUBLISH);
             server = new JsonHttpServer("producer-api")
                     .limits(config.apiLimits())
+                    .cors(config.cors())
                     .measuredBy(metrics.registry())
                     .route("POST", "/v1/events", access.require(publish, ingest::ingest))
                     .route("POST", "/v1/events:batch", access.require(publish, batch::ingest))

@@ -2,6 +2,7 @@ package io.readmark.producer;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
 import io.readmark.schemas.Topics;
 
@@ -26,10 +27,12 @@ import java.util.Objects;
  * @param managementHost   interface of the management port (health, metrics): loopback unless set
  * @param managementPort   management port, 0 for any free port
  * @param http             what one client may hold of the API port ({@code HTTP_*} settings)
+ * @param cors             browser origins whose pages may call the API ({@code PRODUCER_API_CORS_ORIGINS}; none by default)
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
                                 Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes,
-                                AuthConfig auth, String managementHost, int managementPort, HttpLimits http) {
+                                AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
+                                CorsPolicy cors) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
@@ -40,6 +43,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
     public static final String MAX_BATCH_BYTES = "PRODUCER_API_MAX_BATCH_BYTES";
     public static final String MANAGEMENT_HOST = "PRODUCER_API_MANAGEMENT_HOST";
     public static final String MANAGEMENT_PORT = "PRODUCER_API_MANAGEMENT_PORT";
+    public static final String CORS_ORIGINS = "PRODUCER_API_CORS_ORIGINS";
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 8080;
@@ -64,6 +68,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(managementHost, "managementHost");
         Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(cors, "cors");
         require(!host.isBlank(), HOST, "must not be blank");
         require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
         require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
@@ -91,7 +96,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 AuthConfig.from(settings, AuthConfig.PRODUCER_API_AUDIENCE),
                 settings.string(MANAGEMENT_HOST, DEFAULT_MANAGEMENT_HOST),
                 settings.integer(MANAGEMENT_PORT, DEFAULT_MANAGEMENT_PORT),
-                HttpLimits.from(settings, HttpLimits.defaults().withMaxConnections(DEFAULT_MAX_CONNECTIONS)));
+                HttpLimits.from(settings, HttpLimits.defaults().withMaxConnections(DEFAULT_MAX_CONNECTIONS)),
+                CorsPolicy.from(settings, CORS_ORIGINS));
     }
 
     /**
@@ -100,22 +106,28 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
      */
     public static ProducerApiConfig onLoopback(String bootstrapServers, Topics topics) {
         return new ProducerApiConfig("127.0.0.1", 0, bootstrapServers, topics, DEFAULT_ACK_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
-                DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off(), "127.0.0.1", 0, HttpLimits.defaults());
+                DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off(), "127.0.0.1", 0, HttpLimits.defaults(),
+                CorsPolicy.none());
     }
 
     public ProducerApiConfig withAckTimeout(Duration ackTimeout) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http);
+                managementHost, managementPort, http, cors);
     }
 
     public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http);
+                managementHost, managementPort, http, cors);
     }
 
     public ProducerApiConfig withMaxBatchBytes(int maxBatchBytes) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http);
+                managementHost, managementPort, http, cors);
+    }
+
+    public ProducerApiConfig withCors(CorsPolicy cors) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http, cors);
     }
 
     /** The limits of the API port, with room for the largest body a route reads. */

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The view API service: a Redis connector, the API server and the management server (health, metrics), started
@@ -47,6 +48,14 @@ public final class ViewApi implements AutoCloseable {
      * @throws UncheckedIOException if the HTTP port cannot be bound
      */
     public static ViewApi start(ViewApiConfig config) {
+        return start(config, server -> { });
+    }
+
+    /**
+     * Starts serving as {@link #start(ViewApiConfig)} does, with {@code moreRoutes} added to the API port (a local
+     * run's demo page).
+     */
+    public static ViewApi start(ViewApiConfig config, Consumer<JsonHttpServer> moreRoutes) {
         ServiceMetrics metrics = new ServiceMetrics("view-api");
         RedisConnector redis = null;
         ChangeFeed feed = null;
@@ -64,9 +73,10 @@ public final class ViewApi implements AutoCloseable {
             streams = new OpenStreams(config.streams(), liveKeys, redis::connection, metrics.registry());
             StreamRoute stream = new StreamRoute(guard, feed, liveKeys, streams, config.keys(), config.streams().retry());
             Access access = Access.from("view-api", config.auth());
-            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry()), access,
-                            stream, config.streams())
-                    .start(config.host(), config.port());
+            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).cors(config.cors())
+                            .measuredBy(metrics.registry()), access, stream, config.streams());
+            moreRoutes.accept(server);
+            server.start(config.host(), config.port());
             JsonHttpServer management = JsonHttpServer.management("view-api", metrics.registry(), routes::live, routes::ready);
             try {
                 management.start(config.managementHost(), config.managementPort());

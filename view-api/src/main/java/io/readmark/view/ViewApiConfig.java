@@ -2,6 +2,7 @@ package io.readmark.view;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
 import io.readmark.store.UnreadKeys;
 
@@ -27,11 +28,12 @@ import java.util.Objects;
  * @param managementPort  management port; 0 picks a free one
  * @param http            what one client may hold of the API port ({@code HTTP_*} settings)
  * @param streams         the bounds and clocks of the unread stream ({@code VIEW_API_STREAM*} settings)
+ * @param cors            browser origins whose pages may call the API ({@code VIEW_API_CORS_ORIGINS}; none by default)
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
                             AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
-                            StreamSettings streams) {
+                            StreamSettings streams, CorsPolicy cors) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -44,6 +46,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
     public static final String CIRCUIT_OPEN = "VIEW_API_CIRCUIT_OPEN";
     public static final String MANAGEMENT_HOST = "VIEW_API_MANAGEMENT_HOST";
     public static final String MANAGEMENT_PORT = "VIEW_API_MANAGEMENT_PORT";
+    public static final String CORS_ORIGINS = "VIEW_API_CORS_ORIGINS";
 
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
@@ -65,6 +68,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         require(managementPort >= 0 && managementPort <= 65_535, MANAGEMENT_PORT, "a port 0..65535", managementPort);
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(streams, "streams");
+        Objects.requireNonNull(cors, "cors");
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -83,7 +87,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.string(MANAGEMENT_HOST, "127.0.0.1"),
                 settings.integer(MANAGEMENT_PORT, 9081),
                 HttpLimits.from(settings),
-                StreamSettings.from(settings));
+                StreamSettings.from(settings),
+                CorsPolicy.from(settings, CORS_ORIGINS));
     }
 
     /** The key names this configuration reads. */

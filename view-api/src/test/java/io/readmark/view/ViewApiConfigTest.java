@@ -2,6 +2,7 @@ package io.readmark.view;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
 import io.readmark.store.UnreadKeys;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,7 +34,7 @@ class ViewApiConfigTest {
         // Then
         assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
                 UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off(),
-                "127.0.0.1", 9081, HttpLimits.defaults(), StreamSettings.DEFAULTS));
+                "127.0.0.1", 9081, HttpLimits.defaults(), StreamSettings.DEFAULTS, CorsPolicy.none()));
     }
 
     @Test
@@ -69,7 +71,8 @@ class ViewApiConfigTest {
                 Map.entry("VIEW_API_QUERY_TOKEN_MAX_LIFETIME", "PT2M"),
                 Map.entry("READMARK_AUTH", "jwt"),
                 Map.entry("AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"),
-                Map.entry("AUTH_JWT_AUDIENCE", "https://view.blog.example"));
+                Map.entry("AUTH_JWT_AUDIENCE", "https://view.blog.example"),
+                Map.entry("VIEW_API_CORS_ORIGINS", "https://App.Example.com:443, http://localhost:3000"));
         // When
         ViewApiConfig config = fromEnvironment(environment);
         // Then
@@ -78,7 +81,8 @@ class ViewApiConfigTest {
                         "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off(),
                         "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
                                 .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout()),
-                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(2))));
+                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(2)),
+                        new CorsPolicy(Set.of("https://app.example.com", "http://localhost:3000"), false)));
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().audience()).isEqualTo("https://view.blog.example");
         assertThat(fromEnvironment(Map.of("READMARK_AUTH", "jwt", "AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"))

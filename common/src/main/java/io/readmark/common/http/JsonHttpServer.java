@@ -41,6 +41,12 @@ public final class JsonHttpServer implements AutoCloseable {
         return this;
     }
 
+    /** Lets pages of the origins {@code cors} allows call this server's routes from a browser. */
+    public JsonHttpServer cors(CorsPolicy cors) {
+        router.cors(cors);
+        return this;
+    }
+
     public JsonHttpServer limits(HttpLimits limits) {
         this.limits = limits;
         return this;

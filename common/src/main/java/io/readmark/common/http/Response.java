@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * What a route answers: a status, a body that is written as JSON (or as is when it is a {@link Text}, or as an event
+ * What a route answers: a status, a body that is written as JSON (none when null, or as is when it is a {@link Text}, or as an event
  * stream when it is an {@link EventStream}), and extra headers such as {@code Retry-After}.
  */
 public record Response(int status, Object body, Map<String, String> headers) {

@@ -24,7 +24,9 @@ final class Responses {
     static FullHttpResponse full(Response response) {
         Object body = response.body();
         FullHttpResponse full;
-        if (body instanceof Response.Text text) {
+        if (body == null) {
+            full = bytes(response.status(), null, new byte[0]);
+        } else if (body instanceof Response.Text text) {
             full = bytes(response.status(), text.contentType(), text.text().getBytes(StandardCharsets.UTF_8));
         } else {
             full = bytes(response.status(), body instanceof Problem ? PROBLEM_JSON : JSON, json(body));
@@ -42,8 +44,9 @@ final class Responses {
     private static FullHttpResponse bytes(int status, String contentType, byte[] body) {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                 Unpooled.wrappedBuffer(body));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        if (contentType != null) response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+        // A 204 has no body and so, by RFC 9110, no Content-Length either.
+        if (status != 204) response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         return response;
     }
 

@@ -4,9 +4,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -32,6 +34,7 @@ final class Router {
     private final String name;
     private final List<Route> routes = new ArrayList<>();
     private RequestMetrics metrics;
+    private CorsPolicy cors = CorsPolicy.none();
 
     Router(String name) {
         this.name = name;
@@ -43,6 +46,10 @@ final class Router {
 
     void metrics(RequestMetrics metrics) {
         this.metrics = metrics;
+    }
+
+    void cors(CorsPolicy cors) {
+        this.cors = cors;
     }
 
     List<Route> routes() {
@@ -59,20 +66,30 @@ final class Router {
                  byte[] body) {
         long started = System.nanoTime();
         String template = RequestMetrics.UNKNOWN_ROUTE;
+        String origin = headers.apply("Origin");
         try {
             RequestTarget target = RequestTarget.parse(rawTarget);
             for (String header : SINGLE_HEADERS) {
                 if (headerCount.applyAsInt(header) > 1) throw ApiException.badRequest(header, header + " must be sent once");
             }
             Route pathMatch = null;
+            Set<String> pathMethods = new LinkedHashSet<>();
             for (Route route : routes) {
                 Optional<Map<String, String>> variables = route.match(target.segments());
                 if (variables.isEmpty()) continue;
                 if (pathMatch == null) pathMatch = route;
+                pathMethods.add(route.method());
                 if (route.method().equals(method)) {
                     Request request = new Request(method, target, variables.get(), headers, body);
-                    return new Call(route.blocking(), () -> run(route, request, rawTarget, started));
+                    return new Call(route.blocking(),
+                            () -> run(route, request, rawTarget, started).thenApply(answer -> cors.decorate(answer, origin)));
                 }
+            }
+            if (pathMatch != null && method.equals("OPTIONS") && origin != null
+                    && headers.apply("Access-Control-Request-Method") != null && cors.enabled()) {
+                Response preflight = cors.preflight(origin, pathMethods);
+                record(method, pathMatch.template(), preflight.status(), started);
+                return new Call(false, () -> CompletableFuture.completedFuture(preflight));
             }
             // A 405 is still a request to that route; a 404 is tagged as unknown so paths cannot add series.
             if (pathMatch != null) {
@@ -81,7 +98,7 @@ final class Router {
             }
             throw new ApiException(Problem.of(404, "Not found", "no resource at this path"));
         } catch (ApiException e) {
-            Response response = problem(e);
+            Response response = cors.decorate(problem(e), origin);
             record(method, template, response.status(), started);
             return new Call(false, () -> CompletableFuture.completedFuture(response));
         }

@@ -1,0 +1,58 @@
+package io.readmark.launcher;
+
+import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.http.Response;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+
+/**
+ * The demo inbox of local runs, served by the view API at {@code /demo}: a page that watches one user's unread
+ * state over the event stream and sends reads, read-alls and seen marks through the producer API. It is static; the
+ * producer API's address is filled in when the page is asked for, as it is known only once that API listens.
+ */
+final class DemoPage {
+
+    static final String PATH = "/demo";
+
+    private final String html;
+    private final String script;
+    private final String style;
+    private final Supplier<String> producerApiUrl;
+
+    DemoPage(Supplier<String> producerApiUrl) {
+        this.producerApiUrl = producerApiUrl;
+        this.html = resource("demo.html");
+        this.script = resource("demo.js");
+        this.style = resource("demo.css");
+    }
+
+    /** Adds the page and its script and style to {@code server}. */
+    void register(JsonHttpServer server) {
+        server.route("GET", PATH, request -> secured(Response.text("text/html; charset=utf-8",
+                        html.replace("{{PRODUCER_API_URL}}", producerApiUrl.get()))))
+                .route("GET", PATH + "/demo.js", request -> secured(Response.text("text/javascript; charset=utf-8", script)))
+                .route("GET", PATH + "/demo.css", request -> secured(Response.text("text/css; charset=utf-8", style)));
+    }
+
+    /** Scripts of this page only, and calls only to the two APIs: nothing injected could run or send data elsewhere. */
+    private Response secured(Response response) {
+        return response
+                .withHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; "
+                        + "connect-src 'self' " + producerApiUrl.get() + "; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+                .withHeader("X-Content-Type-Options", "nosniff")
+                .withHeader("Cache-Control", "no-store");
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = DemoPage.class.getResourceAsStream("demo/" + name)) {
+            if (in == null) throw new IllegalStateException("demo page resource missing: " + name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

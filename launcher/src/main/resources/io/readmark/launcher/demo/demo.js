@@ -1,0 +1,113 @@
+// The demo inbox: watches one user's unread state over the view API's event stream and sends events through the
+// producer API. Everything shown is text (textContent), never markup built from data.
+'use strict';
+
+const producerApi = document.querySelector('meta[name="producer-api"]').content;
+const $ = (id) => document.getElementById(id);
+let stream = null;
+let userId = null;
+
+function viewToken() { return $('view-token').value.trim(); }
+function producerToken() { return $('producer-token').value.trim(); }
+
+function headers(token, json) {
+  const h = {};
+  if (token) h['Authorization'] = 'Bearer ' + token;
+  if (json) h['Content-Type'] = 'application/json';
+  return h;
+}
+
+function status(text, live) {
+  $('status').textContent = text;
+  $('status').className = live ? 'status live' : 'status';
+}
+
+function watch(user) {
+  if (stream) stream.close();
+  userId = user;
+  const token = viewToken();
+  const query = token ? '?access_token=' + encodeURIComponent(token) : '';
+  stream = new EventSource('/v1/users/' + user + '/unread/stream' + query);
+  status('connecting…', false);
+  stream.onopen = () => status('live for user ' + user, true);
+  stream.onerror = () => status('reconnecting…', false);
+  stream.addEventListener('counts', (event) => {
+    const counts = JSON.parse(event.data);
+    showCounts(counts);
+    (counts.changes || []).forEach(logChange);
+    if (counts.changesOmitted) logChange({ omitted: counts.changesOmitted });
+    loadItems();
+  });
+}
+
+function showCounts(counts) {
+  $('badge-total').textContent = String(counts.total);
+  $('badge-unseen').textContent = String(counts.unseen ?? 0);
+  const list = $('authors');
+  list.replaceChildren();
+  Object.entries(counts.byAuthor || {}).forEach(([author, count]) => {
+    const li = document.createElement('li');
+    li.dataset.author = author;
+    li.textContent = 'author ' + author + ': ' + count + ' unread';
+    const read = document.createElement('button');
+    read.type = 'button';
+    read.className = 'read-author';
+    read.textContent = 'read all of author ' + author;
+    read.onclick = () => send({ type: 'AuthorReadAll', userId, authorId: Number(author), readAt: now() });
+    li.append(read);
+    list.append(li);
+  });
+}
+
+function logChange(change) {
+  const li = document.createElement('li');
+  li.textContent = new Date().toLocaleTimeString() + ' ' + JSON.stringify(change);
+  $('log').prepend(li);
+  while ($('log').children.length > 50) $('log').lastChild.remove();
+}
+
+async function loadItems() {
+  const user = userId;
+  const answer = await fetch('/v1/users/' + user + '/unread/items?limit=20', { headers: headers(viewToken(), false) });
+  if (!answer.ok || user !== userId) return;
+  const page = await answer.json();
+  const list = $('items');
+  list.replaceChildren();
+  page.items.forEach((item) => {
+    const li = document.createElement('li');
+    li.dataset.blog = String(item.blogId);
+    li.textContent = 'post ' + item.blogId + ' by author ' + item.authorId + ', ' + item.publishedAt;
+    const read = document.createElement('button');
+    read.type = 'button';
+    read.className = 'read-item';
+    read.textContent = 'read';
+    read.onclick = () => send({ type: 'BlogRead', userId, blogId: item.blogId, authorId: item.authorId, readAt: now() });
+    li.append(read);
+    list.append(li);
+  });
+}
+
+function now() { return new Date().toISOString(); }
+
+async function send(event) {
+  event.eventId = crypto.randomUUID();
+  const answer = await fetch(producerApi + '/v1/events', {
+    method: 'POST', headers: headers(producerToken(), true), body: JSON.stringify(event),
+  });
+  if (!answer.ok) {
+    const problem = await answer.json().catch(() => ({}));
+    logChange({ refused: event.type, status: answer.status, detail: problem.detail });
+  }
+}
+
+function author() { return Number($('author').value); }
+
+$('producer-url').textContent = producerApi;
+$('choose').onsubmit = (e) => { e.preventDefault(); watch(Number($('user').value)); };
+$('mark-seen').onclick = () => send({ type: 'InboxSeen', userId, seenAt: now() });
+$('mark-all-read').onclick = () => send({ type: 'AllRead', userId, readAt: now() });
+$('follow').onclick = () => send({ type: 'Followed', followerId: userId, authorId: author(), at: now() });
+$('publish').onclick = () => send({
+  type: 'BlogPublished', blogId: Date.now() * 100 + Math.floor(Math.random() * 100), authorId: author(), publishedAt: now(),
+});
+watch(Number($('user').value));
