@@ -36,19 +36,20 @@ final class ViewRoutes {
 
     /**
      * {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings;
-     * {@code display} only when the request named a cap.
+     * {@code unseen} the unread published after the user last saw the inbox; {@code display} only when the request
+     * named a cap.
      */
-    record CountsBody(long userId, long total, Map<String, Long> byAuthor,
+    record CountsBody(long userId, long total, long unseen, Map<String, Long> byAuthor,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
     }
 
     /** The counts as a badge shows them: a count above the cap reads {@code "<cap>+"}. */
-    record DisplayBody(String total, Map<String, String> byAuthor) {
+    record DisplayBody(String total, String unseen, Map<String, String> byAuthor) {
 
-        static DisplayBody of(long total, Map<String, Long> byAuthor, int cap) {
+        static DisplayBody of(long total, long unseen, Map<String, Long> byAuthor, int cap) {
             Map<String, String> shown = new LinkedHashMap<>();
             byAuthor.forEach((authorId, count) -> shown.put(authorId, capped(count, cap)));
-            return new DisplayBody(capped(total, cap), shown);
+            return new DisplayBody(capped(total, cap), capped(unseen, cap), shown);
         }
 
         private static String capped(long count, int cap) {
@@ -100,8 +101,9 @@ final class ViewRoutes {
                 .thenApply(counts -> {
                     Map<String, Long> byAuthor = new LinkedHashMap<>();
                     counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
-                    DisplayBody display = cap.isPresent() ? DisplayBody.of(counts.total(), byAuthor, cap.getAsInt()) : null;
-                    return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor, display));
+                    DisplayBody display = cap.isPresent()
+                            ? DisplayBody.of(counts.total(), counts.unseen(), byAuthor, cap.getAsInt()) : null;
+                    return Response.ok(new CountsBody(counts.userId(), counts.total(), counts.unseen(), byAuthor, display));
                 });
     }
 
