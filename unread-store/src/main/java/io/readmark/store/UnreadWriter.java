@@ -209,12 +209,12 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 noScript |= error instanceof RedisNoScriptException;
             }
             if (delivered > 0) deliveriesApplied.accept(delivered);
-            // Failed writes are sent again from the first one on; the steps that follow from applied ones after them
+            // Failed writes are sent again from the first one on, then the steps that applied chained writes call for
             // (they commute with every other write, see all_read_author.lua).
             int applied = firstFailed < 0 ? pending.size() : firstFailed;
-            List<Write> again = new ArrayList<>();
-            for (int i = applied; i < pending.size(); i++) again.add(pending.get(i).write());
-            for (int i = 0; i < applied; i++) again.addAll(nextOf(pending.get(i)));
+            List<Write> toSend = new ArrayList<>();
+            for (int i = applied; i < pending.size(); i++) toSend.add(pending.get(i).write());
+            for (int i = 0; i < applied; i++) toSend.addAll(nextOf(pending.get(i)));
             pending.clear();
             if (firstFailed < 0) {
                 if (retries > 0) {
@@ -223,17 +223,17 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                             .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
                     retries = 0;
                 }
-                for (Write write : again) pending.add(send(write));
+                for (Write write : toSend) pending.add(send(write));
                 flush();
                 continue;
             }
             if (onlyNoScript && !scriptsReloaded) {
                 // Redis restarted or failed over and forgot the scripts: nothing to wait for.
                 scriptsReloaded = true;
-                log.atInfo().addKeyValue("writes", again.size()).log("Redis had lost the scripts; loading them and sending the writes again");
+                log.atInfo().addKeyValue("writes", toSend.size()).log("Redis had lost the scripts; loading them and sending the writes again");
             } else {
                 if (retries++ == 0) failingSince = roundStarted;
-                log.atWarn().addKeyValue("writes", again.size()).addKeyValue("error", lastError.toString())
+                log.atWarn().addKeyValue("writes", toSend.size()).addKeyValue("error", lastError.toString())
                         .addKeyValue("retryInMs", backoff.toMillis())
                         .addKeyValue("failingForMs", Duration.ofNanos(System.nanoTime() - failingSince).toMillis())
                         .log("Redis writes failed, retrying");
@@ -241,7 +241,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 backoff = RedisRetry.after(backoff);
             }
             if (noScript) loadScriptsAgain();
-            for (Write write : again) pending.add(send(write));
+            for (Write write : toSend) pending.add(send(write));
             flush();
         }
     }
