@@ -36,11 +36,11 @@ final class ServerCandidates {
     }
 
     /** The view API's counts body without the optional display part. */
-    record CountsBody(long userId, long total, Map<String, Long> byAuthor) {
+    record CountsBody(long userId, long total, long unseen, Map<String, Long> byAuthor) {
         static CountsBody of(UnreadCounts counts) {
             Map<String, Long> byAuthor = new LinkedHashMap<>();
             counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
-            return new CountsBody(counts.userId(), counts.total(), byAuthor);
+            return new CountsBody(counts.userId(), counts.total(), counts.unseen(), byAuthor);
         }
     }
 

@@ -46,7 +46,9 @@ class ApiFuzzIT {
             "{\"type\":\"Followed\",\"eventId\":\"f-%d\",\"followerId\":5,\"authorId\":6,\"at\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"Unfollowed\",\"eventId\":\"f-%d\",\"followerId\":5,\"authorId\":6,\"at\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"BlogRead\",\"eventId\":\"f-%d\",\"userId\":5,\"blogId\":7,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}",
-            "{\"type\":\"AuthorReadAll\",\"eventId\":\"f-%d\",\"userId\":5,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}"};
+            "{\"type\":\"AuthorReadAll\",\"eventId\":\"f-%d\",\"userId\":5,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"AllRead\",\"eventId\":\"f-%d\",\"userId\":5,\"readAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"InboxSeen\",\"eventId\":\"f-%d\",\"userId\":5,\"seenAt\":\"2026-01-01T00:00:00Z\"}"};
 
     /** One malformed request and what it is meant to break. */
     record Probe(String kind, String method, String path, String authorization, String contentType, byte[] body) {
@@ -109,7 +111,7 @@ class ApiFuzzIT {
         return switch (kind) {
             case 0 -> post("bad JSON", "/v1/events", brokenJson());
             case 1 -> post("bad id", "/v1/events", withField(validEvent(), ID_FIELDS, pick(BAD_IDS)));
-            case 2 -> post("bad instant", "/v1/events", withField(validEvent(), List.of("publishedAt", "deletedAt", "at", "readAt"), pick(BAD_INSTANTS)));
+            case 2 -> post("bad instant", "/v1/events", withField(validEvent(), List.of("publishedAt", "deletedAt", "at", "readAt", "seenAt"), pick(BAD_INSTANTS)));
             case 3 -> post("missing or unknown field value", "/v1/events", missingOrUnknown(validEvent()));
             case 4 -> random.nextBoolean()
                     ? new Probe("oversized body", "POST", "/v1/events", bearer(service), "application/json", oversized(65_537))

@@ -1,12 +1,14 @@
 package io.readmark.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
+import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.Json;
 import io.readmark.schemas.Unfollowed;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,8 @@ class OpenApiDocumentsTest {
     private static final List<Event> EXAMPLES = List.of(
             new BlogPublished("e1", 1001, 7, NOW), new BlogDeleted("e2", 1001, 7, NOW),
             new Followed("e3", 101, 7, NOW), new Unfollowed("e4", 101, 7, NOW),
-            new BlogRead("e5", 101, 1001, 7, NOW), new AuthorReadAll("e6", 101, 7, NOW));
+            new BlogRead("e5", 101, 1001, 7, NOW), new AuthorReadAll("e6", 101, 7, NOW),
+            new AllRead("e7", 101, NOW), new InboxSeen("e8", 101, NOW));
 
     private static final Pattern OPERATION = Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^`?]*)[^`]*`");
 
@@ -66,8 +69,9 @@ class OpenApiDocumentsTest {
         for (Event event : EXAMPLES) {
             JsonNode json = Json.MAPPER.valueToTree(event);
             assertThat(producer.validate(eventSchema, json)).as(event.typeName()).isEmpty();
-            JsonNode negative = ((com.fasterxml.jackson.databind.node.ObjectNode) json.deepCopy()).put("authorId", -1);
-            assertThat(producer.validate(eventSchema, negative)).as(event.typeName() + " with authorId -1").isNotEmpty();
+            String idField = json.has("authorId") ? "authorId" : "userId";
+            JsonNode negative = ((com.fasterxml.jackson.databind.node.ObjectNode) json.deepCopy()).put(idField, -1);
+            assertThat(producer.validate(eventSchema, negative)).as(event.typeName() + " with " + idField + " -1").isNotEmpty();
         }
     }
 

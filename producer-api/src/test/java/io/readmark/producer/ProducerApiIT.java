@@ -13,8 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.readmark.schemas.AllRead;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.Event;
+import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.Topics;
 
 /** The ingest endpoint against a real broker: what it answers, and what it really stored. */
@@ -78,6 +81,27 @@ class ProducerApiIT {
         ConsumerRecord<String, byte[]> record = storedAt(receipt);
         assertThat(record.key()).isEqualTo("300");
         assertThat(Topics.EVENT_SERDE.decode(record.value())).isEqualTo(new BlogRead("api-read-1", 300, 101, 7, AT));
+    }
+
+    @Test
+    void acceptedAllReadAndInboxSeenAreInKafkaKeyedByTheUser() {
+        assertStoredOnReadEvents("""
+                {"type":"AllRead","eventId":"api-all-1","userId":301,"readAt":"2026-03-01T12:00:00Z"}""",
+                "301", new AllRead("api-all-1", 301, AT));
+        assertStoredOnReadEvents("""
+                {"type":"InboxSeen","eventId":"api-seen-1","userId":302,"seenAt":"2026-03-01T12:00:00Z"}""",
+                "302", new InboxSeen("api-seen-1", 302, AT));
+    }
+
+    private void assertStoredOnReadEvents(String body, String key, Event event) {
+        HttpResponse<String> response = http.postJson("/v1/events", body);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        JsonNode receipt = HttpCalls.json(response);
+        assertThat(receipt.get("topic").asText()).isEqualTo(topics.readEvents().name());
+        ConsumerRecord<String, byte[]> record = storedAt(receipt);
+        assertThat(record.key()).isEqualTo(key);
+        assertThat(Topics.EVENT_SERDE.decode(record.value())).isEqualTo(event);
     }
 
     @Test

@@ -279,13 +279,13 @@ public final class BadRecords {
                 event.put("at", at);
             }
             case READ_EVENTS -> {
-                boolean one = random.nextBoolean();
-                event.put("type", one ? "BlogRead" : "AuthorReadAll");
+                String type = pick("BlogRead", "AuthorReadAll", "AllRead", "InboxSeen");
+                event.put("type", type);
                 event.put("eventId", "bad-" + n);
                 event.put("userId", BAD_USERS + 1 + random.nextInt(500));
-                if (one) event.put("blogId", BAD_BLOGS + random.nextInt(10_000));
-                event.put("authorId", BAD_AUTHORS + 1 + random.nextInt(50));
-                event.put("readAt", at);
+                if (type.equals("BlogRead")) event.put("blogId", BAD_BLOGS + random.nextInt(10_000));
+                if (type.equals("BlogRead") || type.equals("AuthorReadAll")) event.put("authorId", BAD_AUTHORS + 1 + random.nextInt(50));
+                event.put(type.equals("InboxSeen") ? "seenAt" : "readAt", at);
             }
             case FANOUT_CHUNKS -> throw new IllegalArgumentException("a chunk is not an event");
         }

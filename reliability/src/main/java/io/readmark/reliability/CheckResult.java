@@ -6,7 +6,8 @@ import java.util.List;
  * What {@link UnreadStateCheck} found. {@code lost}: expected unread entries Redis does not hold (or holds with
  * another score); {@code extra}: entries Redis holds that are not expected; {@code doubleCounted}: count fields that
  * disagree with their set (a wrong set is lost or extra already), totals that are not the sum, zero or negative
- * fields, fields without a set.
+ * fields, fields without a set, a {@code seen} count that is not the unread at or before the user's seen watermark
+ * (the API's unseen would be wrong).
  *
  * @param examples a few of the differences, for a failure message
  */

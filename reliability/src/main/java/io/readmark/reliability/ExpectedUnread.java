@@ -22,6 +22,8 @@ public final class ExpectedUnread {
     /** user → author → blog → publishedAt ms; no empty inner maps. */
     private final NavigableMap<Long, NavigableMap<Long, NavigableMap<Long, Long>>> unread = new TreeMap<>();
     private final Set<Long> deleted = new TreeSet<>();
+    /** user → the latest moment they saw the inbox. */
+    private final Map<Long, Long> seenAt = new TreeMap<>();
 
     void followed(long user, long author) {
         followers.computeIfAbsent(author, a -> new TreeSet<>()).add(user);
@@ -56,6 +58,28 @@ public final class ExpectedUnread {
     /** Everything of the author published at or before {@code readAt} is read. */
     void readAll(long user, long author, long readAt) {
         removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
+    }
+
+    /** Everything of every author published at or before {@code readAt} is read. */
+    void allRead(long user, long readAt) {
+        NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.get(user);
+        if (byAuthor == null) return;
+        for (long author : Set.copyOf(byAuthor.keySet())) {
+            removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
+        }
+    }
+
+    /** The seen watermark only moves forward. */
+    void inboxSeen(long user, long at) {
+        seenAt.merge(user, at, Math::max);
+    }
+
+    /** How many of the user's unread were published at or before their seen watermark: the counts' {@code seen}. */
+    public long seenOf(long user) {
+        Long watermark = seenAt.get(user);
+        if (watermark == null) return 0;
+        return unreadOf(user).values().stream().flatMap(blogs -> blogs.values().stream())
+                .filter(publishedAt -> publishedAt <= watermark).count();
     }
 
     private void removeWhere(long user, long author, Consumer<NavigableMap<Long, Long>> change) {

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * Compares every user's unread state in Redis with an {@link ExpectedUnread}: per (user, author) the unread blogs
- * and their scores, the count fields and {@code total}, and the invariants (count equals set size, total equals the
- * sum, no zero or negative field). Users and authors are those the model expects plus those a SCAN of the run's
+ * and their scores, the count fields, {@code total} and {@code seen} (so the unseen count), and the invariants (count
+ * equals set size, total equals the sum, no zero or negative field). Users and authors are those the model expects plus those a SCAN of the run's
  * prefix finds, so a key nobody expected is found too. Reads are pipelined, one batch of users at a time.
  */
 public final class UnreadStateCheck {
@@ -70,7 +70,7 @@ public final class UnreadStateCheck {
                     for (ScoredValue<String> entry : get(set)) blogs.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
                     if (!blogs.isEmpty()) actual.put(author, blogs);
                 });
-                tally.user(user, expected.unreadOf(user), actual, get(counts.get(user)));
+                tally.user(user, expected.unreadOf(user), expected.seenOf(user), actual, get(counts.get(user)));
             }
         }
         return new CheckResult(users.size(), expected.entries(), tally.found, tally.lost, tally.extra, tally.doubleCounted, tally.examples);
@@ -111,8 +111,8 @@ public final class UnreadStateCheck {
         long doubleCounted;
         final List<String> examples = new ArrayList<>();
 
-        void user(long user, NavigableMap<Long, NavigableMap<Long, Long>> expected, Map<Long, Map<Long, Long>> actual,
-                  Map<String, String> counts) {
+        void user(long user, NavigableMap<Long, NavigableMap<Long, Long>> expected, long expectedSeen,
+                  Map<Long, Map<Long, Long>> actual, Map<String, String> counts) {
             Set<Long> authors = new TreeSet<>(expected.keySet());
             authors.addAll(actual.keySet());
             long sum = 0;
@@ -143,7 +143,8 @@ public final class UnreadStateCheck {
             // A field of an author with no set behind it was not looked at above.
             for (Map.Entry<String, String> field : counts.entrySet()) {
                 long value = parse(field.getValue());
-                boolean known = field.getKey().equals("total") || authors.contains(parse(field.getKey()));
+                boolean known = field.getKey().equals("total") || field.getKey().equals("seen")
+                        || authors.contains(parse(field.getKey()));
                 if (value <= 0 || !known) {
                     doubleCounted++;
                     example("user %d: counts field %s = %s (no set behind it, or not positive)", user, field.getKey(), field.getValue());
@@ -153,6 +154,11 @@ public final class UnreadStateCheck {
             if (total != sum) {
                 doubleCounted++;
                 example("user %d: total %d but the counts sum to %d", user, total, sum);
+            }
+            long seen = parse(counts.get("seen"));
+            if (seen != expectedSeen) {
+                doubleCounted++;
+                example("user %d: seen %d (unseen %d) but %d unread are at or before the seen watermark", user, seen, total - seen, expectedSeen);
             }
         }
 

@@ -1,10 +1,12 @@
 package io.readmark.reliability;
 
+import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Followed;
+import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.Unfollowed;
 
 import java.time.Instant;
@@ -31,7 +33,8 @@ import java.util.stream.LongStream;
  *   <li>Duplicates: a publish, read, read-all or delete is sent again at any later point; a follow or unfollow only
  *       right after the original (replayed after an unfollow, a stale follow would be a new follow).</li>
  * </ul>
- * Reads are of blogs the user has unread, or of any blog; read-alls are up to now or up to an earlier post.
+ * Reads are of blogs the user has unread, or of any blog; read-alls (of one author or of all) are up to now or up to
+ * an earlier post, and so is a user seeing the inbox.
  */
 public final class Workload {
 
@@ -44,7 +47,8 @@ public final class Workload {
     private static final int RESENDABLE = 2_000;
 
     private enum Op {
-        PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), DELETE(6), DUPLICATE(12);
+        PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), ALL_READ(2), INBOX_SEEN(5), DELETE(6),
+        DUPLICATE(12);
 
         final int weight;
 
@@ -150,6 +154,8 @@ public final class Workload {
                 }
             }
             case READ_ALL -> readAll(randomUser());
+            case ALL_READ -> allRead(randomUser());
+            case INBOX_SEEN -> inboxSeen(randomUser());
             case DELETE -> {
                 if (!liveBlogs.isEmpty()) delete(liveBlogs.remove(random.nextInt(liveBlogs.size())));
             }
@@ -210,6 +216,27 @@ public final class Workload {
         }
         remember(producer.send(new AuthorReadAll(nextEventId(), user, author, Instant.ofEpochMilli(readAt)), at));
         model.readAll(user, author, readAt);
+    }
+
+    private void allRead(long user) {
+        long at = clock.next();
+        long readAt = upToNowOrAnUnreadPost(user, at);
+        remember(producer.send(new AllRead(nextEventId(), user, Instant.ofEpochMilli(readAt)), at));
+        model.allRead(user, readAt);
+    }
+
+    private void inboxSeen(long user) {
+        long at = clock.next();
+        long seenAt = upToNowOrAnUnreadPost(user, at);
+        remember(producer.send(new InboxSeen(nextEventId(), user, Instant.ofEpochMilli(seenAt)), at));
+        model.inboxSeen(user, seenAt);
+    }
+
+    /** {@code now}, or (half the time, when there is unread) when one of the user's unread posts was published. */
+    private long upToNowOrAnUnreadPost(long user, long now) {
+        NavigableMap<Long, NavigableMap<Long, Long>> unread = model.unreadOf(user);
+        if (unread.isEmpty() || random.nextBoolean()) return now;
+        return pick(List.copyOf(pick(List.copyOf(unread.values())).values()));
     }
 
     private void delete(long blog) {

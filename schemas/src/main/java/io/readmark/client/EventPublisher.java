@@ -1,11 +1,13 @@
 package io.readmark.client;
 
+import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
+import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.schemas.Unfollowed;
@@ -302,6 +304,26 @@ public final class EventPublisher implements AutoCloseable {
     /** Returns at once; see {@link #publish(Event)}. */
     public CompletableFuture<RecordMetadata> authorReadAllAsync(String eventId, long userId, long authorId, Instant readAt) {
         return publish(new AuthorReadAll(eventId, userId, authorId, readAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata allRead(String eventId, long userId, Instant readAt) {
+        return publishAndWait(new AllRead(eventId, userId, readAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> allReadAsync(String eventId, long userId, Instant readAt) {
+        return publish(new AllRead(eventId, userId, readAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata inboxSeen(String eventId, long userId, Instant seenAt) {
+        return publishAndWait(new InboxSeen(eventId, userId, seenAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> inboxSeenAsync(String eventId, long userId, Instant seenAt) {
+        return publish(new InboxSeen(eventId, userId, seenAt));
     }
 
     /** Waits for records already sent, at most as long as one delivery may take, then releases the connections. */

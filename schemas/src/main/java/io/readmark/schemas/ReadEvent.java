@@ -3,11 +3,9 @@ package io.readmark.schemas;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 /** An event of {@code read-events}, keyed by the reading user. */
-public sealed interface ReadEvent extends Event permits BlogRead, AuthorReadAll {
+public sealed interface ReadEvent extends Event permits BlogRead, AuthorReadAll, AllRead, InboxSeen {
 
     long userId();
-
-    long authorId();
 
     @Override
     @JsonIgnore

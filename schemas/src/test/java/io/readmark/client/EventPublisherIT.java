@@ -21,12 +21,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
+import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.schemas.Unfollowed;
@@ -104,6 +106,15 @@ class EventPublisherIT {
     }
 
     @Test
+    void allReadAndInboxSeenLandOnReadEventsKeyedByReader() {
+        RecordMetadata allRead = publisher.allRead("allr-1", 302, AT);
+        RecordMetadata seen = publisher.inboxSeen("seen-1", 303, AT);
+
+        assertStored(allRead, topics.readEvents().name(), "302", new AllRead("allr-1", 302, AT));
+        assertStored(seen, topics.readEvents().name(), "303", new InboxSeen("seen-1", 303, AT));
+    }
+
+    @Test
     void everyAsyncVariantLandsWhereItsBlockingTwinDoes() throws Exception {
         // When
         RecordMetadata published = await(publisher.blogPublishedAsync("apub-1", 101, 7, AT));
@@ -112,6 +123,8 @@ class EventPublisherIT {
         RecordMetadata unfollowed = await(publisher.unfollowedAsync("aunf-1", 55, 10, AT));
         RecordMetadata read = await(publisher.blogReadAsync("aread-1", 300, 101, 7, AT));
         RecordMetadata readAll = await(publisher.authorReadAllAsync("aall-1", 301, 7, AT));
+        RecordMetadata allRead = await(publisher.allReadAsync("aallr-1", 302, AT));
+        RecordMetadata seen = await(publisher.inboxSeenAsync("aseen-1", 303, AT));
 
         // Then
         assertStored(published, topics.blogEvents().name(), "7", new BlogPublished("apub-1", 101, 7, AT));
@@ -120,6 +133,8 @@ class EventPublisherIT {
         assertStored(unfollowed, topics.followEvents().name(), "10", new Unfollowed("aunf-1", 55, 10, AT));
         assertStored(read, topics.readEvents().name(), "300", new BlogRead("aread-1", 300, 101, 7, AT));
         assertStored(readAll, topics.readEvents().name(), "301", new AuthorReadAll("aall-1", 301, 7, AT));
+        assertStored(allRead, topics.readEvents().name(), "302", new AllRead("aallr-1", 302, AT));
+        assertStored(seen, topics.readEvents().name(), "303", new InboxSeen("aseen-1", 303, AT));
     }
 
     @Test

@@ -39,6 +39,12 @@ class JsonSerdeTest {
         assertThat(decode("""
                 {"type":"AuthorReadAll","eventId":"e6","userId":101,"authorId":7,"readAt":"2026-01-01T12:00:00Z"}"""))
                 .isEqualTo(new AuthorReadAll("e6", 101, 7, Instant.parse("2026-01-01T12:00:00Z")));
+        assertThat(decode("""
+                {"type":"AllRead","eventId":"e7","userId":101,"readAt":"2026-01-01T12:00:00Z"}"""))
+                .isEqualTo(new AllRead("e7", 101, Instant.parse("2026-01-01T12:00:00Z")));
+        assertThat(decode("""
+                {"type":"InboxSeen","eventId":"e8","userId":101,"seenAt":"2026-01-01T12:00:00Z"}"""))
+                .isEqualTo(new InboxSeen("e8", 101, Instant.parse("2026-01-01T12:00:00Z")));
     }
 
     @Test

@@ -21,7 +21,8 @@ class SchemaFilesTest {
     private static final List<Event> EXAMPLES = List.of(
             new BlogPublished("e1", 1001, 7, NOW), new BlogDeleted("e2", 1001, 7, NOW),
             new Followed("e3", 101, 7, NOW), new Unfollowed("e4", 101, 7, NOW),
-            new BlogRead("e5", 101, 1001, 7, NOW), new AuthorReadAll("e6", 101, 7, NOW));
+            new BlogRead("e5", 101, 1001, 7, NOW), new AuthorReadAll("e6", 101, 7, NOW),
+            new AllRead("e7", 101, NOW), new InboxSeen("e8", 101, NOW));
 
     @Test
     void shouldAcceptEverySerialisedEventUnderItsOwnSchema() throws Exception {

@@ -18,10 +18,14 @@ class TopicsTest {
         assertThat(topics.topicFor(new BlogPublished("e", 1001, 7, NOW)).name()).isEqualTo("blog-events");
         assertThat(topics.topicFor(new Unfollowed("e", 101, 7, NOW)).name()).isEqualTo("follow-events");
         assertThat(topics.topicFor(new AuthorReadAll("e", 101, 7, NOW)).name()).isEqualTo("read-events");
+        assertThat(topics.topicFor(new AllRead("e", 101, NOW)).name()).isEqualTo("read-events");
+        assertThat(topics.topicFor(new InboxSeen("e", 101, NOW)).name()).isEqualTo("read-events");
 
         assertThat(Topics.keyOf(new BlogDeleted("e", 1001, 7, NOW))).isEqualTo("7");
         assertThat(Topics.keyOf(new Followed("e", 101, 7, NOW))).isEqualTo("7");
         assertThat(Topics.keyOf(new BlogRead("e", 101, 1001, 7, NOW))).isEqualTo("101");
+        assertThat(Topics.keyOf(new AllRead("e", 101, NOW))).isEqualTo("101");
+        assertThat(Topics.keyOf(new InboxSeen("e", 101, NOW))).isEqualTo("101");
     }
 
     @Test

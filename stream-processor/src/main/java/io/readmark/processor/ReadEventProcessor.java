@@ -2,12 +2,17 @@ package io.readmark.processor;
 
 import io.readmark.processor.commit.ThreadWrites;
 import io.readmark.processor.deadletters.RejectedRecords;
+import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.ReadEvent;
 import io.readmark.store.UnreadWrites;
 
-/** Applies a user's reads: one blog, or everything of an author up to a moment. */
+/**
+ * Applies a user's reads: one blog, everything of an author or of every author up to a moment; and when the user last
+ * saw the inbox.
+ */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
     ReadEventProcessor(ThreadWrites writers, RejectedRecords badRecords) {
@@ -19,6 +24,8 @@ final class ReadEventProcessor extends EventProcessor<ReadEvent> {
         switch (event) {
             case BlogRead read -> writer.remove(read.userId(), read.authorId(), read.blogId(), read.readAt().toEpochMilli());
             case AuthorReadAll readAll -> writer.readAll(readAll.userId(), readAll.authorId(), readAll.readAt().toEpochMilli());
+            case AllRead allRead -> writer.allRead(allRead.userId(), allRead.readAt().toEpochMilli());
+            case InboxSeen seen -> writer.inboxSeen(seen.userId(), seen.seenAt().toEpochMilli());
         }
     }
 }

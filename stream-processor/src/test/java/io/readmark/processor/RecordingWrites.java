@@ -52,6 +52,14 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
         return "readAll " + userId + " " + authorId + " " + at;
     }
 
+    static String allRead(long userId, String at) {
+        return "allRead " + userId + " " + at;
+    }
+
+    static String inboxSeen(long userId, String at) {
+        return "inboxSeen " + userId + " " + at;
+    }
+
     static String unfollow(long userId, long authorId, String at) {
         return "unfollow " + userId + " " + authorId + " " + at;
     }
@@ -73,6 +81,16 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     @Override
     public void readAll(long userId, long authorId, long readAtMillis) {
         calls.add(readAll(userId, authorId, time(readAtMillis)));
+    }
+
+    @Override
+    public void allRead(long userId, long readAtMillis) {
+        calls.add(allRead(userId, time(readAtMillis)));
+    }
+
+    @Override
+    public void inboxSeen(long userId, long seenAtMillis) {
+        calls.add(inboxSeen(userId, time(seenAtMillis)));
     }
 
     @Override

@@ -205,6 +205,37 @@ class UnreadTopologyIT {
     }
 
     @Test
+    void shouldReadAllOfEveryAuthorUpToTheGivenMomentAndKeepLateDeliveriesOfOlderPostsRead() {
+        follow(101, ALICE);
+        follow(101, 8);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, 8, "2026-01-01T12:10:00Z");
+        publish(1003, 8, "2026-01-01T12:30:00Z");
+
+        reads.pipeInput("101", """
+                {"type":"AllRead","eventId":"all","userId":101,"readAt":"2026-01-01T12:15:00Z"}""");
+        reads.pipeInput("101", """
+                {"type":"AllRead","eventId":"all","userId":101,"readAt":"2026-01-01T12:15:00Z"}""");
+        publish(1004, ALICE, "2026-01-01T12:05:00Z");
+
+        assertThat(counts(101).byAuthor()).containsExactly(Map.entry(8L, 1L));
+    }
+
+    @Test
+    void shouldCountAsUnseenOnlyWhatIsPublishedAfterTheInboxWasSeen() {
+        follow(101, ALICE);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, ALICE, "2026-01-01T12:30:00Z");
+
+        reads.pipeInput("101", """
+                {"type":"InboxSeen","eventId":"seen","userId":101,"seenAt":"2026-01-01T12:15:00Z"}""");
+        publish(1003, ALICE, "2026-01-01T12:10:00Z");
+
+        assertThat(counts(101).total()).isEqualTo(3);
+        assertThat(counts(101).unseen()).as("a late delivery of a post from before seenAt counts as seen").isEqualTo(1);
+    }
+
+    @Test
     void shouldStopDeliveringAndDropUnreadOnUnfollow() {
         follow(101, ALICE);
         publish(1001, ALICE, "2026-01-01T12:00:00Z");

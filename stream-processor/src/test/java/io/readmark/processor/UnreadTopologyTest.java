@@ -23,6 +23,8 @@ import java.util.stream.LongStream;
 import static io.readmark.processor.RecordingWrites.FLUSH;
 import static io.readmark.processor.RecordingWrites.deliver;
 import static io.readmark.processor.RecordingWrites.follow;
+import static io.readmark.processor.RecordingWrites.allRead;
+import static io.readmark.processor.RecordingWrites.inboxSeen;
 import static io.readmark.processor.RecordingWrites.readAll;
 import static io.readmark.processor.RecordingWrites.remove;
 import static io.readmark.processor.RecordingWrites.unfollow;
@@ -132,6 +134,18 @@ class UnreadTopologyTest {
         assertThat(writes.calls()).containsExactly(
                 remove(101, ALICE, 1001, "2026-01-01T13:00:00Z"), FLUSH,
                 readAll(101, ALICE, "2026-01-01T12:15:00Z"), FLUSH);
+    }
+
+    @Test
+    void shouldApplyAnAllReadAndAnInboxSeenOfTheirUserOnly() {
+        inputs.reads.pipeInput("101", """
+                {"type":"AllRead","eventId":"all","userId":101,"readAt":"2026-01-01T12:15:00Z"}""");
+        inputs.reads.pipeInput("101", """
+                {"type":"InboxSeen","eventId":"seen","userId":101,"seenAt":"2026-01-01T12:20:00Z"}""");
+
+        assertThat(writes.calls()).containsExactly(
+                allRead(101, "2026-01-01T12:15:00Z"), FLUSH,
+                inboxSeen(101, "2026-01-01T12:20:00Z"), FLUSH);
     }
 
     @Test

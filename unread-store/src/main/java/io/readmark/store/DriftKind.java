@@ -11,10 +11,15 @@ public enum DriftKind {
     MISSING_COUNT("missing-count"),
     /** {@code unread:A} has entries, the user has no counts hash at all. */
     ORPHAN_SET("orphan-set"),
-    /** A field that is zero, negative or not an integer, or whose name is neither an author id nor {@code total}. */
+    /** A field that is zero, negative or not an integer, or whose name is neither an author id nor {@code total} or {@code seen}. */
     BAD_FIELD("bad-field"),
     /** {@code total} (missing: 0) is not the sum of the author fields. */
     WRONG_TOTAL("wrong-total"),
+    /**
+     * {@code seen} (missing: 0) is not the number of unread entries published at or before the user's seen watermark
+     * (floors field {@code seen}), so the unseen count the API derives from it is wrong.
+     */
+    WRONG_SEEN("wrong-seen"),
     /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
     OVER_CAP("over-cap"),
     /**

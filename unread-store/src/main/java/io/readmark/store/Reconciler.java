@@ -292,21 +292,22 @@ public final class Reconciler {
         return List.copyOf(authors);
     }
 
-    /** The counts fields that name authors; the scripts treat every other field (total aside) as junk. */
+    /** The counts fields that name authors; the scripts treat every other field (total and seen aside) as junk. */
     private static List<String> authorFields(List<String> fields) {
         return fields.stream().filter(field -> UnreadKeys.id(field) > 0).toList();
     }
 
     private CompletableFuture<List<Object>> check(long user, Collection<String> authors, String mode) {
-        String[] scriptKeys = new String[authors.size() + 2];
+        String[] scriptKeys = new String[authors.size() + 3];
         String[] args = new String[authors.size() + 2];
         scriptKeys[0] = keys.counts(user);
         scriptKeys[1] = keys.merged(user);
+        scriptKeys[2] = keys.floors(user);
         args[0] = cap;
         args[1] = mode;
         int i = 2;
         for (String author : authors) {
-            scriptKeys[i] = keys.unread(user, Long.parseLong(author));
+            scriptKeys[i + 1] = keys.unread(user, Long.parseLong(author));
             args[i] = author;
             i++;
         }

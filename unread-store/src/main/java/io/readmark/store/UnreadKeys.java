@@ -35,7 +35,10 @@ public final class UnreadKeys {
         return user(userId) + ":unread:" + authorId;
     }
 
-    /** Hash of the user's unread counts: field authorId and field {@code total}. */
+    /**
+     * Hash of the user's unread counts: field authorId, field {@code total} and field {@code seen} (how many unread
+     * entries were published at or before the seen watermark).
+     */
     public String counts(long userId) {
         return user(userId) + ":counts";
     }
@@ -45,7 +48,10 @@ public final class UnreadKeys {
         return user(userId) + ":marks";
     }
 
-    /** Hash authorId → ms: nothing of that author published at or before it is unread (read-all, trimming). */
+    /**
+     * Hash authorId → ms: nothing of that author published at or before it is unread (read-all, trimming); field
+     * {@code all} → the same for every author (all-read); field {@code seen} → the seen watermark (inbox seen).
+     */
     public String floors(long userId) {
         return user(userId) + ":floors";
     }

@@ -39,15 +39,17 @@ public final class UnreadReader {
 
     private static UnreadCounts counts(long userId, Map<String, String> hash) {
         long total = 0;
+        long seen = 0;
         Map<Long, Long> byAuthor = new TreeMap<>();
         for (Map.Entry<String, String> field : hash.entrySet()) {
-            if (field.getKey().equals("total")) {
-                total = Long.parseLong(field.getValue());
-            } else {
-                byAuthor.put(Long.parseLong(field.getKey()), Long.parseLong(field.getValue()));
+            switch (field.getKey()) {
+                case "total" -> total = Long.parseLong(field.getValue());
+                case "seen" -> seen = Long.parseLong(field.getValue());
+                default -> byAuthor.put(Long.parseLong(field.getKey()), Long.parseLong(field.getValue()));
             }
         }
-        return new UnreadCounts(userId, total, byAuthor);
+        // counts.seen: the unread entries at or before the seen watermark (counters.lua); the others are unseen.
+        return new UnreadCounts(userId, total, total - seen, byAuthor);
     }
 
     /**

@@ -10,14 +10,18 @@ import java.util.HexFormat;
 
 /**
  * The Lua scripts that change unread state, each one user's keys in one atomic step. The shared helpers are prepended
- * to each: {@code counters.lua} (counts change the same way everywhere), {@code members.lua} (the merged index's
- * members, built exactly from decimal ids) and {@code notify.lua} (open streams hear of a change from the script that
- * made it); the SHA-1 is computed here, so EVALSHA needs no round trip first.
+ * to each: {@code members.lua} (the merged index's members, built exactly from decimal ids), {@code counters.lua}
+ * (counts change the same way everywhere, and entries up to a moment are removed the same way) and {@code notify.lua}
+ * (open streams hear of a change from the script that made it); the SHA-1 is computed here, so EVALSHA needs no
+ * round trip first.
  */
 public enum UnreadScript {
     DELIVER("deliver.lua"),
     REMOVE("remove.lua"),
     READ_ALL("read_all.lua"),
+    ALL_READ("all_read.lua"),
+    ALL_READ_AUTHOR("all_read_author.lua"),
+    INBOX_SEEN("inbox_seen.lua"),
     UNFOLLOW("unfollow.lua"),
     FOLLOW("follow.lua");
 
@@ -25,7 +29,7 @@ public enum UnreadScript {
     private final String sha;
 
     UnreadScript(String file) {
-        this.body = resource("counters.lua") + "\n" + resource("members.lua") + "\n" + resource("notify.lua") + "\n"
+        this.body = resource("members.lua") + "\n" + resource("counters.lua") + "\n" + resource("notify.lua") + "\n"
                 + resource(file);
         this.sha = sha1(body);
     }

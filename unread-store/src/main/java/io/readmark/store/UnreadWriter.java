@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -25,6 +27,8 @@ import java.util.function.LongConsumer;
  * A retry sends again every write from the first failed one on, in their order, also those after it that succeeded:
  * the scripts are idempotent but an unfollow and a later delivery do not commute, and applying them again in order
  * ends as if each had succeeded the first time.
+ * A chained write (an all-read) sends its next steps once Redis answered the step before, within the same
+ * {@link #awaitAcknowledged()}: they too are acknowledged before it returns.
  * Keys and arguments go out as bytes encoded here (see {@link RedisConnections.BinaryConnection}): a fan-out sends
  * one script per follower, so per-argument costs on the I/O thread bound the pipeline.
  */
@@ -35,6 +39,9 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
     private static final byte[] REMOVED = ascii("removed");
+    /** Counts fields an all-read step scans: its script's work, and how many author steps it calls for. */
+    private static final byte[] ALL_READ_SCAN = UnreadKeys.decimal(100);
+    private static final byte[] FIRST_CURSOR = UnreadKeys.decimal(0);
 
     private final RedisConnections.BinaryConnection connection;
     private final RedisClusterAsyncCommands<byte[], byte[]> redis;
@@ -46,7 +53,11 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final List<PendingWrite> pending = new ArrayList<>();
     private int unflushed;
 
-    private record PendingWrite(UnreadScript script, byte[][] keys, byte[][] args, CompletableFuture<Long> result) {
+    /** A script to send; {@code next}, when there is one, turns its reply into the writes that follow from it. */
+    private record Write(UnreadScript script, byte[][] keys, byte[][] args, Function<Object, List<Write>> next) {
+    }
+
+    private record PendingWrite(Write write, CompletableFuture<Object> result) {
     }
 
     /**
@@ -111,7 +122,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private void remove(long userId, long authorId, long blogId, long atMillis, byte[] kind) {
         submit(UnreadScript.REMOVE,
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.mergedBytes(userId),
-                        keys.liveBytes(userId), keys.changesBytes(userId)},
+                        keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
                         maxMarksPerUser, MergedMember.of(authorId, blogId), kind});
     }
@@ -122,6 +133,40 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId),
                         keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis), MergedMember.authorPrefix(authorId)});
+    }
+
+    @Override
+    public void allRead(long userId, long readAtMillis) {
+        submit(allReadStep(userId, UnreadKeys.decimal(readAtMillis), FIRST_CURSOR));
+    }
+
+    /** One step of an all-read: raises the user's floor and scans the next counts fields from {@code cursor}. */
+    private Write allReadStep(long userId, byte[] readAt, byte[] cursor) {
+        return new Write(UnreadScript.ALL_READ, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId)},
+                new byte[][]{readAt, cursor, ALL_READ_SCAN}, reply -> allReadNext(userId, readAt, (List<?>) reply));
+    }
+
+    /** What a step's reply {cursor, field, ...} calls for: each author's removal, and the next step unless the scan ended. */
+    private List<Write> allReadNext(long userId, byte[] readAt, List<?> reply) {
+        List<Write> next = new ArrayList<>(reply.size());
+        for (Object field : reply.subList(1, reply.size())) {
+            long authorId = UnreadKeys.id(new String((byte[]) field, StandardCharsets.US_ASCII));
+            if (authorId < 0) continue; // total, seen
+            next.add(new Write(UnreadScript.ALL_READ_AUTHOR,
+                    new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId),
+                            keys.liveBytes(userId), keys.changesBytes(userId)},
+                    new byte[][]{UnreadKeys.decimal(authorId), readAt, MergedMember.authorPrefix(authorId)}, null));
+        }
+        byte[] cursor = (byte[]) reply.getFirst();
+        if (!Arrays.equals(cursor, FIRST_CURSOR)) next.add(allReadStep(userId, readAt, cursor));
+        return next;
+    }
+
+    @Override
+    public void inboxSeen(long userId, long seenAtMillis) {
+        submit(UnreadScript.INBOX_SEEN, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId), keys.mergedBytes(userId),
+                        keys.liveBytes(userId), keys.changesBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(seenAtMillis)});
     }
 
     @Override
@@ -170,7 +215,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
             for (int i = 0; i < pending.size(); i++) {
                 Throwable error = failureOf(pending.get(i));
                 if (error == null) {
-                    if (firstFailed < 0 && pending.get(i).script() == UnreadScript.DELIVER) delivered++;
+                    if (firstFailed < 0 && pending.get(i).write().script() == UnreadScript.DELIVER) delivered++;
                     continue;
                 }
                 if (firstFailed < 0) firstFailed = i;
@@ -179,24 +224,31 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 noScript |= error instanceof RedisNoScriptException;
             }
             if (delivered > 0) deliveriesApplied.accept(delivered);
+            // Failed writes are sent again from the first one on, then the steps that applied chained writes call for
+            // (they commute with every other write, see all_read_author.lua).
+            int applied = firstFailed < 0 ? pending.size() : firstFailed;
+            List<Write> toSend = new ArrayList<>();
+            for (int i = applied; i < pending.size(); i++) toSend.add(pending.get(i).write());
+            for (int i = 0; i < applied; i++) toSend.addAll(nextOf(pending.get(i)));
+            pending.clear();
             if (firstFailed < 0) {
-                pending.clear();
                 if (retries > 0) {
                     long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
                     log.atInfo().addKeyValue("failedForMs", failedForMs).addKeyValue("retries", retries)
                             .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
+                    retries = 0;
                 }
-                return;
+                for (Write write : toSend) pending.add(send(write));
+                flush();
+                continue;
             }
-            List<PendingWrite> again = new ArrayList<>(pending.subList(firstFailed, pending.size()));
-            pending.clear();
             if (onlyNoScript && !scriptsReloaded) {
                 // Redis restarted or failed over and forgot the scripts: nothing to wait for.
                 scriptsReloaded = true;
-                log.atInfo().addKeyValue("writes", again.size()).log("Redis had lost the scripts; loading them and sending the writes again");
+                log.atInfo().addKeyValue("writes", toSend.size()).log("Redis had lost the scripts; loading them and sending the writes again");
             } else {
                 if (retries++ == 0) failingSince = roundStarted;
-                log.atWarn().addKeyValue("writes", again.size()).addKeyValue("error", lastError.toString())
+                log.atWarn().addKeyValue("writes", toSend.size()).addKeyValue("error", lastError.toString())
                         .addKeyValue("retryInMs", backoff.toMillis())
                         .addKeyValue("failingForMs", Duration.ofNanos(System.nanoTime() - failingSince).toMillis())
                         .log("Redis writes failed, retrying");
@@ -204,9 +256,14 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 backoff = RedisRetry.after(backoff);
             }
             if (noScript) loadScriptsAgain();
-            for (PendingWrite write : again) pending.add(send(write.script(), write.keys(), write.args()));
+            for (Write write : toSend) pending.add(send(write));
             flush();
         }
+    }
+
+    /** The writes an applied chained write's reply calls for. */
+    private static List<Write> nextOf(PendingWrite pending) {
+        return pending.write().next() == null ? List.of() : pending.write().next().apply(pending.result().join());
     }
 
     /** The error a write ended with, or null if Redis applied it. */
@@ -272,14 +329,19 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     private void submit(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
-        pending.add(send(script, scriptKeys, args));
+        submit(new Write(script, scriptKeys, args, null));
+    }
+
+    private void submit(Write write) {
+        pending.add(send(write));
         if (++unflushed >= FLUSH_EVERY) flush();
         if (pending.size() >= maxPending) awaitAcknowledged();
     }
 
-    private PendingWrite send(UnreadScript script, byte[][] scriptKeys, byte[][] args) {
-        CompletableFuture<Long> result = redis.<Long>evalsha(script.sha(), ScriptOutputType.INTEGER, scriptKeys, args).toCompletableFuture();
-        return new PendingWrite(script, scriptKeys, args, result);
+    private PendingWrite send(Write write) {
+        ScriptOutputType output = write.next() == null ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
+        CompletableFuture<Object> result = redis.evalsha(write.script().sha(), output, write.keys(), write.args()).toCompletableFuture();
+        return new PendingWrite(write, result);
     }
 
     private static byte[] ascii(String text) {

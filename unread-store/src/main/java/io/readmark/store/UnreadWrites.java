@@ -23,6 +23,15 @@ public interface UnreadWrites {
     /** The user read everything of the author published up to {@code readAtMillis}. */
     void readAll(long userId, long authorId, long readAtMillis);
 
+    /**
+     * The user read everything of every author published up to {@code readAtMillis}. Its work grows with the user's
+     * authors with unread, so it is applied in bounded steps, some sent only once Redis answered the one before.
+     */
+    void allRead(long userId, long readAtMillis);
+
+    /** The user saw the inbox at {@code seenAtMillis}: unread published up to then is no longer unseen. */
+    void inboxSeen(long userId, long seenAtMillis);
+
     /** The user stopped following the author at {@code atMillis}: that author's unread is dropped for them. */
     void unfollow(long userId, long authorId, long atMillis);
 

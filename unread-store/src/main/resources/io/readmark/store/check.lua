@@ -1,16 +1,18 @@
 -- check.lua (read-only): one user's counts against their unread sets (reconcile).
--- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:merged   KEYS[3..n+2] rm:{u:U}:unread:A for the authors A in ARGV[3..n+2]
+-- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:merged   KEYS[3] rm:{u:U}:floors
+-- KEYS[4..n+3] rm:{u:U}:unread:A for the authors A in ARGV[3..n+2]
 -- ARGV[1] most unread kept per (U, A)
 -- ARGV[2] 'user': the authors are every author field of counts (plus sets found without their count); every invariant
 --         is checked, and {'stale', A} is returned when counts holds an author the caller did not pass (a writer
 --         added it since the caller read the fields: read them again).
 --         'sets': only whether each passed set has its count (the scan over unread keys).
 -- Returns a flat list of findings, each four strings: kind, field, found, expected
---   bad-field A|total v   a field that is zero, negative or not an integer, or a field that is no author id
+--   bad-field A|total|seen v   a field that is zero, negative or not an integer, or a field that is no author id
 --   wrong-count A c z     counts[A] == c but ZCARD(unread:A) == z
 --   missing-count A z 0   unread:A holds z entries, counts has no field A
 --   orphan-set A z 0      unread:A holds z entries, the user has no counts at all
 --   wrong-total total t s total (missing = 0) is t, the author fields sum to s
+--   wrong-seen seen c s   seen (missing = 0) is c, the passed sets hold s entries at or before the seen watermark
 --   over-cap A z cap      unread:A holds more than the cap
 --   wrong-type key type   a key of the user is not the Redis type the data model says
 --   wrong-merged merged m s   the merged index holds m entries, the passed unread sets s ('user' mode only; the caller
@@ -45,20 +47,22 @@ end
 
 local size_of = {}
 for i = 3, #ARGV do
-  local size = redis.pcall('ZCARD', KEYS[i])
+  local size = redis.pcall('ZCARD', KEYS[i + 1])
   if failed(size) then
-    report('wrong-type', 'unread:' .. ARGV[i], type_of(KEYS[i]), 'zset')
+    report('wrong-type', 'unread:' .. ARGV[i], type_of(KEYS[i + 1]), 'zset')
     return found
   end
   size_of[ARGV[i]] = size
 end
 
 if mode == 'user' then
-  local sum, total = 0, nil
+  local sum, total, seen = 0, nil, nil
   for i = 1, #fields, 2 do
     local field, value = fields[i], fields[i + 1]
     if field == 'total' then
       total = value
+    elseif field == 'seen' then
+      seen = value
     elseif not is_author(field) then
       report('bad-field', field, value, 'no such field')
     elseif size_of[field] == nil then
@@ -79,6 +83,23 @@ if mode == 'user' then
     if t == nil or t <= 0 then report('bad-field', 'total', total, 'a positive integer') end
   end
   if t ~= nil and t ~= sum then report('wrong-total', 'total', t, sum) end
+
+  -- seen against the entries the watermark covers, counted in each set: O(authors log n).
+  local watermark = redis.pcall('HGET', KEYS[3], 'seen')
+  if failed(watermark) then
+    report('wrong-type', 'floors', type_of(KEYS[3]), 'hash')
+    return found
+  end
+  local covered = 0
+  if watermark then
+    for i = 3, #ARGV do covered = covered + redis.call('ZCOUNT', KEYS[i + 1], '-inf', watermark) end
+  end
+  local s = 0
+  if seen ~= nil then
+    s = integer(seen)
+    if s == nil or s <= 0 then report('bad-field', 'seen', seen, 'a positive integer') end
+  end
+  if s ~= nil and s ~= covered then report('wrong-seen', 'seen', s, covered) end
 end
 
 for i = 3, #ARGV do

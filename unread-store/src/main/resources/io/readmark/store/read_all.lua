@@ -7,13 +7,8 @@
 -- deliveries of older blogs out. The removed blogs are read first (at most the per-author cap) so that the merged
 -- index loses exactly them.
 local author, read_at = ARGV[1], ARGV[2]
-local dropped = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', read_at)
-if #dropped > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', read_at)
-  zrem_merged(KEYS[4], ARGV[3], dropped, 1)
-end
-local floor = redis.call('HGET', KEYS[3], author)
-if not floor or tonumber(read_at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, read_at) end
-adjust_counts(KEYS[2], author, -#dropped)
-if #dropped > 0 then notify(KEYS[5], KEYS[6], 'read-all', author) end
-return #dropped
+local limits = redis.call('HMGET', KEYS[3], author, 'seen')
+local removed = remove_through(KEYS[1], KEYS[2], KEYS[4], author, read_at, ARGV[3], limits[2])
+if not limits[1] or tonumber(read_at) > tonumber(limits[1]) then redis.call('HSET', KEYS[3], author, read_at) end
+if removed > 0 then notify(KEYS[5], KEYS[6], 'read-all', author) end
+return removed

@@ -11,7 +11,8 @@
 -- Never adds or removes an unread entry, except that a set over the cap keeps its newest `cap` entries the way
 -- deliver.lua trims, raising the author's floor so the trimmed blogs do not come back on a replay. Then
 -- counts[A] = ZCARD(unread:A) for every author, fields without entries and junk fields are deleted, and total is the
--- sum (deleted when zero): invariants 1 and 2 hold afterwards, whatever the counts held before. The merged index is
+-- sum (deleted when zero), and seen counts the entries at or before the seen watermark (deleted when zero): invariants
+-- 1 and 2 and that of seen hold afterwards, whatever the counts held before. The merged index is
 -- dropped, for the caller to build again from the sets (this is also how a deployment from before the index gets it).
 local cap = tonumber(ARGV[1])
 local counts_type = type_of(KEYS[1])
@@ -32,13 +33,14 @@ end
 
 local written, deleted, trimmed = 0, 0, 0
 for _, field in ipairs(fields) do
-  if field ~= 'total' and not is_author(field) then
+  if field ~= 'total' and field ~= 'seen' and not is_author(field) then
     redis.call('HDEL', KEYS[1], field)
     deleted = deleted + 1
   end
 end
 
-local sum = 0
+local watermark = redis.call('HGET', KEYS[2], 'seen')
+local sum, seen = 0, 0
 for i = 2, #ARGV do
   local author, key = ARGV[i], KEYS[i + 2]
   local size = redis.call('ZCARD', key)
@@ -59,21 +61,25 @@ for i = 2, #ARGV do
       written = written + 1
     end
     sum = sum + size
+    if watermark then seen = seen + redis.call('ZCOUNT', key, '-inf', watermark) end
   elseif current then
     redis.call('HDEL', KEYS[1], author)
     deleted = deleted + 1
   end
 end
 
-local total = redis.call('HGET', KEYS[1], 'total')
-if sum > 0 then
-  if total ~= tostring(sum) then
-    redis.call('HSET', KEYS[1], 'total', sum)
-    written = written + 1
+-- total and seen: written when they differ, deleted when zero.
+for field, value in pairs({total = sum, seen = seen}) do
+  local current = redis.call('HGET', KEYS[1], field)
+  if value > 0 then
+    if current ~= tostring(value) then
+      redis.call('HSET', KEYS[1], field, value)
+      written = written + 1
+    end
+  elseif current then
+    redis.call('HDEL', KEYS[1], field)
+    deleted = deleted + 1
   end
-elseif total then
-  redis.call('HDEL', KEYS[1], 'total')
-  deleted = deleted + 1
 end
 
 -- The merged index is dropped here and built again by the caller from the sets, slice by slice (rebuild_merged.lua):

@@ -18,13 +18,15 @@ end
 redis.call('HSET', KEYS[3], field, 'U' .. at)
 -- The whole set leaves the merged index too: at most the per-author cap.
 local dropped = redis.call('ZRANGE', KEYS[1], 0, -1)
+local seen = 0
 if #dropped > 0 then
+  seen = seen_through(KEYS[1], nil, redis.call('HGET', KEYS[3], 'seen'))
   zrem_merged(KEYS[4], ARGV[3], dropped, 1)
   redis.call('DEL', KEYS[1])
 end
 local floor = redis.call('HGET', KEYS[3], author)
 if not floor or tonumber(at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, at) end
-adjust_counts(KEYS[2], author, -#dropped)
+adjust_counts(KEYS[2], author, -#dropped, -seen)
 -- Only what the user sees: an unfollow of an author with nothing unread changes no count.
 if #dropped > 0 then notify(KEYS[5], KEYS[6], 'unfollowed', author) end
 return #dropped

@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * A seeded random platform: authors publish, delete, gain and lose followers; users read single blogs (some
- * not delivered yet) and read everything of an author. Produces the two ordered streams a deployment has —
+ * not delivered yet), read everything of an author or of every author, and see their inbox. Produces the two ordered streams a deployment has —
  * author-keyed changes (blog and follow events) and user-keyed changes (read events) — with exact duplicates
  * sprinkled in, as redelivery after a crash would produce them.
  */
@@ -79,10 +79,14 @@ final class RandomWorkload {
             delete();
         } else if (dice < 52) {
             followOrUnfollow();
-        } else if (dice < 88) {
+        } else if (dice < 84) {
             read();
-        } else {
+        } else if (dice < 91) {
             readAll();
+        } else if (dice < 94) {
+            allRead();
+        } else {
+            inboxSeen();
         }
     }
 
@@ -131,6 +135,19 @@ final class RandomWorkload {
         long author = blog < nextBlog ? published.get((int) blog - 1)[1]
                 : futureAuthors.computeIfAbsent(blog, b -> 1L + random.nextInt(AUTHORS));
         readerStream.add(new UnreadOp.Remove(user, authorId((int) author), blogId(blog), T0 + nextBlog * 1_000 + random.nextInt(1_000)));
+    }
+
+    /** At a moment of the posts' clock, like a read-all: some posts older than it are still to be delivered. */
+    private void allRead() {
+        readerStream.add(new UnreadOp.AllRead(1 + random.nextInt(USERS), randomMoment()));
+    }
+
+    private void inboxSeen() {
+        readerStream.add(new UnreadOp.InboxSeen(1 + random.nextInt(USERS), randomMoment()));
+    }
+
+    private long randomMoment() {
+        return T0 + (long) (random.nextDouble() * (nextBlog / 2 + 2)) * 1_000;
     }
 
     private void readAll() {

@@ -27,6 +27,7 @@ import static io.readmark.store.DriftKind.ORPHAN_SET;
 import static io.readmark.store.DriftKind.OVER_CAP;
 import static io.readmark.store.DriftKind.WRONG_COUNT;
 import static io.readmark.store.DriftKind.WRONG_MERGED;
+import static io.readmark.store.DriftKind.WRONG_SEEN;
 import static io.readmark.store.DriftKind.WRONG_TOTAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,7 +76,7 @@ class ReconcileIT {
         ReconcileReport report = result.report();
         assertThat(report.usersDrifted()).isEqualTo(planted.drift().size());
         assertThat(report.usersByKind()).isEqualTo(Map.of(WRONG_COUNT, 1L, MISSING_COUNT, 1L, ORPHAN_SET, 1L,
-                BAD_FIELD, 2L, WRONG_TOTAL, 1L, OVER_CAP, 1L, WRONG_MERGED, 4L));
+                BAD_FIELD, 2L, WRONG_TOTAL, 1L, OVER_CAP, 1L, WRONG_MERGED, 4L, WRONG_SEEN, 1L));
         assertThat(report.usersScanned()).as("users with counts, plus the one with only a set")
                 .isEqualTo(usersWithCounts(scoped, CLEAN_USERS) + planted.drift().size());
         assertThat(report.ignoredKeys()).as("the key whose user is no id").isEqualTo(1);
@@ -111,6 +112,7 @@ class ReconcileIT {
         assertThat(scoped.sync().hgetall(scoped.keys().counts(WRONG_COUNT_USER))).isEqualTo(Map.of("7", "2", "total", "2"));
         assertThat(scoped.sync().hgetall(scoped.keys().counts(ORPHAN_USER))).isEqualTo(Map.of("7", "2", "total", "2"));
         assertThat(scoped.sync().hgetall(scoped.keys().counts(ZERO_FIELD_USER))).isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(scoped.sync().hgetall(scoped.keys().counts(WRONG_SEEN_USER))).isEqualTo(Map.of("7", "1", "8", "1", "total", "2", "seen", "1"));
         // ... an over-cap set keeps its newest CAP entries and the floor keeps the trimmed ones from coming back
         assertThat(scoped.sync().zrange(scoped.keys().unread(OVER_CAP_USER, 7), 0, -1)).containsExactly("3", "4", "5");
         assertThat(scoped.sync().hget(scoped.keys().floors(OVER_CAP_USER), "7")).isEqualTo(Long.toString(T0 + 2));
@@ -251,6 +253,7 @@ class ReconcileIT {
     private static final long MERGED_STRAY_USER = 1_000_009;
     private static final long MERGED_SCORE_USER = 1_000_010;
     private static final long MERGED_ONLY_USER = 1_000_011;
+    private static final long WRONG_SEEN_USER = 1_000_012;
 
     private static byte[] member(long authorId, long blogId) {
         return ByteBuffer.allocate(16).putLong(authorId).putLong(blogId).array();
@@ -271,8 +274,13 @@ class ReconcileIT {
             writer.deliver(MISSING_COUNT_USER, 8, 3, T0 + 3);
             writer.deliver(ZERO_FIELD_USER, 7, 1, T0 + 1);
             for (long blog = 1; blog <= 5; blog++) writer.deliver(OVER_CAP_USER, 7, blog, T0 + blog);
+            writer.deliver(WRONG_SEEN_USER, 7, 1, T0 + 1);
+            writer.deliver(WRONG_SEEN_USER, 8, 2, T0 + 2);
+            writer.inboxSeen(WRONG_SEEN_USER, T0 + 1);
             writer.awaitAcknowledged();
         }
+        // seen 2 while one unread entry is at or before the watermark: unseen would read 0 instead of 1
+        sync.hset(keys.counts(WRONG_SEEN_USER), "seen", "2");
         // counts[7] = 3 while the set holds 2 (and total follows the field, so only the count is wrong)
         sync.hset(keys.counts(WRONG_COUNT_USER), Map.of("7", "3", "total", "3"));
         // author 8's set has 2 entries but no field; total matches the fields that are there
@@ -310,12 +318,14 @@ class ReconcileIT {
                 Map.entry(MERGED_MISSING_USER, EnumSet.of(WRONG_MERGED)),
                 Map.entry(MERGED_STRAY_USER, EnumSet.of(WRONG_MERGED)),
                 Map.entry(MERGED_SCORE_USER, EnumSet.of(WRONG_MERGED)),
-                Map.entry(MERGED_ONLY_USER, EnumSet.of(WRONG_MERGED))));
+                Map.entry(MERGED_ONLY_USER, EnumSet.of(WRONG_MERGED)),
+                Map.entry(WRONG_SEEN_USER, EnumSet.of(WRONG_SEEN))));
     }
 
     /**
      * Users 1..n changed only by the scripts: deliveries from up to 4 authors (never above the reconciler's cap per
-     * author), reads, read-alls, deletes and unfollows, so counts come and go the way they do in production.
+     * author), reads, read-alls, deletes, unfollows, all-reads and inbox views, so counts come and go the way they do
+     * in production.
      */
     private static void writeCleanUsers(RedisFixture.Scoped scoped, int users) {
         Random random = new Random(users);
@@ -329,15 +339,19 @@ class ReconcileIT {
 
     private static void applyRandomChange(UnreadWriter writer, Random random, long user, long blog) {
         long author = 1 + random.nextInt(4);
-        int dice = random.nextInt(10);
+        int dice = random.nextInt(12);
         if (dice < 6) {
             writer.deliver(user, author, blog, T0 + blog);
         } else if (dice < 8) {
             writer.remove(user, author, random.nextInt((int) blog + 1), T0 + 100);
         } else if (dice < 9) {
             writer.readAll(user, author, T0 + random.nextInt((int) blog + 1));
-        } else {
+        } else if (dice < 10) {
             writer.unfollow(user, author, T0 + blog);
+        } else if (dice < 11) {
+            writer.inboxSeen(user, T0 + random.nextInt((int) blog + 1));
+        } else {
+            writer.allRead(user, T0 + random.nextInt((int) blog + 1));
         }
     }
 

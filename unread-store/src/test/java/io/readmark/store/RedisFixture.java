@@ -123,6 +123,13 @@ final class RedisFixture implements AutoCloseable {
             }
             Map<String, String> authorFields = new HashMap<>(counts);
             String total = authorFields.remove("total");
+            String seen = authorFields.remove("seen");
+            String watermark = sync.hget(keys.floors(userId), "seen");
+            long covered = watermark == null ? 0
+                    : union.stream().filter(item -> item.publishedAt().toEpochMilli() <= Long.parseLong(watermark)).count();
+            assertThat(seen == null ? 0 : Long.parseLong(seen)).as("%s: seen == unread at or before the seen watermark", context)
+                    .isEqualTo(covered);
+            if (seen != null) assertThat(Long.parseLong(seen)).as("%s: no zero or negative seen left behind", context).isPositive();
             assertThat(authorFields.keySet()).as("%s: no count field without unread entries", context).isEqualTo(cardinalities.keySet());
             assertThat(total == null ? 0 : Long.parseLong(total)).as("%s: total == sum of counts", context).isEqualTo(sum);
             if (total != null) assertThat(Long.parseLong(total)).as("%s: no zero or negative total left behind", context).isPositive();

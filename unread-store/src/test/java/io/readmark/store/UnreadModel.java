@@ -25,6 +25,9 @@ final class UnreadModel {
     private final Map<Long, Map<Long, NavigableSet<Entry>>> unread = new HashMap<>();
     private final Map<Long, NavigableSet<Entry>> marks = new HashMap<>();
     private final Map<Long, Map<Long, Long>> floors = new HashMap<>();
+    /** The user's floor for every author (all-read) and seen watermark (inbox seen). */
+    private final Map<Long, Long> allFloors = new HashMap<>();
+    private final Map<Long, Long> watermarks = new HashMap<>();
     /** The last unfollow or re-follow of each (user, author) pair. */
     private final Map<Long, Map<Long, Membership>> memberships = new HashMap<>();
 
@@ -44,6 +47,8 @@ final class UnreadModel {
         if (markOf(user, member) != null) return;
         Long floor = floors(user).get(author);
         if (floor != null && publishedAt <= floor) return;
+        Long allFloor = allFloors.get(user);
+        if (allFloor != null && publishedAt <= allFloor) return;
         Membership membership = memberships(user).get(author);
         if (membership != null && (!membership.following() || publishedAt <= membership.at())) return;
         NavigableSet<Entry> set = unread(user, author);
@@ -69,6 +74,15 @@ final class UnreadModel {
         floors(user).merge(author, readAt, Math::max);
     }
 
+    void allRead(long user, long readAt) {
+        unread.getOrDefault(user, Map.of()).values().forEach(set -> set.removeIf(e -> e.score() <= readAt));
+        allFloors.merge(user, readAt, Math::max);
+    }
+
+    void inboxSeen(long user, long seenAt) {
+        watermarks.merge(user, seenAt, Math::max);
+    }
+
     void unfollow(long user, long author, long at) {
         Membership last = memberships(user).get(author);
         if (last != null && (last.at() > at || last.at() == at && !last.following())) return;
@@ -83,16 +97,23 @@ final class UnreadModel {
         if (last != null && last.at() < at) memberships(user).put(author, new Membership(true, at));
     }
 
-    /** Expected counts hash: one field per author with unread, plus {@code total} when non-zero. */
+    /**
+     * Expected counts hash: one field per author with unread, plus {@code total} when non-zero and {@code seen} (unread
+     * published at or before the seen watermark) when non-zero.
+     */
     Map<String, String> counts(long user) {
         Map<String, String> counts = new TreeMap<>();
         long total = 0;
+        long seen = 0;
+        Long watermark = watermarks.get(user);
         for (Map.Entry<Long, NavigableSet<Entry>> byAuthor : unread.getOrDefault(user, Map.of()).entrySet()) {
             if (byAuthor.getValue().isEmpty()) continue;
             counts.put(Long.toString(byAuthor.getKey()), Integer.toString(byAuthor.getValue().size()));
             total += byAuthor.getValue().size();
+            if (watermark != null) seen += byAuthor.getValue().stream().filter(e -> e.score() <= watermark).count();
         }
         if (total > 0) counts.put("total", Long.toString(total));
+        if (seen > 0) counts.put("seen", Long.toString(seen));
         return counts;
     }
 
@@ -113,9 +134,14 @@ final class UnreadModel {
         return marks.getOrDefault(user, new TreeSet<>(Entry.ORDER));
     }
 
-    /** The floors hash: author → floor, and {@code m<author>} → the pair's last unfollow or re-follow. */
+    /**
+     * The floors hash: author → floor, {@code m<author>} → the pair's last unfollow or re-follow, {@code all} → the
+     * floor for every author, {@code seen} → the seen watermark.
+     */
     Map<String, String> floorsOf(long user) {
         Map<String, String> hash = new TreeMap<>();
+        if (allFloors.containsKey(user)) hash.put("all", Long.toString(allFloors.get(user)));
+        if (watermarks.containsKey(user)) hash.put("seen", Long.toString(watermarks.get(user)));
         floors(user).forEach((author, floor) -> hash.put(Long.toString(author), Long.toString(floor)));
         memberships(user).forEach((author, membership) -> hash.put("m" + author, membership.field()));
         return hash;

@@ -100,8 +100,8 @@ class UnreadModelIT {
                 assertThat(marks.stream().map(UnreadModel.Entry::member).collect(Collectors.toSet())).as("read marks of user %d, %s", user, context)
                         .isEqualTo(model.marksOf(user).stream().map(UnreadModel.Entry::member).collect(Collectors.toSet()));
             }
-            assertThat(new TreeMap<>(scoped.sync().hgetall(keys.floors(user)))).as("floors of user %d, %s", user, context)
-                    .isEqualTo(model.floorsOf(user));
+            assertThat(effective(scoped.sync().hgetall(keys.floors(user)))).as("floors of user %d, %s", user, context)
+                    .isEqualTo(effective(model.floorsOf(user)));
             scoped.assertInvariants(user, context);
             List<UnreadItem> expected = model.mergedOf(user);
             assertThat(scoped.merged(user)).as("merged index of user %d, %s", user, context)
@@ -120,6 +120,20 @@ class UnreadModelIT {
                         .containsExactlyElementsOf(expected.subList(i, Math.min(i + 3, expected.size())));
             }
         }
+    }
+
+    /**
+     * A floors hash without the author floors at or below the user's floor for every author: they keep nothing out.
+     * An all-read's removals are sent once its first step is answered, after writes that followed it; a delivery
+     * in between may trim an entry the removals would have taken and raise its author's floor up to that entry only.
+     */
+    private static Map<String, String> effective(Map<String, String> floors) {
+        Map<String, String> effective = new TreeMap<>(floors);
+        String all = floors.get("all");
+        if (all != null) {
+            effective.entrySet().removeIf(field -> UnreadKeys.id(field.getKey()) > 0 && Long.parseLong(field.getValue()) <= Long.parseLong(all));
+        }
+        return effective;
     }
 
     /** The whole merged list, page by page. */

@@ -23,6 +23,16 @@ sealed interface UnreadOp {
         public void applyTo(UnreadWriter writer) { writer.readAll(user, author, readAt); }
     }
 
+    record AllRead(long user, long readAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.allRead(user, readAt); }
+        public void applyTo(UnreadWriter writer) { writer.allRead(user, readAt); }
+    }
+
+    record InboxSeen(long user, long seenAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.inboxSeen(user, seenAt); }
+        public void applyTo(UnreadWriter writer) { writer.inboxSeen(user, seenAt); }
+    }
+
     record Follow(long user, long author, long at) implements UnreadOp {
         public void applyTo(UnreadModel model) { model.follow(user, author, at); }
         public void applyTo(UnreadWriter writer) { writer.follow(user, author, at); }

@@ -38,7 +38,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     }
 
     /** The counts as {@code GET /v1/users/{userId}/unread} answers them, and the changes they include. */
-    record ChangedBody(long userId, long total, Map<String, Long> byAuthor, List<Change> changes,
+    record ChangedBody(long userId, long total, long unseen, Map<String, Long> byAuthor, List<Change> changes,
                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int changesOmitted) {
     }
 
@@ -157,7 +157,8 @@ final class UnreadStream implements ChangeFeed.Listener {
             synchronized (this) {
                 reading = false;
                 if (ended) return;
-                sent = send(new ChangedBody(userId, counts.total(), ViewRoutes.CountsBody.byAuthor(counts), changes, changesOmitted));
+                sent = send(new ChangedBody(userId, counts.total(), counts.unseen(), ViewRoutes.CountsBody.byAuthor(counts), changes,
+                        changesOmitted));
             }
             if (!sent) {
                 end(Ending.SLOW);

@@ -37,13 +37,14 @@ final class ViewRoutes {
 
     /**
      * {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings;
-     * {@code display} only when the request named a cap.
+     * {@code unseen} the unread published after the user last saw the inbox; {@code display} only when the request
+     * named a cap.
      */
-    record CountsBody(long userId, long total, Map<String, Long> byAuthor,
+    record CountsBody(long userId, long total, long unseen, Map<String, Long> byAuthor,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
         static CountsBody of(UnreadCounts counts) {
-            return new CountsBody(counts.userId(), counts.total(), byAuthor(counts), null);
+            return new CountsBody(counts.userId(), counts.total(), counts.unseen(), byAuthor(counts), null);
         }
 
         static Map<String, Long> byAuthor(UnreadCounts counts) {
@@ -54,12 +55,12 @@ final class ViewRoutes {
     }
 
     /** The counts as a badge shows them: a count above the cap reads {@code "<cap>+"}. */
-    record DisplayBody(String total, Map<String, String> byAuthor) {
+    record DisplayBody(String total, String unseen, Map<String, String> byAuthor) {
 
-        static DisplayBody of(long total, Map<String, Long> byAuthor, int cap) {
+        static DisplayBody of(long total, long unseen, Map<String, Long> byAuthor, int cap) {
             Map<String, String> shown = new LinkedHashMap<>();
             byAuthor.forEach((authorId, count) -> shown.put(authorId, capped(count, cap)));
-            return new DisplayBody(capped(total, cap), shown);
+            return new DisplayBody(capped(total, cap), capped(unseen, cap), shown);
         }
 
         private static String capped(long count, int cap) {
@@ -113,8 +114,9 @@ final class ViewRoutes {
         return redis.callForAsync(userId, connection -> new UnreadReader(connection, keys).countsAsync(userId))
                 .thenApply(counts -> {
                     Map<String, Long> byAuthor = CountsBody.byAuthor(counts);
-                    DisplayBody display = cap.isPresent() ? DisplayBody.of(counts.total(), byAuthor, cap.getAsInt()) : null;
-                    return Response.ok(new CountsBody(counts.userId(), counts.total(), byAuthor, display));
+                    DisplayBody display = cap.isPresent()
+                            ? DisplayBody.of(counts.total(), counts.unseen(), byAuthor, cap.getAsInt()) : null;
+                    return Response.ok(new CountsBody(counts.userId(), counts.total(), counts.unseen(), byAuthor, display));
                 });
     }
 

@@ -33,7 +33,22 @@ class UnreadCountsIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(contentType(response)).isEqualTo("application/json");
-        assertThat(response.body()).isEqualTo("{\"userId\":101,\"total\":3,\"byAuthor\":{\"7\":2,\"9\":1}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":101,\"total\":3,\"unseen\":3,\"byAuthor\":{\"7\":2,\"9\":1}}");
+    }
+
+    @Test
+    void shouldCountAsUnseenOnlyTheUnreadPublishedAfterTheInboxWasSeen() {
+        // Given three unread, two of them published at or before the moment the user saw the inbox
+        view.deliver(103, ALICE, 1, 2);
+        view.deliver(103, BOB, 3);
+        view.seen(103, ViewApiFixture.publishedAt(2));
+
+        // When
+        HttpResponse<String> response = view.get("/v1/users/103/unread?cap=1");
+
+        // Then
+        assertThat(response.body()).isEqualTo("{\"userId\":103,\"total\":3,\"unseen\":1,\"byAuthor\":{\"7\":2,\"9\":1},"
+                + "\"display\":{\"total\":\"1+\",\"unseen\":\"1\",\"byAuthor\":{\"7\":\"1+\",\"9\":\"1\"}}}");
     }
 
     @Test
@@ -44,7 +59,7 @@ class UnreadCountsIT {
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"userId\":424242,\"total\":0,\"byAuthor\":{}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":424242,\"total\":0,\"unseen\":0,\"byAuthor\":{}}");
     }
 
     @Test
@@ -77,8 +92,8 @@ class UnreadCountsIT {
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"userId\":1,\"total\":120,\"byAuthor\":{\"7\":100,\"9\":20},"
-                + "\"display\":{\"total\":\"99+\",\"byAuthor\":{\"7\":\"99+\",\"9\":\"20\"}}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":1,\"total\":120,\"unseen\":120,\"byAuthor\":{\"7\":100,\"9\":20},"
+                + "\"display\":{\"total\":\"99+\",\"unseen\":\"99+\",\"byAuthor\":{\"7\":\"99+\",\"9\":\"20\"}}}");
     }
 
     @Test
@@ -91,8 +106,8 @@ class UnreadCountsIT {
         HttpResponse<String> response = view.get("/v1/users/102/unread?cap=3");
 
         // Then
-        assertThat(response.body()).isEqualTo("{\"userId\":102,\"total\":4,\"byAuthor\":{\"7\":3,\"9\":1},"
-                + "\"display\":{\"total\":\"3+\",\"byAuthor\":{\"7\":\"3\",\"9\":\"1\"}}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":102,\"total\":4,\"unseen\":4,\"byAuthor\":{\"7\":3,\"9\":1},"
+                + "\"display\":{\"total\":\"3+\",\"unseen\":\"3+\",\"byAuthor\":{\"7\":\"3\",\"9\":\"1\"}}}");
     }
 
     @ParameterizedTest(name = "cap={0}")
@@ -105,6 +120,6 @@ class UnreadCountsIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo(
-                "{\"userId\":424243,\"total\":0,\"byAuthor\":{},\"display\":{\"total\":\"0\",\"byAuthor\":{}}}");
+                "{\"userId\":424243,\"total\":0,\"unseen\":0,\"byAuthor\":{},\"display\":{\"total\":\"0\",\"unseen\":\"0\",\"byAuthor\":{}}}");
     }
 }

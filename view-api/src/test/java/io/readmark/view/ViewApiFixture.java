@@ -115,6 +115,11 @@ final class ViewApiFixture implements AutoCloseable {
         return SseClient.open(api.port(), pathAndQuery, headers);
     }
 
+    /** The user saw the inbox, as the stream processor applies an InboxSeen. */
+    void seen(long userId, Instant seenAt) {
+        write(writer -> writer.inboxSeen(userId, seenAt.toEpochMilli()));
+    }
+
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
     void breakCountsOf(long userId) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);

@@ -11,6 +11,8 @@ import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadReader;
+import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -42,6 +44,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,6 +62,10 @@ class RedisBeforeOffsetsIT {
     private static final long NEVER_BY_INTERVAL_MS = Duration.ofHours(1).toMillis();
     private static final long AUTHOR = 7;
     private static final int RECORDS_PER_PARTITION = 200;
+    private static final long T0 = 1_767_225_600_000L;
+    /** One record per partition: user = partition, blog = offset. */
+    private static final BiConsumer<UnreadWrites, RecordMetadata> DELIVER_ONE =
+            (writes, source) -> writes.deliver(user(source.partition()), AUTHOR, source.offset() + 1, T0 + source.offset());
 
     private final String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
     private final String topic = "redis-before-offsets-" + UUID.randomUUID();
@@ -136,6 +143,27 @@ class RedisBeforeOffsetsIT {
     }
 
     @Test
+    void shouldCommitAnAllReadOnlyAfterEveryStepItCalledForWasApplied() throws Exception {
+        // Given a user with unread from many more authors than one all-read step scans
+        long user = 5_000;
+        try (UnreadWriter seed = new UnreadWriter(redis.openBinary(), keys, new UnreadLimits(5, 5), 10_000)) {
+            for (long author = 1; author <= 2_000; author++) seed.deliver(user, author, author, T0);
+            seed.awaitAcknowledged();
+        }
+        // and an application that turns each record into an all-read of that user and never commits on the interval
+        KafkaStreams app = startApp(NEVER_BY_INTERVAL_MS, true, (writes, source) -> writes.allRead(user, T0));
+        produceToBothPartitions(1);
+        await().atMost(SOON).until(() -> processed.get() == 2);
+
+        // When it shuts down
+        assertThat(app.close(SOON)).isTrue();
+
+        // Then the offsets were committed, and only after the steps sent once Redis answered the first had been applied
+        assertThat(committedTotal()).isEqualTo(2);
+        assertThat(new UnreadReader(redis.shared(), keys).counts(user).total()).isZero();
+    }
+
+    @Test
     void shouldCommitOnRebalanceOnlyAfterRedisAcknowledged() {
         // Given an instance that owns both partitions, never commits on the interval, and processed records Redis
         // has not acknowledged
@@ -162,6 +190,10 @@ class RedisBeforeOffsetsIT {
     }
 
     private KafkaStreams startApp(long commitIntervalMs, boolean awaitRunning) {
+        return startApp(commitIntervalMs, awaitRunning, DELIVER_ONE);
+    }
+
+    private KafkaStreams startApp(long commitIntervalMs, boolean awaitRunning, BiConsumer<UnreadWrites, RecordMetadata> write) {
         Topology topology = new Topology();
         topology.addSource("events", new ByteArrayDeserializer(), new ByteArrayDeserializer(), topic);
         topology.addProcessor("to-redis", () -> new Processor<byte[], byte[], Void, Void>() {
@@ -174,9 +206,7 @@ class RedisBeforeOffsetsIT {
 
             @Override
             public void process(Record<byte[], byte[]> record) {
-                RecordMetadata source = context.recordMetadata().orElseThrow();
-                // One unread blog per record: user = partition, blog = offset
-                writers.current().deliver(user(source.partition()), AUTHOR, source.offset() + 1, record.timestamp());
+                write.accept(writers.current(), context.recordMetadata().orElseThrow());
                 processed.incrementAndGet();
             }
         }, "events");
