@@ -143,6 +143,34 @@ class ChangeNotificationsIT {
     }
 
     @Test
+    void shouldPublishAnAllReadOncePerAuthorItClearedAndNothingForItsReplay() throws InterruptedException {
+        writer.deliver(user, ALICE, 1, T0);
+        writer.deliver(user, BOB, 2, T0 + 1);
+        writer.deliver(user, BOB, 3, T0 + 20);
+        published();
+
+        writer.allRead(user, T0 + 10);
+        writer.allRead(user, T0 + 10);
+        assertThat(published()).containsExactlyInAnyOrder("all-read 7", "all-read 9");
+        assertThat(redis.reader().counts(user).total()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldPublishASeenMarkOnlyWhenTheUnseenCountMoved() throws InterruptedException {
+        writer.deliver(user, ALICE, 1, T0);
+        writer.deliver(user, ALICE, 2, T0 + 20);
+        published();
+
+        writer.inboxSeen(user, T0 + 5);
+        writer.inboxSeen(user, T0 + 5);
+        writer.inboxSeen(user, T0 + 6);
+        writer.inboxSeen(user, T0 + 30);
+        assertThat(published()).as("the first and the last moved what is unseen; a replay and a mark over nothing new did not")
+                .containsExactly("seen", "seen");
+        assertThat(redis.reader().counts(user).unseen()).isZero();
+    }
+
+    @Test
     void shouldPublishNothingWhileNoStreamIsLive() throws InterruptedException {
         redis.sync.del(redis.keys.live(user));
         writer.deliver(user, ALICE, 1001, T0);

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -81,6 +83,35 @@ class UnreadStreamIT {
             view.unfollow(user, BOB);
             JsonNode last = expectPush(view, stream, user, "[{\"kind\":\"unfollowed\",\"authorId\":9}]");
             assertThat(last.get("total").asLong()).isZero();
+        }
+    }
+
+    @Test
+    void shouldPushTheUnseenCountAndAnAllReadOfEveryAuthor() {
+        long user = users.incrementAndGet();
+        view.deliver(user, ALICE, 1, 2);
+        view.deliver(user, BOB, 10);
+
+        try (SseClient stream = view.stream(path(user), Map.of())) {
+            assertThat(json(stream.nextEvent("counts").data()).get("unseen").asLong()).isEqualTo(3);
+
+            view.seen(user, publishedAt(2));
+            JsonNode seen = expectPush(view, stream, user, "[{\"kind\":\"seen\"}]");
+            assertThat(seen.get("unseen").asLong()).isEqualTo(1);
+            assertThat(seen.get("total").asLong()).isEqualTo(3);
+
+            view.allRead(user, publishedAt(10));
+            List<String> changes = new ArrayList<>();
+            JsonNode last;
+            do {
+                last = json(stream.nextEvent("counts").data());
+                last.get("changes").forEach(change -> changes.add(change.toString()));
+            } while (changes.size() < 2); // a push may already count a change whose own push comes next
+            assertThat(changes).containsExactlyInAnyOrder("{\"kind\":\"all-read\",\"authorId\":7}",
+                    "{\"kind\":\"all-read\",\"authorId\":9}");
+            assertThat(last.get("total").asLong()).isZero();
+            assertThat(last.get("unseen").asLong()).isZero();
+            assertThat(view.get("/v1/users/" + user + "/unread").body()).contains("\"total\":0,\"unseen\":0");
         }
     }
 
@@ -171,7 +202,9 @@ class UnreadStreamIT {
                 // One change at a time, each acknowledged, so that each makes a push of its own.
                 view.write(writer -> {
                     for (int i = 0; i < 20; i++) {
-                        writer.deliver(user, ALICE, blog.incrementAndGet(), publishedAt(1).toEpochMilli());
+                        // Each newer than the last, so that none is kept out by the floor the cap raises.
+                        long next = blog.incrementAndGet();
+                        writer.deliver(user, ALICE, next, publishedAt(next).toEpochMilli());
                         writer.awaitAcknowledged();
                     }
                 });

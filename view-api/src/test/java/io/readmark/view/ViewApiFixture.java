@@ -115,6 +115,11 @@ final class ViewApiFixture implements AutoCloseable {
         return SseClient.open(api.port(), pathAndQuery, headers);
     }
 
+    /** The user reads everything of every author published up to {@code readAt}, as an AllRead is applied. */
+    void allRead(long userId, Instant readAt) {
+        write(writer -> writer.allRead(userId, readAt.toEpochMilli()));
+    }
+
     /** The user saw the inbox, as the stream processor applies an InboxSeen. */
     void seen(long userId, Instant seenAt) {
         write(writer -> writer.inboxSeen(userId, seenAt.toEpochMilli()));
