@@ -4,6 +4,10 @@ import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,13 +32,16 @@ public final class ViewApi implements AutoCloseable {
     private final RedisConnector redis;
     private final JsonHttpServer server;
     private final JsonHttpServer management;
+    private final EventLoopGroup loops;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private ViewApi(ServiceMetrics metrics, RedisConnector redis, JsonHttpServer server, JsonHttpServer management) {
+    private ViewApi(ServiceMetrics metrics, RedisConnector redis, JsonHttpServer server, JsonHttpServer management,
+                    EventLoopGroup loops) {
         this.metrics = metrics;
         this.redis = redis;
         this.server = server;
         this.management = management;
+        this.loops = loops;
     }
 
     /**
@@ -43,16 +51,19 @@ public final class ViewApi implements AutoCloseable {
      */
     public static ViewApi start(ViewApiConfig config) {
         ServiceMetrics metrics = new ServiceMetrics("view-api");
+        // The API's connections and its Redis connections share these loops: see RequestConnections.
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(new DefaultThreadFactory("view-api-io"), NioIoHandler.newFactory());
         RedisConnector redis = null;
         JsonHttpServer server = null;
         try {
-            redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry());
+            redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry(), loops);
             // The shared circuit opens on failures of two callers at least: one user's failing reads open only theirs.
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime, 2);
             UserBreakers users = new UserBreakers(config.circuitFailures(), config.circuitOpen(), System::nanoTime);
             ViewRoutes routes = new ViewRoutes(new RedisGuard(redis, breaker, users, config.redisTimeout()), config);
             Access access = Access.from("view-api", config.auth());
-            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry()), access)
+            server = routes.register(new JsonHttpServer("view-api").limits(config.http()).measuredBy(metrics.registry())
+                            .eventLoops(loops), access)
                     .start(config.host(), config.port());
             JsonHttpServer management = JsonHttpServer.management("view-api", metrics.registry(), routes::live, routes::ready);
             try {
@@ -61,12 +72,12 @@ public final class ViewApi implements AutoCloseable {
                 throw new UncheckedIOException("view-api cannot listen on " + config.managementHost() + ":"
                         + config.managementPort() + " (management)", e);
             }
-            return new ViewApi(metrics, redis, server, management);
+            return new ViewApi(metrics, redis, server, management, loops);
         } catch (IOException e) {
-            release(server, redis, metrics);
+            release(server, redis, loops, metrics);
             throw new UncheckedIOException("view-api cannot listen on " + config.host() + ":" + config.port(), e);
         } catch (RuntimeException e) {
-            release(server, redis, metrics);
+            release(server, redis, loops, metrics);
             throw e;
         }
     }
@@ -76,9 +87,10 @@ public final class ViewApi implements AutoCloseable {
         return server.routes();
     }
 
-    private static void release(JsonHttpServer server, RedisConnector redis, ServiceMetrics metrics) {
+    private static void release(JsonHttpServer server, RedisConnector redis, EventLoopGroup loops, ServiceMetrics metrics) {
         if (server != null) server.close();
         if (redis != null) redis.close();
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         metrics.close();
     }
 
@@ -92,13 +104,14 @@ public final class ViewApi implements AutoCloseable {
         return management.port();
     }
 
-    /** Stops accepting requests, lets running ones finish, then closes Redis; idempotent. */
+    /** Stops accepting requests, lets running ones finish, then closes Redis and the event loops; idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
         server.close();
         management.close();
         redis.close();
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         metrics.close();
     }
 
