@@ -66,7 +66,7 @@ final class RequestConnections implements AutoCloseable {
         for (int i = 0; i < loops.length; i++) {
             if (loops[i].inEventLoop()) return clients[i].shared();
         }
-        return clients[clients.length == 1 ? 0 : ThreadLocalRandom.current().nextInt(clients.length)].shared();
+        return clients[ThreadLocalRandom.current().nextInt(clients.length)].shared();
     }
 
     @Override
