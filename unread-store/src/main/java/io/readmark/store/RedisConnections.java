@@ -114,21 +114,34 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected,
                                            MeterRegistry registry) {
+        return connect(url, commandTimeout, failFastWhenDisconnected, resources(registry));
+    }
+
+    /**
+     * The resources {@link #connect(String, Duration, boolean, MeterRegistry)} uses: this class's reconnect delay, and
+     * every command's latency recorded in {@code registry}. {@link ClientResources#mutate()} derives resources that
+     * share them (timer, threads, recorder); the caller shuts these down after every client that uses them.
+     */
+    public static ClientResources resources(MeterRegistry registry) {
         // Buckets, not client-side percentiles: they aggregate across instances and cost less per command. From
         // 0.1 ms, because Redis answers most commands faster than the default 1 ms lowest bucket.
         MicrometerOptions options = MicrometerOptions.builder().histogram(true).targetPercentiles(new double[0])
                 .minLatency(Duration.ofNanos(100_000)).maxLatency(Duration.ofSeconds(10)).build();
-        return connect(url, commandTimeout, failFastWhenDisconnected, ClientResources.builder().reconnectDelay(RECONNECT_DELAY)
-                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, options)).build());
+        return ClientResources.builder().reconnectDelay(RECONNECT_DELAY)
+                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(registry, options)).build();
     }
 
-    private static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected,
-                                            ClientResources resources) {
+    /**
+     * As {@link #connect(String, Duration, boolean)} on {@code resources}, which the connections shut down when they
+     * close (components they share with other resources, as {@link ClientResources#mutate()} gives, stay up).
+     */
+    public static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected,
+                                           ClientResources resources) {
         ClientOptions.DisconnectedBehavior whenDown = failFastWhenDisconnected
                 ? ClientOptions.DisconnectedBehavior.REJECT_COMMANDS : ClientOptions.DisconnectedBehavior.DEFAULT;
         SocketOptions socket = SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build();
         TimeoutOptions timeouts = TimeoutOptions.enabled(commandTimeout);
-        if (url.startsWith(CLUSTER_SCHEME)) {
+        if (isCluster(url)) {
             List<RedisURI> seeds = Arrays.stream(url.substring(CLUSTER_SCHEME.length()).split(","))
                     .map(hostPort -> RedisURI.create("redis://" + hostPort.trim())).toList();
             RedisClusterClient client = RedisClusterClient.create(resources, seeds);
@@ -153,6 +166,11 @@ public final class RedisConnections implements AutoCloseable {
     private static ClientOptions pubSubOptions(SocketOptions socket, TimeoutOptions timeouts) {
         return ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).autoReconnect(false)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build();
+    }
+
+    /** Whether {@code url} names a Redis Cluster ({@code redis-cluster://}) rather than a standalone Redis. */
+    public static boolean isCluster(String url) {
+        return url.startsWith(CLUSTER_SCHEME);
     }
 
     /** The process-wide shared connection (thread-safe, multiplexed). */

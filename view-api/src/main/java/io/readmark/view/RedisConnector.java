@@ -2,6 +2,7 @@ package io.readmark.view;
 
 import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.EventLoopGroup;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.RedisRetry;
 import org.slf4j.Logger;
@@ -25,20 +26,26 @@ final class RedisConnector implements AutoCloseable {
     private final String url;
     private final Duration commandTimeout;
     private final MeterRegistry registry;
+    private final EventLoopGroup loops;
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("view-api-redis-connect").daemon().factory());
-    private volatile RedisConnections connections;
+    private volatile RequestConnections connections;
     private boolean closed; // guarded by this
 
-    private RedisConnector(String url, Duration commandTimeout, MeterRegistry registry) {
+    private RedisConnector(String url, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
         this.url = url;
         this.commandTimeout = commandTimeout;
         this.registry = registry;
+        this.loops = loops;
     }
 
-    /** Tries to connect now; if Redis is unreachable, returns anyway and keeps trying in the background. */
-    static RedisConnector start(String url, Duration commandTimeout, MeterRegistry registry) {
-        RedisConnector connector = new RedisConnector(url, commandTimeout, registry);
+    /**
+     * Tries to connect now; if Redis is unreachable, returns anyway and keeps trying in the background.
+     *
+     * @param loops the HTTP server's event loops, which its connections share ({@link RequestConnections})
+     */
+    static RedisConnector start(String url, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
+        RedisConnector connector = new RedisConnector(url, commandTimeout, registry, loops);
         try {
             connector.attempt(RedisRetry.FIRST);
         } catch (RuntimeException e) { // not an outage but a bad URL: no retry would help
@@ -48,21 +55,21 @@ final class RedisConnector implements AutoCloseable {
         return connector;
     }
 
-    /** The shared connection, once connected. */
+    /** The connection for the calling thread ({@link RequestConnections#current()}), once connected. */
     Optional<RedisConnections.Connection> connection() {
-        RedisConnections current = connections;
-        return current == null ? Optional.empty() : Optional.of(current.shared());
+        RequestConnections current = connections;
+        return current == null ? Optional.empty() : Optional.of(current.current());
     }
 
     /** The client, once connected: for connections of their own, such as Pub/Sub. */
     Optional<RedisConnections> connections() {
-        return Optional.ofNullable(connections);
+        return Optional.ofNullable(connections).map(RequestConnections::client);
     }
 
     private void attempt(Duration nextRetry) {
-        RedisConnections connected;
+        RequestConnections connected;
         try {
-            connected = RedisConnections.connect(url, commandTimeout, true, registry);
+            connected = RequestConnections.connect(url, commandTimeout, registry, loops);
         } catch (RedisException e) {
             synchronized (this) {
                 if (closed) return;
@@ -90,7 +97,7 @@ final class RedisConnector implements AutoCloseable {
     /** Stops connecting and closes the connection; idempotent. */
     @Override
     public void close() {
-        RedisConnections current;
+        RequestConnections current;
         synchronized (this) {
             if (closed) return;
             closed = true;

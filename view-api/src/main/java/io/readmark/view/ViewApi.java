@@ -4,6 +4,10 @@ import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -30,16 +35,18 @@ public final class ViewApi implements AutoCloseable {
     private final OpenStreams streams;
     private final JsonHttpServer server;
     private final JsonHttpServer management;
+    private final EventLoopGroup loops;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private ViewApi(ServiceMetrics metrics, RedisConnector redis, ChangeFeed feed, OpenStreams streams, JsonHttpServer server,
-                    JsonHttpServer management) {
+                    JsonHttpServer management, EventLoopGroup loops) {
         this.metrics = metrics;
         this.redis = redis;
         this.feed = feed;
         this.streams = streams;
         this.server = server;
         this.management = management;
+        this.loops = loops;
     }
 
     /**
@@ -57,12 +64,14 @@ public final class ViewApi implements AutoCloseable {
      */
     public static ViewApi start(ViewApiConfig config, Consumer<JsonHttpServer> moreRoutes) {
         ServiceMetrics metrics = new ServiceMetrics("view-api");
+        // The API's connections and its Redis connections share these loops: see RequestConnections.
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(new DefaultThreadFactory("view-api-io"), NioIoHandler.newFactory());
         RedisConnector redis = null;
         ChangeFeed feed = null;
         OpenStreams streams = null;
         JsonHttpServer server = null;
         try {
-            redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry());
+            redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry(), loops);
             // The shared circuit opens on failures of two callers at least: one user's failing reads open only theirs.
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime, 2);
             UserBreakers users = new UserBreakers(config.circuitFailures(), config.circuitOpen(), System::nanoTime);
@@ -74,7 +83,7 @@ public final class ViewApi implements AutoCloseable {
             StreamRoute stream = new StreamRoute(guard, feed, liveKeys, streams, config.keys(), config.streams().retry());
             Access access = Access.from("view-api", config.auth());
             server = routes.register(new JsonHttpServer("view-api").limits(config.http()).cors(config.cors())
-                            .measuredBy(metrics.registry()), access, stream, config.streams());
+                            .measuredBy(metrics.registry()).eventLoops(loops), access, stream, config.streams());
             moreRoutes.accept(server);
             server.start(config.host(), config.port());
             JsonHttpServer management = JsonHttpServer.management("view-api", metrics.registry(), routes::live, routes::ready);
@@ -84,12 +93,12 @@ public final class ViewApi implements AutoCloseable {
                 throw new UncheckedIOException("view-api cannot listen on " + config.managementHost() + ":"
                         + config.managementPort() + " (management)", e);
             }
-            return new ViewApi(metrics, redis, feed, streams, server, management);
+            return new ViewApi(metrics, redis, feed, streams, server, management, loops);
         } catch (IOException e) {
-            release(server, streams, feed, redis, metrics);
+            release(server, streams, feed, redis, loops, metrics);
             throw new UncheckedIOException("view-api cannot listen on " + config.host() + ":" + config.port(), e);
         } catch (RuntimeException e) {
-            release(server, streams, feed, redis, metrics);
+            release(server, streams, feed, redis, loops, metrics);
             throw e;
         }
     }
@@ -100,11 +109,12 @@ public final class ViewApi implements AutoCloseable {
     }
 
     private static void release(JsonHttpServer server, OpenStreams streams, ChangeFeed feed, RedisConnector redis,
-                                ServiceMetrics metrics) {
+                                EventLoopGroup loops, ServiceMetrics metrics) {
         if (server != null) server.close();
         if (streams != null) streams.close();
         if (feed != null) feed.close();
         if (redis != null) redis.close();
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         metrics.close();
     }
 
@@ -118,7 +128,7 @@ public final class ViewApi implements AutoCloseable {
         return management.port();
     }
 
-    /** Stops accepting requests, lets running ones finish, then closes Redis; idempotent. */
+    /** Stops accepting requests, lets running ones finish, then closes Redis and the event loops; idempotent. */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
@@ -127,6 +137,7 @@ public final class ViewApi implements AutoCloseable {
         feed.close();
         management.close();
         redis.close();
+        loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         metrics.close();
     }
 

@@ -2,6 +2,7 @@ package io.readmark.common.http;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.channel.EventLoopGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,7 @@ public final class JsonHttpServer implements AutoCloseable {
     private final Router router;
     private HttpLimits limits = HttpLimits.defaults();
     private MeterRegistry registry;
+    private EventLoopGroup eventLoops;
     private NettyTransport transport;
 
     public JsonHttpServer(String name) {
@@ -49,6 +51,16 @@ public final class JsonHttpServer implements AutoCloseable {
 
     public JsonHttpServer limits(HttpLimits limits) {
         this.limits = limits;
+        return this;
+    }
+
+    /**
+     * Serves connections on {@code eventLoops} (NIO) instead of loops of its own, so that other channels on them (a
+     * Redis connection, say) can answer a request on the thread that serves its connection. The caller shuts them
+     * down, after {@link #close()}. Call before {@link #start}.
+     */
+    public JsonHttpServer eventLoops(EventLoopGroup eventLoops) {
+        this.eventLoops = eventLoops;
         return this;
     }
 
@@ -81,7 +93,7 @@ public final class JsonHttpServer implements AutoCloseable {
 
     public JsonHttpServer start(String host, int port) throws IOException {
         try {
-            transport = new NettyTransport(name, host, port, limits, router, registry);
+            transport = new NettyTransport(name, host, port, limits, router, registry, eventLoops);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(name + ": interrupted while binding " + host + ":" + port, e);

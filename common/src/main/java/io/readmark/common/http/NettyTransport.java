@@ -11,12 +11,15 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.flow.FlowControlHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
@@ -35,7 +38,11 @@ final class NettyTransport implements AutoCloseable {
     private static final WriteBufferWaterMark WRITE_BUFFER = new WriteBufferWaterMark(32 * 1024, 256 * 1024);
 
     private final EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+    private final EventLoopGroup workers;
+    /** Whether {@link #workers} are this server's to shut down, or lent by the caller with other work on them. */
+    private final boolean ownWorkers;
+    /** Open connections, to close them when the worker loops are lent and so outlive this server. */
+    private final ChannelGroup open = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
     private final AtomicInteger connections = new AtomicInteger();
     private final Channel listener;
@@ -43,8 +50,11 @@ final class NettyTransport implements AutoCloseable {
     private final Counter slowRequests;
     private final Counter oversizedBodies;
 
-    NettyTransport(String name, String host, int port, HttpLimits limits, Router router, MeterRegistry registry)
-            throws InterruptedException {
+    /** @param lent the NIO event loops to serve connections on, or null for loops of this server's own */
+    NettyTransport(String name, String host, int port, HttpLimits limits, Router router, MeterRegistry registry,
+                   EventLoopGroup lent) throws InterruptedException {
+        this.ownWorkers = lent == null;
+        this.workers = ownWorkers ? new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory()) : lent;
         MeterRegistry meters = registry == null ? new SimpleMeterRegistry() : registry;
         Gauge.builder("http.server.connections", connections, AtomicInteger::get).tag("server", name)
                 .description("HTTP connections open").register(meters);
@@ -83,6 +93,7 @@ final class NettyTransport implements AutoCloseable {
             return;
         }
         channel.closeFuture().addListener(closed -> connections.decrementAndGet());
+        open.add(channel);
         RequestTimeouts timeouts = new RequestTimeouts(limits, slowRequests::increment);
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(limits.maxRequestLineBytes())
@@ -106,6 +117,10 @@ final class NettyTransport implements AutoCloseable {
         if (listener != null) listener.close().syncUninterruptibly();
         acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         requests.close();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        if (ownWorkers) {
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        } else {
+            open.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
     }
 }
