@@ -1,5 +1,6 @@
 package io.readmark.launcher;
 
+import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Response;
 
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -21,9 +23,10 @@ final class DemoPage {
     private final String html;
     private final String script;
     private final String style;
-    private final Supplier<String> producerApiUrl;
+    private final Supplier<Optional<String>> producerApiUrl;
 
-    DemoPage(Supplier<String> producerApiUrl) {
+    /** @param producerApiUrl the producer API's address, empty until it listens */
+    DemoPage(Supplier<Optional<String>> producerApiUrl) {
         this.producerApiUrl = producerApiUrl;
         this.html = resource("demo.html");
         this.script = resource("demo.js");
@@ -33,7 +36,7 @@ final class DemoPage {
     /** Adds the page and its script and style to {@code server}. */
     void register(JsonHttpServer server) {
         server.route("GET", PATH, request -> secured(Response.text("text/html; charset=utf-8",
-                        html.replace("{{PRODUCER_API_URL}}", producerApiUrl.get()))))
+                        html.replace("{{PRODUCER_API_URL}}", producerApiUrl()))))
                 .route("GET", PATH + "/demo.js", request -> secured(Response.text("text/javascript; charset=utf-8", script)))
                 .route("GET", PATH + "/demo.css", request -> secured(Response.text("text/css; charset=utf-8", style)));
     }
@@ -42,9 +45,14 @@ final class DemoPage {
     private Response secured(Response response) {
         return response
                 .withHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; "
-                        + "connect-src 'self' " + producerApiUrl.get() + "; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+                        + "connect-src 'self' " + producerApiUrl() + "; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
                 .withHeader("X-Content-Type-Options", "nosniff")
                 .withHeader("Cache-Control", "no-store");
+    }
+
+    private String producerApiUrl() {
+        return producerApiUrl.get().orElseThrow(() -> ApiException.unavailable("Starting",
+                "the producer API is not listening yet", 1));
     }
 
     private static String resource(String name) {

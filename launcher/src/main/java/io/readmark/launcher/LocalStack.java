@@ -21,6 +21,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The whole pipeline in one process: Kafka and Redis (embedded unless {@code KAFKA_BOOTSTRAP_SERVERS} /
@@ -36,7 +37,7 @@ public final class LocalStack implements AutoCloseable {
     private String redisUrl;
     private Topics topics;
     private StreamProcessor processor;
-    private ProducerApi producerApi;
+    private volatile ProducerApi producerApi; // read by the demo page's requests, which may come before it starts
     private ViewApi viewApi;
     private boolean authenticated;
 
@@ -89,7 +90,7 @@ public final class LocalStack implements AutoCloseable {
         // The view API serves the demo page, which sends events to the producer API: that API lets the page's origin
         // call it unless its origins are configured. So the view API starts first, and the page learns the producer
         // API's address when it is asked for.
-        viewApi = started(ViewApi.start(viewConfig, new DemoPage(this::producerApiUrl)::register));
+        viewApi = started(ViewApi.start(viewConfig, new DemoPage(this::startedProducerApiUrl)::register));
         if (effective.find(ProducerApiConfig.CORS_ORIGINS).isEmpty()) {
             producerConfig = producerConfig.withCors(CorsPolicy.parse(ProducerApiConfig.CORS_ORIGINS,
                     "http://localhost:" + viewApi.port() + ", http://127.0.0.1:" + viewApi.port()));
@@ -146,6 +147,10 @@ public final class LocalStack implements AutoCloseable {
 
     public String viewApiUrl() {
         return "http://localhost:" + viewApi.port();
+    }
+
+    private Optional<String> startedProducerApiUrl() {
+        return Optional.ofNullable(producerApi).map(api -> "http://localhost:" + api.port());
     }
 
     /** The demo inbox page, served by the view API. */

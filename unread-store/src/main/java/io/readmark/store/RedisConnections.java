@@ -218,12 +218,17 @@ public final class RedisConnections implements AutoCloseable {
     }
 
     /** A new Pub/Sub connection to {@code node} (see {@link #pubSubNode}) that does not reconnect; the caller closes it. */
-    public synchronized StatefulRedisPubSubConnection<String, String> connectPubSub(RedisURI node) {
-        if (pubSubClient == null) {
-            pubSubClient = RedisClient.create(resources);
-            pubSubClient.setOptions(pubSubOptions);
+    public StatefulRedisPubSubConnection<String, String> connectPubSub(RedisURI node) {
+        RedisClient pubSub;
+        synchronized (this) {
+            if (pubSubClient == null) {
+                pubSubClient = RedisClient.create(resources);
+                pubSubClient.setOptions(pubSubOptions);
+            }
+            pubSub = pubSubClient;
         }
-        return pubSubClient.connectPubSub(StringCodec.UTF8, node);
+        // Connecting blocks: outside the monitor, which would pin a virtual thread on Java 21.
+        return pubSub.connectPubSub(StringCodec.UTF8, node);
     }
 
     /** A new byte-array connection for one pipelined writer; the caller closes it. */

@@ -45,6 +45,6 @@ if excess > 0 then
   if not floor or tonumber(highest) > tonumber(floor) then redis.call('HSET', KEYS[4], author, highest) end
 end
 adjust_counts(KEYS[2], author, delta, seen_delta)
--- Also when the cap kept the count: the newest blog came in, the oldest went.
-notify(KEYS[6], KEYS[7], 'delivered', author, blog)
+-- Also when the cap kept the count (the newest blog came in, the oldest went); not when the cap trimmed the blog itself.
+if delta ~= 0 or redis.call('ZSCORE', KEYS[1], blog) then notify(KEYS[6], KEYS[7], 'delivered', author, blog) end
 return delta

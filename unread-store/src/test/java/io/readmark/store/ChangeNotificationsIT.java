@@ -105,6 +105,15 @@ class ChangeNotificationsIT {
     }
 
     @Test
+    void shouldPublishNothingForAnOlderBlogTheCapTrimsOnArrival() throws InterruptedException {
+        writer.deliver(user, ALICE, 1, T0 + 1);
+        writer.deliver(user, ALICE, 2, T0 + 2);
+        writer.deliver(user, ALICE, 3, T0 + 3);
+        writer.deliver(user, ALICE, 9, T0);
+        assertThat(published()).containsExactly("delivered 7 1", "delivered 7 2", "delivered 7 3");
+    }
+
+    @Test
     void shouldPublishNothingForDeliveriesAMarkOrFloorKeepsOut() throws InterruptedException {
         writer.remove(user, ALICE, 1001, T0 + 5);
         writer.readAll(user, BOB, T0 + 10);

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * This instance's subscriptions to users' change channels (written by the scripts' {@code notify.lua}): one Pub/Sub
@@ -31,8 +32,10 @@ final class ChangeFeed implements AutoCloseable {
 
     private final RedisConnector connector;
     private final Duration timeout;
-    private final Map<RedisURI, NodeSubscriber> nodes = new HashMap<>(); // guarded by this
-    private boolean closed; // guarded by this
+    /** A lock, not a monitor: opening a node's connection blocks, which would pin a virtual thread on Java 21. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<RedisURI, NodeSubscriber> nodes = new HashMap<>(); // guarded by lock
+    private boolean closed; // guarded by lock
 
     ChangeFeed(RedisConnector connector, Duration timeout) {
         this.connector = connector;
@@ -49,13 +52,16 @@ final class ChangeFeed implements AutoCloseable {
                 .orElseThrow(() -> new RedisConnectionException("Redis is not connected yet"));
         RedisURI node = connections.pubSubNode(channel);
         NodeSubscriber subscriber;
-        synchronized (this) {
+        lock.lock();
+        try {
             if (closed) throw new RedisConnectionException("the view API is shutting down");
             subscriber = nodes.get(node);
             if (subscriber == null || subscriber.isBroken()) {
                 subscriber = NodeSubscriber.open(connections.connectPubSub(node), timeout);
                 nodes.put(node, subscriber);
             }
+        } finally {
+            lock.unlock();
         }
         return subscriber.subscribe(channel, listener);
     }
@@ -63,10 +69,13 @@ final class ChangeFeed implements AutoCloseable {
     @Override
     public void close() {
         List<NodeSubscriber> open;
-        synchronized (this) {
+        lock.lock();
+        try {
             closed = true;
             open = new ArrayList<>(nodes.values());
             nodes.clear();
+        } finally {
+            lock.unlock();
         }
         open.forEach(NodeSubscriber::close);
     }

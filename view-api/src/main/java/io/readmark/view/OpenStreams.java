@@ -73,6 +73,8 @@ final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
 
     void opened(UnreadStream stream) {
         streams.add(stream);
+        // It may have ended while it started (its subscription lost): ended() ran before this add and removed nothing.
+        if (stream.isEnded()) streams.remove(stream);
     }
 
     @Override

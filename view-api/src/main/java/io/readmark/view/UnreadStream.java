@@ -186,6 +186,10 @@ final class UnreadStream implements ChangeFeed.Listener {
         }
     }
 
+    synchronized boolean isEnded() {
+        return ended;
+    }
+
     void end(Ending ending) {
         EventSink current;
         ChangeFeed.Subscription subscribed;

@@ -102,10 +102,14 @@ public record CorsPolicy(Set<String> origins, boolean any) {
     Response decorate(Response response, String origin) {
         if (!enabled()) return response;
         Map<String, String> headers = new LinkedHashMap<>(response.headers());
-        if (allows(origin)) {
+        if (any) {
+            // The same for every request, with an Origin or without: a cache may hand it to any page.
+            headers.put("Access-Control-Allow-Origin", "*");
+            headers.put("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+        } else if (allows(origin)) {
             headers.putAll(allowOrigin(origin));
             headers.put("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-        } else if (!any) {
+        } else {
             headers.put("Vary", "Origin"); // a cache must not hand this answer to an allowed origin without the header
         }
         return new Response(response.status(), response.body(), headers);

@@ -106,6 +106,8 @@ class CorsTest {
         assertThat(header(answer, "Access-Control-Allow-Origin")).contains("*");
         assertThat(header(answer, "Vary")).isEmpty();
         assertThat(preflight(open, "https://anyone.example", "/v1/users/1/unread").status()).isEqualTo(204);
+        RawHttp.Answer withoutOrigin = RawHttp.exchange(open.port(), "GET /v1/users/1/unread HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(header(withoutOrigin, "Access-Control-Allow-Origin")).as("a cached copy serves every page alike").contains("*");
     }
 
     @Test
