@@ -112,7 +112,8 @@ final class CeilingPhase {
                 }
                 connection.async().<Long>evalsha(sha, ScriptOutputType.INTEGER,
                         new byte[][]{keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower),
-                                keys.marksBytes(follower), keys.floorsBytes(follower), keys.mergedBytes(follower)},
+                                keys.marksBytes(follower), keys.floorsBytes(follower), keys.mergedBytes(follower),
+                                keys.liveBytes(follower), keys.changesBytes(follower)},
                         author, blog, publishedAt, cap, member).whenComplete((delta, error) -> {
                             if (error != null && failures.incrementAndGet() == 1) firstFailure.set(error);
                             done.increment();
