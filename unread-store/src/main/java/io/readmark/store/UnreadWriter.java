@@ -81,15 +81,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
                         LongConsumer deliveriesApplied) {
-        this(connection, keys, limits, NoticeLimits.DEFAULTS, maxPending, deliveriesApplied);
-    }
-
-    /**
-     * @param deliveriesApplied told how many {@link #deliver} scripts Redis acknowledged, each time some were
-     */
-    public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits,
-                        NoticeLimits noticeLimits, int maxPending, LongConsumer deliveriesApplied) {
         this.connection = connection;
+        NoticeLimits noticeLimits = limits.notices();
         this.noticeKeys = new NoticeKeys(keys.prefix());
         this.maxNoticesPerAudience = UnreadKeys.decimal(noticeLimits.maxNoticesPerAudience());
         this.maxTargetedNotices = UnreadKeys.decimal(noticeLimits.maxTargetedNotices());

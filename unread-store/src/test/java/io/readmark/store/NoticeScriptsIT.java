@@ -24,7 +24,7 @@ class NoticeScriptsIT {
 
     @BeforeEach
     void openWriter() {
-        writer = redis.writer(new UnreadLimits(3, 20), new NoticeLimits(3, 3, 4, 2));
+        writer = redis.writer(new UnreadLimits(3, 20, new NoticeLimits(3, 3, 4, 2)));
     }
 
     @AfterEach

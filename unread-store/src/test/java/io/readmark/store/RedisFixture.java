@@ -37,9 +37,6 @@ final class RedisFixture implements AutoCloseable {
         return defaults.writer(limits);
     }
 
-    UnreadWriter writer(UnreadLimits limits, NoticeLimits noticeLimits) {
-        return defaults.writer(limits, noticeLimits);
-    }
 
     UnreadReader reader() {
         return new UnreadReader(redis.shared(), keys);
@@ -94,9 +91,7 @@ final class RedisFixture implements AutoCloseable {
             return new UnreadWriter(redis.openBinary(), keys, limits, 1000);
         }
 
-        UnreadWriter writer(UnreadLimits limits, NoticeLimits noticeLimits) {
-            return new UnreadWriter(redis.openBinary(), keys, limits, noticeLimits, 1000, applied -> { });
-        }
+
 
         List<UnreadItem> merged(long userId) {
             return RedisFixture.this.merged(keys, userId);
