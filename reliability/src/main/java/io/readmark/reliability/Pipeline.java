@@ -65,6 +65,7 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         env.put("READMARK_TOPIC_READ_EVENTS", topics.readEvents().name());
         env.put("READMARK_TOPIC_DLQ", topics.deadLetters().name());
         env.put("READMARK_TOPIC_FANOUT", topics.fanoutChunks().name());
+        env.put("READMARK_TOPIC_NOTICE_EVENTS", topics.noticeEvents().name());
         env.put("PROCESSOR_APPLICATION_ID", names.applicationId());
         env.put("PROCESSOR_ROLES", "main,fanout");
         env.put("PROCESSOR_AUTHOR_PARTITIONS", Integer.toString(authorPartitions()));
