@@ -10,12 +10,7 @@ for i, expected in ipairs({'hash', 'hash', 'zset', 'zset'}) do
     return {'wrong-type', ({'counts', 'floors', 'notices', 'notice-reads'})[i], key_type, expected}
   end
 end
-local floor = notice_floor(KEYS[2])
-local above = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. floor, '+inf')
-local unread = 0
-for i = 1, #above do
-  if not redis.call('ZSCORE', KEYS[4], above[i]) then unread = unread + 1 end
-end
+local unread = count_unread_notices(KEYS[3], KEYS[4], KEYS[2])
 local found = redis.call('HGET', KEYS[1], 'notices')
 local n = 0
 if found then n = integer(found) end

@@ -19,6 +19,16 @@ local function notice_unread(reads_key, id, score, floor)
   return score > floor and not redis.call('ZSCORE', reads_key, id)
 end
 
+-- How many inbox entries are unread, counted afresh: those above the floors (at most the inbox cap), one ZSCORE each.
+local function count_unread_notices(inbox_key, reads_key, floors_key)
+  local above = redis.call('ZRANGEBYSCORE', inbox_key, '(' .. notice_floor(floors_key), '+inf')
+  local unread = 0
+  for i = 1, #above do
+    if not redis.call('ZSCORE', reads_key, above[i]) then unread = unread + 1 end
+  end
+  return unread
+end
+
 local function adjust_notices(counts_key, delta)
   if delta ~= 0 and redis.call('HINCRBY', counts_key, 'notices', delta) <= 0 then
     redis.call('HDEL', counts_key, 'notices')

@@ -9,12 +9,7 @@
 local read_at, field = ARGV[1], ARGV[2]
 local current = redis.call('HGET', KEYS[1], field)
 if not current or tonumber(read_at) > tonumber(current) then redis.call('HSET', KEYS[1], field, read_at) end
-local floor = notice_floor(KEYS[1])
-local above = redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. floor, '+inf')
-local unread = 0
-for i = 1, #above do
-  if not redis.call('ZSCORE', KEYS[3], above[i]) then unread = unread + 1 end
-end
+local unread = count_unread_notices(KEYS[2], KEYS[3], KEYS[1])
 local before = tonumber(redis.call('HGET', KEYS[4], 'notices') or '0')
 if unread > 0 then
   redis.call('HSET', KEYS[4], 'notices', unread)
