@@ -1,5 +1,6 @@
 package io.readmark.reliability;
 
+import io.readmark.store.NoticeLimits;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,10 @@ public final class ExpectedUnread {
     private final Map<Long, Set<Long>> noticeReads = new TreeMap<>();
     /** user → the floor below which every notice is read: the latest of NoticesAllRead and AllRead. */
     private final Map<Long, Long> noticeFloor = new TreeMap<>();
+    /** audience → live notice → publishedAt ms (published, not withdrawn, the newest of the cap). */
+    private final NavigableMap<String, NavigableMap<Long, Long>> live = new TreeMap<>();
+    /** user → audience → J<ms> or L<ms>, the latest membership change. */
+    private final NavigableMap<Long, NavigableMap<String, String>> memberships = new TreeMap<>();
 
     void followed(long user, long author) {
         followers.computeIfAbsent(author, a -> new TreeSet<>()).add(user);
@@ -88,6 +93,40 @@ public final class ExpectedUnread {
 
     void noticesAllRead(long user, long readAt) {
         noticeFloor.merge(user, readAt, Math::max);
+    }
+
+    /** Stored once for the audience; beyond the cap of live notices the oldest goes (times are distinct). */
+    void noticePublished(String audience, long notice, long publishedAt) {
+        NavigableMap<Long, Long> notices = live.computeIfAbsent(audience, a -> new TreeMap<>());
+        notices.put(notice, publishedAt);
+        if (notices.size() > NoticeLimits.DEFAULTS.maxNoticesPerAudience()) {
+            notices.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(oldest -> notices.remove(oldest.getKey()));
+        }
+    }
+
+    void noticeWithdrawn(String audience, long notice) {
+        NavigableMap<Long, Long> notices = live.get(audience);
+        if (notices != null) notices.remove(notice);
+    }
+
+    /** The workload's membership changes have increasing times: the last one is the one that counts. */
+    void membership(long user, String audience, boolean joined, long at) {
+        memberships.computeIfAbsent(user, u -> new TreeMap<>()).put(audience, (joined ? "J" : "L") + at);
+    }
+
+    /** How many live broadcast notices all audiences hold. */
+    public long broadcastEntries() {
+        return live.values().stream().mapToLong(Map::size).sum();
+    }
+
+    /** audience → live notice → publishedAt ms. */
+    public NavigableMap<String, NavigableMap<Long, Long>> liveNotices() {
+        return Collections.unmodifiableNavigableMap(live);
+    }
+
+    /** user → audience → J<ms> or L<ms>. */
+    public NavigableMap<Long, NavigableMap<String, String>> memberships() {
+        return Collections.unmodifiableNavigableMap(memberships);
     }
 
     /** The user's notice inbox, notice → sentAt ms; empty if none. */

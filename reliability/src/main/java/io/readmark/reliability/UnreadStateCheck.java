@@ -84,7 +84,27 @@ public final class UnreadStateCheck {
                 tally.notices(user, expected.inboxOf(user), expected.unreadNoticesOf(user), inbox, userCounts.get("notices"));
             }
         }
-        return new CheckResult(users.size(), expected.entries() + expected.noticeEntries(), tally.found, tally.lost, tally.extra, tally.doubleCounted, tally.examples);
+        compareBroadcasts(expected, tally);
+        return new CheckResult(users.size(), expected.entries() + expected.noticeEntries() + expected.broadcastEntries(),
+                tally.found, tally.lost, tally.extra, tally.doubleCounted, tally.examples);
+    }
+
+    /** Each audience's live notices, and each member's memberships, as the model has them. */
+    private void compareBroadcasts(ExpectedUnread expected, Tally tally) {
+        expected.liveNotices().forEach((audience, notices) -> {
+            Map<Long, Long> actual = new TreeMap<>();
+            for (ScoredValue<String> entry : get(redis.zrangeWithScores(noticeKeys.audienceNotices(audience), 0, -1))) {
+                actual.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
+            }
+            tally.entries("audience " + audience + ": notice", notices, actual);
+        });
+        expected.memberships().forEach((user, audiences) -> {
+            Map<String, String> actual = get(redis.hgetall(noticeKeys.audiences(user)));
+            if (!actual.equals(audiences)) {
+                tally.lost++;
+                tally.example("user %d: audiences %s, expected %s", user, actual, audiences);
+            }
+        });
     }
 
     /** Adds every user (and their authors) that has a counts hash or an unread set under the prefix. SCAN, never KEYS. */
@@ -175,23 +195,28 @@ public final class UnreadStateCheck {
 
         /** The notice inbox entry by entry, and counts.notices against the unread among them. */
         void notices(long user, Map<Long, Long> expected, long expectedUnread, Map<Long, Long> actual, String count) {
-            found += actual.size();
-            expected.forEach((notice, sentAt) -> {
-                if (!sentAt.equals(actual.get(notice))) {
-                    lost++;
-                    example("user %d: notice %d (sentAt %d) missing from the inbox", user, notice, sentAt);
-                }
-            });
-            actual.forEach((notice, sentAt) -> {
-                if (!sentAt.equals(expected.get(notice))) {
-                    extra++;
-                    example("user %d: notice %d (sentAt %d) in the inbox but not expected", user, notice, sentAt);
-                }
-            });
+            entries("user " + user + ": inbox notice", expected, actual);
             if (parse(count) != expectedUnread) {
                 doubleCounted++;
                 example("user %d: notices %s but %d targeted notices are unread", user, count, expectedUnread);
             }
+        }
+
+        /** Entries of one sorted set (id → score) against the expected ones. */
+        void entries(String what, Map<Long, Long> expected, Map<Long, Long> actual) {
+            found += actual.size();
+            expected.forEach((id, score) -> {
+                if (!score.equals(actual.get(id))) {
+                    lost++;
+                    example("%s %d (at %d) missing", what, id, score);
+                }
+            });
+            actual.forEach((id, score) -> {
+                if (!score.equals(expected.get(id))) {
+                    extra++;
+                    example("%s %d (at %d) there but not expected", what, id, score);
+                }
+            });
         }
 
         /** A count or an author id; anything else reads as 0, which the checks above report. */

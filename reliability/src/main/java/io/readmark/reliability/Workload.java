@@ -7,6 +7,10 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
+import io.readmark.schemas.NoticeWithdrawn;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.AudienceLeft;
+import io.readmark.schemas.AudienceJoined;
 import io.readmark.schemas.NoticesAllRead;
 import io.readmark.schemas.NoticeSent;
 import io.readmark.schemas.NoticeRead;
@@ -52,10 +56,13 @@ public final class Workload {
     private static final double IMMEDIATE_DUPLICATE_CHANCE = 0.1;
     private static final int RESENDABLE = 2_000;
     private static final int MAX_NOTICE_RECIPIENTS = 5;
+    /** Broadcast audiences: {@code everyone}, and two that users join and leave. */
+    private static final List<String> AUDIENCES = List.of("everyone", "staff", "beta-testers");
 
     private enum Op {
         PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), ALL_READ(2), INBOX_SEEN(5), DELETE(6),
-        DUPLICATE(12), NOTICE_SEND(4), NOTICE_READ(4), NOTICES_ALL_READ(1);
+        DUPLICATE(12), NOTICE_SEND(4), NOTICE_READ(4), NOTICES_ALL_READ(1), NOTICE_PUBLISH(2), NOTICE_WITHDRAW(1),
+        MEMBERSHIP(2);
 
         final int weight;
 
@@ -79,6 +86,8 @@ public final class Workload {
     private final Map<Long, Long> authorOf = new HashMap<>();
     private final List<EventProducer.Sent> resendable = new ArrayList<>();
     private final List<Long> notices = new ArrayList<>();
+    /** Broadcast notices published so far, with their audience (index 0) and id (index 1). */
+    private final List<Object[]> broadcasts = new ArrayList<>();
     private long eventSequence;
     private long blogSequence;
 
@@ -173,6 +182,11 @@ public final class Workload {
             case NOTICE_SEND -> sendNotice();
             case NOTICE_READ -> readNotice(randomUser());
             case NOTICES_ALL_READ -> noticesAllRead(randomUser());
+            case NOTICE_PUBLISH -> publishNotice(pick(AUDIENCES));
+            case NOTICE_WITHDRAW -> {
+                if (!broadcasts.isEmpty()) withdrawNotice(broadcasts.get(random.nextInt(broadcasts.size())));
+            }
+            case MEMBERSHIP -> membership(randomUser(), pick(AUDIENCES.subList(1, AUDIENCES.size())), random.nextBoolean());
         }
     }
 
@@ -276,6 +290,32 @@ public final class Workload {
         long at = clock.next();
         remember(producer.send(new NoticeRead(nextEventId(), user, notice, Instant.ofEpochMilli(at)), at));
         model.noticeRead(user, notice);
+    }
+
+    /** A broadcast: one write for the whole audience (read diffusion). */
+    private void publishNotice(String audience) {
+        long notice = ++blogSequence;
+        long at = clock.next();
+        remember(producer.send(new NoticePublished(nextEventId(), notice, audience, Instant.ofEpochMilli(at)), at));
+        model.noticePublished(audience, notice, at);
+        broadcasts.add(new Object[]{audience, notice});
+    }
+
+    private void withdrawNotice(Object[] broadcast) {
+        String audience = (String) broadcast[0];
+        long notice = (Long) broadcast[1];
+        long at = clock.next();
+        remember(producer.send(new NoticeWithdrawn(nextEventId(), notice, audience, Instant.ofEpochMilli(at)), at));
+        model.noticeWithdrawn(audience, notice);
+    }
+
+    /** Joins and leaves are keyed by the audience, so one audience's stay in order. */
+    private void membership(long user, String audience, boolean join) {
+        long at = clock.next();
+        Instant when = Instant.ofEpochMilli(at);
+        remember(producer.send(join ? new AudienceJoined(nextEventId(), user, audience, when)
+                : new AudienceLeft(nextEventId(), user, audience, when), at));
+        model.membership(user, audience, join, at);
     }
 
     /** Up to now, or (half the time) up to when one of the user's notices was sent. */
