@@ -78,7 +78,8 @@ public final class LocalStack implements AutoCloseable {
                 topics.followEvents().name(), partitions,
                 topics.readEvents().name(), partitions,
                 topics.deadLetters().name(), 1,
-                topics.fanoutChunks().name(), partitions));
+                topics.fanoutChunks().name(), partitions,
+                topics.noticeEvents().name(), partitions));
 
         // Read before anything slow starts, so a bad API setting fails at once.
         ProducerApiConfig producerConfig = ProducerApiConfig.from(effective);

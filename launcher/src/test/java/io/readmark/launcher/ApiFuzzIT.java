@@ -35,7 +35,7 @@ class ApiFuzzIT {
 
     private static final long SEED = Long.getLong("readmark.fuzz.seed", 20261121L);
     private static final int REQUESTS = Integer.getInteger("readmark.fuzz.requests", 1_000);
-    private static final List<String> ID_FIELDS = List.of("blogId", "authorId", "followerId", "userId");
+    private static final List<String> ID_FIELDS = List.of("blogId", "authorId", "followerId", "userId", "noticeId");
     private static final List<String> BAD_IDS = List.of("0", "-1", "-9223372036854775808", "9223372036854775808",
             "99999999999999999999999999", "1e400", "1.5", "\"\"", "\"12a\"", "\"-3\"", "true", "null", "[]", "{}", "\"0x10\"");
     private static final List<String> BAD_INSTANTS = List.of("\"yesterday\"", "0", "-1", "1e400", "\"2026-13-01T00:00:00Z\"",
@@ -48,7 +48,14 @@ class ApiFuzzIT {
             "{\"type\":\"BlogRead\",\"eventId\":\"f-%d\",\"userId\":5,\"blogId\":7,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"AuthorReadAll\",\"eventId\":\"f-%d\",\"userId\":5,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"AllRead\",\"eventId\":\"f-%d\",\"userId\":5,\"readAt\":\"2026-01-01T00:00:00Z\"}",
-            "{\"type\":\"InboxSeen\",\"eventId\":\"f-%d\",\"userId\":5,\"seenAt\":\"2026-01-01T00:00:00Z\"}"};
+            "{\"type\":\"InboxSeen\",\"eventId\":\"f-%d\",\"userId\":5,\"seenAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"NoticePublished\",\"eventId\":\"f-%d\",\"noticeId\":8,\"audience\":\"staff\",\"publishedAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"NoticeWithdrawn\",\"eventId\":\"f-%d\",\"noticeId\":8,\"audience\":\"staff\",\"withdrawnAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"AudienceJoined\",\"eventId\":\"f-%d\",\"userId\":5,\"audience\":\"staff\",\"at\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"AudienceLeft\",\"eventId\":\"f-%d\",\"userId\":5,\"audience\":\"staff\",\"at\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"NoticeSent\",\"eventId\":\"f-%d\",\"noticeId\":9,\"recipientIds\":[5,6],\"sentAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"NoticeRead\",\"eventId\":\"f-%d\",\"userId\":5,\"noticeId\":8,\"readAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"NoticesAllRead\",\"eventId\":\"f-%d\",\"userId\":5,\"readAt\":\"2026-01-01T00:00:00Z\"}"};
 
     /** One malformed request and what it is meant to break. */
     record Probe(String kind, String method, String path, String authorization, String contentType, byte[] body) {
@@ -111,7 +118,7 @@ class ApiFuzzIT {
         return switch (kind) {
             case 0 -> post("bad JSON", "/v1/events", brokenJson());
             case 1 -> post("bad id", "/v1/events", withField(validEvent(), ID_FIELDS, pick(BAD_IDS)));
-            case 2 -> post("bad instant", "/v1/events", withField(validEvent(), List.of("publishedAt", "deletedAt", "at", "readAt", "seenAt"), pick(BAD_INSTANTS)));
+            case 2 -> post("bad instant", "/v1/events", withField(validEvent(), List.of("publishedAt", "deletedAt", "at", "readAt", "seenAt", "withdrawnAt", "sentAt"), pick(BAD_INSTANTS)));
             case 3 -> post("missing or unknown field value", "/v1/events", missingOrUnknown(validEvent()));
             case 4 -> random.nextBoolean()
                     ? new Probe("oversized body", "POST", "/v1/events", bearer(service), "application/json", oversized(65_537))

@@ -67,7 +67,8 @@ class BigVFanoutIT {
                 "READMARK_TOPIC_FANOUT", "fanout-" + run,
                 "PROCESSOR_APPLICATION_ID", run,
                 "PROCESSOR_BIGV_THRESHOLD", "1000"));
-        values.putAll(Map.of("PRODUCER_API_PORT", "0", "VIEW_API_PORT", "0", "PROCESSOR_HTTP_PORT", "0",
+        values.putAll(Map.of("READMARK_TOPIC_NOTICE_EVENTS", "notice-events-" + run,
+                "PRODUCER_API_PORT", "0", "VIEW_API_PORT", "0", "PROCESSOR_HTTP_PORT", "0",
                 // the test runs the worker itself, so it can stop and restart it
                 "PROCESSOR_ROLES", "main",
                 // slow enough that a 20,000-follower fan-out is still running when the normal post arrives

@@ -9,6 +9,13 @@ import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
+import io.readmark.schemas.AudienceJoined;
+import io.readmark.schemas.AudienceLeft;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.NoticeRead;
+import io.readmark.schemas.NoticeSent;
+import io.readmark.schemas.NoticeWithdrawn;
+import io.readmark.schemas.NoticesAllRead;
 import io.readmark.schemas.Json;
 import io.readmark.schemas.Unfollowed;
 import org.junit.jupiter.api.Test;
@@ -36,7 +43,11 @@ class OpenApiDocumentsTest {
             new BlogPublished("e1", 1001, 7, NOW), new BlogDeleted("e2", 1001, 7, NOW),
             new Followed("e3", 101, 7, NOW), new Unfollowed("e4", 101, 7, NOW),
             new BlogRead("e5", 101, 1001, 7, NOW), new AuthorReadAll("e6", 101, 7, NOW),
-            new AllRead("e7", 101, NOW), new InboxSeen("e8", 101, NOW));
+            new AllRead("e7", 101, NOW), new InboxSeen("e8", 101, NOW),
+            new NoticePublished("e9", 501, "everyone", NOW, NOW.plusSeconds(60)), new NoticeWithdrawn("e10", 501, "staff", NOW),
+            new AudienceJoined("e11", 101, "staff", NOW), new AudienceLeft("e12", 101, "staff", NOW),
+            new NoticeSent("e13", 502, List.of(101L, 102L), NOW), new NoticeRead("e14", 101, 501, NOW),
+            new NoticesAllRead("e15", 101, NOW));
 
     private static final Pattern OPERATION = Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^`?]*)[^`]*`");
 
@@ -69,7 +80,7 @@ class OpenApiDocumentsTest {
         for (Event event : EXAMPLES) {
             JsonNode json = Json.MAPPER.valueToTree(event);
             assertThat(producer.validate(eventSchema, json)).as(event.typeName()).isEmpty();
-            String idField = json.has("authorId") ? "authorId" : "userId";
+            String idField = json.has("authorId") ? "authorId" : json.has("userId") ? "userId" : "noticeId";
             JsonNode negative = ((com.fasterxml.jackson.databind.node.ObjectNode) json.deepCopy()).put(idField, -1);
             assertThat(producer.validate(eventSchema, negative)).as(event.typeName() + " with " + idField + " -1").isNotEmpty();
         }

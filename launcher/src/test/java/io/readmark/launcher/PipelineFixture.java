@@ -87,7 +87,8 @@ final class PipelineFixture implements AutoCloseable {
                 "READMARK_TOPIC_DLQ", "dlq-" + run,
                 "PROCESSOR_APPLICATION_ID", run,
                 "PRODUCER_API_PORT", "0",
-                "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run))
+                "VIEW_API_PORT", "0"), Map.of()).withOverrides(Map.of("READMARK_TOPIC_FANOUT", "fanout-" + run,
+                        "READMARK_TOPIC_NOTICE_EVENTS", "notice-events-" + run))
                 .withOverrides(settings);
         return new PipelineFixture(LocalStack.start(effective), effective);
     }

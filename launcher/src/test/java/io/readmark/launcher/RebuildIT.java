@@ -81,6 +81,7 @@ class RebuildIT {
         String blogTopic = pipeline.stack().topics().blogEvents().name();
         String readTopic = pipeline.stack().topics().readEvents().name();
         String followTopic = pipeline.stack().topics().followEvents().name();
+        String noticeTopic = pipeline.stack().topics().noticeEvents().name();
 
         // follows: a3 reaches the big-V threshold (4) with six followers; one duplicate; one record under a wrong key
         WireEvent follow = pipeline.followed(u1, a1);
@@ -138,6 +139,44 @@ class RebuildIT {
         assertThat(pipeline.unread(u4, a2)).as("the newest six of a2's nine").containsExactly(q[9], q[8], q[7], q[6], q[5], q[4]);
         assertThat(pipeline.unread(u6, a3)).as("read before it was published").containsExactly(b[2]);
 
+        // notices: a broadcast withdrawn before its publish arrives and one kept, a join, targeted notices to u1 and u2
+        // with a read before its send, a notices-all-read, and a bad notice event
+        String audience = "rebuild-" + id();
+        long n1 = id(), n2 = id(), n3 = id(), n4 = id();
+        pipeline.produce(
+                new WireEvent(noticeTopic, audience, """
+                        {"type":"NoticeWithdrawn","eventId":"nw","noticeId":%d,"audience":"%s","withdrawnAt":"2026-01-01T13:00:00Z"}"""
+                        .formatted(n1, audience)),
+                new WireEvent(noticeTopic, audience, """
+                        {"type":"NoticePublished","eventId":"np1","noticeId":%d,"audience":"%s","publishedAt":"2026-01-01T12:50:00Z"}"""
+                        .formatted(n1, audience)),
+                new WireEvent(noticeTopic, audience, """
+                        {"type":"NoticePublished","eventId":"np2","noticeId":%d,"audience":"%s","publishedAt":"2026-01-01T12:51:00Z"}"""
+                        .formatted(n2, audience)),
+                new WireEvent(noticeTopic, audience, """
+                        {"type":"AudienceJoined","eventId":"aj","userId":%d,"audience":"%s","at":"2026-01-01T12:00:00Z"}"""
+                        .formatted(u1, audience)),
+                new WireEvent(noticeTopic, "everyone", """
+                        {"type":"AudienceJoined","eventId":"bad","userId":%d,"audience":"everyone","at":"2026-01-01T12:00:00Z"}"""
+                        .formatted(u1)),
+                new WireEvent(readTopic, Long.toString(u1), """
+                        {"type":"NoticeRead","eventId":"nr","userId":%d,"noticeId":%d,"readAt":"2026-01-01T12:55:00Z"}"""
+                        .formatted(u1, n3)),
+                new WireEvent(noticeTopic, Long.toString(n3), """
+                        {"type":"NoticeSent","eventId":"ns3","noticeId":%d,"recipientIds":[%d,%d],"sentAt":"2026-01-01T12:52:00Z"}"""
+                        .formatted(n3, u1, u2)),
+                new WireEvent(noticeTopic, Long.toString(n4), """
+                        {"type":"NoticeSent","eventId":"ns4","noticeId":%d,"recipientIds":[%d,%d],"sentAt":"2026-01-01T12:53:00Z"}"""
+                        .formatted(n4, u1, u2)),
+                new WireEvent(readTopic, Long.toString(u2), """
+                        {"type":"NoticesAllRead","eventId":"nar","userId":%d,"readAt":"2026-01-01T12:52:30Z"}""".formatted(u2)));
+        RedisClusterCommands<String, String> notices = redis.shared().sync();
+        eventually(() -> {
+            assertThat(notices.hget(prefix() + ":{u:" + u1 + "}:counts", "notices")).isEqualTo("1");
+            assertThat(notices.hget(prefix() + ":{u:" + u2 + "}:counts", "notices")).isEqualTo("1");
+            assertThat(notices.zrange(prefix() + ":{a:" + audience + "}:notices", 0, -1)).containsExactly(Long.toString(n2));
+        });
+
         // ... and every key under the prefix saved, then the prefix wiped: Redis lost
         Map<String, Object> before = snapshot();
         assertThat(before.keySet()).as("unread sets, counts, marks and floors were written")
@@ -181,11 +220,11 @@ class RebuildIT {
 
         // ... every retained record was replayed, the bad ones skipped and not dead-lettered again, no chunk sent
         // (the two records produced during the rebuild count if they were there when it captured the end offsets)
-        long retained = endOffsets(followTopic, blogTopic, readTopic).values().stream().mapToLong(Long::longValue).sum();
+        long retained = endOffsets(followTopic, blogTopic, noticeTopic, readTopic).values().stream().mapToLong(Long::longValue).sum();
         assertThat(summary.records()).isBetween(retained - 2, retained);
         assertThat(summary.skipped()).isEqualTo(Map.of(followTopic + " key", 1L, blogTopic + " malformed", 1L,
-                blogTopic + " type", 1L, readTopic + " malformed", 1L));
-        assertThat(summary.skippedExamples()).hasSize(4).allMatch(example -> example.matches(".+-\\d+@\\d+: .+"));
+                blogTopic + " type", 1L, readTopic + " malformed", 1L, noticeTopic + " field", 1L));
+        assertThat(summary.skippedExamples()).hasSize(5).allMatch(example -> example.matches(".+-\\d+@\\d+: .+"));
         assertThat(endOffsets(pipeline.stack().topics().deadLetters().name(), pipeline.stack().topics().fanoutChunks().name()))
                 .as("the dead-letter and fan-out topics").isEqualTo(dlqAndFanout);
 
@@ -195,8 +234,8 @@ class RebuildIT {
         assertThat(admin.listTopics().names().get()).noneMatch(topic -> topic.startsWith(summary.applicationIds().getFirst()));
         assertThat(summary.applicationIds()).allSatisfy(id -> assertThat(config.stateDir().resolve(id)).doesNotExist());
 
-        // ... and the progress went up to the total, first over follows and posts, then over reads
-        assertThat(passes).containsExactly(Rebuild.AUTHOR_PASS, Rebuild.READ_PASS);
+        // ... and the progress went up to the total, first over follows and posts, then notices, then reads
+        assertThat(passes).containsExactly(Rebuild.AUTHOR_PASS, Rebuild.NOTICE_PASS, Rebuild.READ_PASS);
         assertThat(progress).isSortedAccordingTo((x, y) -> Long.compare(x[0], y[0]));
         assertThat(progress.getLast()).containsExactly(summary.records(), summary.records());
         String printed = stderr.toString(StandardCharsets.UTF_8);

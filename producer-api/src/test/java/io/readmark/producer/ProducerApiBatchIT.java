@@ -23,6 +23,9 @@ import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.NoticeRead;
+import io.readmark.schemas.NoticeSent;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.Topic;
 import io.readmark.schemas.Topics;
@@ -101,6 +104,29 @@ class ProducerApiBatchIT {
         assertThat(results.get(5).get("detail").asText()).contains("BlogLiked");
         assertThat(results.get(3).get("detail").asText()).isEqualTo("expected one JSON object, found a number");
         assertThat(results.get(6).get("detail").asText()).isEqualTo("expected one JSON object, found null");
+    }
+
+    @Test
+    void noticeEventsInABatchGoToTheNoticeTopicOrToReadEventsAndABadAudienceIsRejected() {
+        String body = "[" + String.join(",",
+                """
+                {"type":"NoticePublished","eventId":"bn-1","noticeId":601,"audience":"everyone","publishedAt":"%s"}""".formatted(AT_TEXT),
+                """
+                {"type":"NoticeSent","eventId":"bn-2","noticeId":602,"recipientIds":[301,302],"sentAt":"%s"}""".formatted(AT_TEXT),
+                """
+                {"type":"NoticeRead","eventId":"bn-3","userId":301,"noticeId":602,"readAt":"%s"}""".formatted(AT_TEXT),
+                """
+                {"type":"AudienceLeft","eventId":"bn-4","userId":301,"audience":"Not An Audience","at":"%s"}""".formatted(AT_TEXT))
+                + "]";
+
+        HttpResponse<String> response = http.postJson(BATCH, body);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode results = HttpCalls.json(response).get("results");
+        assertAccepted(results.get(0), "bn-1", topics.noticeEvents(), "everyone", new NoticePublished("bn-1", 601, "everyone", AT));
+        assertAccepted(results.get(1), "bn-2", topics.noticeEvents(), "602", new NoticeSent("bn-2", 602, List.of(301L, 302L), AT));
+        assertAccepted(results.get(2), "bn-3", topics.readEvents(), "301", new NoticeRead("bn-3", 301, 602, AT));
+        assertRejected(results.get(3), "bn-4", "audience");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -18,6 +19,11 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.InboxSeen;
+import io.readmark.schemas.AudienceJoined;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.NoticeRead;
+import io.readmark.schemas.NoticeSent;
+import io.readmark.schemas.NoticesAllRead;
 import io.readmark.schemas.Topics;
 
 /** The ingest endpoint against a real broker: what it answers, and what it really stored. */
@@ -93,12 +99,44 @@ class ProducerApiIT {
                 "302", new InboxSeen("api-seen-1", 302, AT));
     }
 
+    @Test
+    void noticeEventsGoToTheNoticeTopicKeyedByAudienceOrNoticeAndNoticeReadsToReadEvents() {
+        assertStored("""
+                {"type":"NoticePublished","eventId":"api-np-1","noticeId":501,"audience":"staff","publishedAt":"2026-03-01T12:00:00Z"}""",
+                topics.noticeEvents().name(), "staff", new NoticePublished("api-np-1", 501, "staff", AT));
+        assertStored("""
+                {"type":"AudienceJoined","eventId":"api-aj-1","userId":"303","audience":"staff","at":"2026-03-01T12:00:00Z"}""",
+                topics.noticeEvents().name(), "staff", new AudienceJoined("api-aj-1", 303, "staff", AT));
+        assertStored("""
+                {"type":"NoticeSent","eventId":"api-ns-1","noticeId":502,"recipientIds":[303,"304"],"sentAt":"2026-03-01T12:00:00Z"}""",
+                topics.noticeEvents().name(), "502", new NoticeSent("api-ns-1", 502, List.of(303L, 304L), AT));
+        assertStoredOnReadEvents("""
+                {"type":"NoticeRead","eventId":"api-nr-1","userId":303,"noticeId":501,"readAt":"2026-03-01T12:00:00Z"}""",
+                "303", new NoticeRead("api-nr-1", 303, 501, AT));
+        assertStoredOnReadEvents("""
+                {"type":"NoticesAllRead","eventId":"api-nar-1","userId":303,"readAt":"2026-03-01T12:00:00Z"}""",
+                "303", new NoticesAllRead("api-nar-1", 303, AT));
+    }
+
+    @Test
+    void joiningEveryoneIsABadRequestNamingTheAudience() {
+        HttpResponse<String> response = http.postJson("/v1/events", """
+                {"type":"AudienceJoined","eventId":"api-aj-2","userId":303,"audience":"everyone","at":"2026-03-01T12:00:00Z"}""");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.body()).contains("audience");
+    }
+
     private void assertStoredOnReadEvents(String body, String key, Event event) {
+        assertStored(body, topics.readEvents().name(), key, event);
+    }
+
+    private void assertStored(String body, String topic, String key, Event event) {
         HttpResponse<String> response = http.postJson("/v1/events", body);
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
         JsonNode receipt = HttpCalls.json(response);
-        assertThat(receipt.get("topic").asText()).isEqualTo(topics.readEvents().name());
+        assertThat(receipt.get("topic").asText()).isEqualTo(topic);
         ConsumerRecord<String, byte[]> record = storedAt(receipt);
         assertThat(record.key()).isEqualTo(key);
         assertThat(Topics.EVENT_SERDE.decode(record.value())).isEqualTo(event);

@@ -3,11 +3,11 @@ package io.readmark.reliability;
 import java.util.List;
 
 /**
- * What {@link UnreadStateCheck} found. {@code lost}: expected unread entries Redis does not hold (or holds with
- * another score); {@code extra}: entries Redis holds that are not expected; {@code doubleCounted}: count fields that
+ * What {@link UnreadStateCheck} found, unread entries and notice inbox entries alike. {@code lost}: expected entries
+ * Redis does not hold (or holds with another score); {@code extra}: entries Redis holds that are not expected; {@code doubleCounted}: count fields that
  * disagree with their set (a wrong set is lost or extra already), totals that are not the sum, zero or negative
  * fields, fields without a set, a {@code seen} count that is not the unread at or before the user's seen watermark
- * (the API's unseen would be wrong).
+ * (the API's unseen would be wrong), a {@code notices} count that is not the unread of the notice inbox.
  *
  * @param examples a few of the differences, for a failure message
  */

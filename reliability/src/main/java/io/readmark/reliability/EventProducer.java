@@ -4,6 +4,7 @@ import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.FollowEvent;
+import io.readmark.schemas.NoticeEvent;
 import io.readmark.schemas.ReadEvent;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -50,7 +51,7 @@ final class EventProducer implements AutoCloseable {
 
     /**
      * Follows as librdkafka clients send them, posts from the Java client or spread at random, deletes and reads from
-     * Sarama: an author's follows keep their order (one partition), but rarely share a partition number with the posts.
+     * Sarama, notices from librdkafka: an author's follows keep their order (one partition), but rarely share a partition number with the posts.
      */
     static ClientPartitioner partitionerOf(Event event) {
         return switch (event) {
@@ -58,6 +59,7 @@ final class EventProducer implements AutoCloseable {
             case BlogPublished published -> published.blogId() % 2 == 0 ? ClientPartitioner.JAVA_MURMUR2 : ClientPartitioner.RANDOM;
             case BlogDeleted ignored -> ClientPartitioner.SARAMA_FNV1A;
             case ReadEvent ignored -> ClientPartitioner.SARAMA_FNV1A;
+            case NoticeEvent ignored -> ClientPartitioner.LIBRDKAFKA_CRC32;
         };
     }
 

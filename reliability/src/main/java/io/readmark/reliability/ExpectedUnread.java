@@ -1,6 +1,8 @@
 package io.readmark.reliability;
 
+import io.readmark.store.NoticeLimits;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -24,6 +26,16 @@ public final class ExpectedUnread {
     private final Set<Long> deleted = new TreeSet<>();
     /** user → the latest moment they saw the inbox. */
     private final Map<Long, Long> seenAt = new TreeMap<>();
+    /** user → targeted notice → sentAt ms: the notice inbox, read ones included. */
+    private final NavigableMap<Long, NavigableMap<Long, Long>> inbox = new TreeMap<>();
+    /** user → notices read (before or after they arrived). */
+    private final Map<Long, Set<Long>> noticeReads = new TreeMap<>();
+    /** user → the floor below which every notice is read: the latest of NoticesAllRead and AllRead. */
+    private final Map<Long, Long> noticeFloor = new TreeMap<>();
+    /** audience → live notice → publishedAt ms (published, not withdrawn, the newest of the cap). */
+    private final NavigableMap<String, NavigableMap<Long, Long>> live = new TreeMap<>();
+    /** user → audience → J<ms> or L<ms>, the latest membership change. */
+    private final NavigableMap<Long, NavigableMap<String, String>> memberships = new TreeMap<>();
 
     void followed(long user, long author) {
         followers.computeIfAbsent(author, a -> new TreeSet<>()).add(user);
@@ -60,13 +72,87 @@ public final class ExpectedUnread {
         removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
     }
 
-    /** Everything of every author published at or before {@code readAt} is read. */
+    /** Everything of every author published at or before {@code readAt} is read, and every notice sent by then. */
     void allRead(long user, long readAt) {
+        noticesAllRead(user, readAt);
         NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.get(user);
         if (byAuthor == null) return;
         for (long author : Set.copyOf(byAuthor.keySet())) {
             removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
         }
+    }
+
+    void noticeSent(long user, long notice, long sentAt) {
+        inbox.computeIfAbsent(user, u -> new TreeMap<>()).putIfAbsent(notice, sentAt);
+    }
+
+    /** Kept whether or not the notice arrived yet: it stays read. */
+    void noticeRead(long user, long notice) {
+        noticeReads.computeIfAbsent(user, u -> new TreeSet<>()).add(notice);
+    }
+
+    void noticesAllRead(long user, long readAt) {
+        noticeFloor.merge(user, readAt, Math::max);
+    }
+
+    /** Stored once for the audience; beyond the cap of live notices the oldest goes (times are distinct). */
+    void noticePublished(String audience, long notice, long publishedAt) {
+        NavigableMap<Long, Long> notices = live.computeIfAbsent(audience, a -> new TreeMap<>());
+        notices.put(notice, publishedAt);
+        if (notices.size() > NoticeLimits.DEFAULTS.maxNoticesPerAudience()) {
+            notices.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(oldest -> notices.remove(oldest.getKey()));
+        }
+    }
+
+    void noticeWithdrawn(String audience, long notice) {
+        NavigableMap<Long, Long> notices = live.get(audience);
+        if (notices != null) notices.remove(notice);
+    }
+
+    /** The workload's membership changes have increasing times: the last one is the one that counts. */
+    void membership(long user, String audience, boolean joined, long at) {
+        memberships.computeIfAbsent(user, u -> new TreeMap<>()).put(audience, (joined ? "J" : "L") + at);
+    }
+
+    /** How many live broadcast notices all audiences hold. */
+    public long broadcastEntries() {
+        return live.values().stream().mapToLong(Map::size).sum();
+    }
+
+    /** audience → live notice → publishedAt ms. */
+    public NavigableMap<String, NavigableMap<Long, Long>> liveNotices() {
+        return Collections.unmodifiableNavigableMap(live);
+    }
+
+    /** user → audience → J<ms> or L<ms>. */
+    public NavigableMap<Long, NavigableMap<String, String>> memberships() {
+        return Collections.unmodifiableNavigableMap(memberships);
+    }
+
+    /** The user's notice inbox, notice → sentAt ms; empty if none. */
+    public NavigableMap<Long, Long> inboxOf(long user) {
+        NavigableMap<Long, Long> of = inbox.get(user);
+        return of == null ? Collections.emptyNavigableMap() : Collections.unmodifiableNavigableMap(of);
+    }
+
+    /** Every user with a targeted notice. */
+    public Set<Long> noticeRecipients() {
+        return Collections.unmodifiableSet(inbox.keySet());
+    }
+
+    /** The counts' {@code notices}: inbox entries sent after the user's notice floor and not read. */
+    public long unreadNoticesOf(long user) {
+        long floor = noticeFloor.getOrDefault(user, Long.MIN_VALUE);
+        Set<Long> read = noticeReads.getOrDefault(user, Set.of());
+        return inboxOf(user).entrySet().stream().filter(e -> e.getValue() > floor && !read.contains(e.getKey())).count();
+    }
+
+    /** The user's targeted notices that are unread now. */
+    List<Long> unreadNoticeIdsOf(long user) {
+        long floor = noticeFloor.getOrDefault(user, Long.MIN_VALUE);
+        Set<Long> read = noticeReads.getOrDefault(user, Set.of());
+        return inboxOf(user).entrySet().stream().filter(e -> e.getValue() > floor && !read.contains(e.getKey()))
+                .map(Map.Entry::getKey).toList();
     }
 
     /** The seen watermark only moves forward. */
@@ -115,6 +201,11 @@ public final class ExpectedUnread {
     public NavigableMap<Long, NavigableMap<Long, Long>> unreadOf(long user) {
         NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.get(user);
         return byAuthor == null ? Collections.emptyNavigableMap() : Collections.unmodifiableNavigableMap(byAuthor);
+    }
+
+    /** How many (user, notice) entries the notice inboxes hold in all, read ones included. */
+    public long noticeEntries() {
+        return inbox.values().stream().mapToLong(Map::size).sum();
     }
 
     /** How many (user, author, blog) entries are unread in all. */

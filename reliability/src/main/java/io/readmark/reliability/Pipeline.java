@@ -27,7 +27,7 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
 
     /**
      * The blog-event and fan-out topics with {@link #partitions()} partitions, follow events with two more, read events
-     * with four more, the dead-letter topic with one.
+     * with four more, the dead-letter topic with one, notice events like blog events.
      */
     public void createTopics() {
         Topics topics = topics();
@@ -36,7 +36,8 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
                 topics.followEvents().name(), followPartitions(),
                 topics.readEvents().name(), readPartitions(),
                 topics.deadLetters().name(), 1,
-                topics.fanoutChunks().name(), partitions));
+                topics.fanoutChunks().name(), partitions,
+                topics.noticeEvents().name(), partitions));
     }
 
     public int followPartitions() {
@@ -64,6 +65,7 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         env.put("READMARK_TOPIC_READ_EVENTS", topics.readEvents().name());
         env.put("READMARK_TOPIC_DLQ", topics.deadLetters().name());
         env.put("READMARK_TOPIC_FANOUT", topics.fanoutChunks().name());
+        env.put("READMARK_TOPIC_NOTICE_EVENTS", topics.noticeEvents().name());
         env.put("PROCESSOR_APPLICATION_ID", names.applicationId());
         env.put("PROCESSOR_ROLES", "main,fanout");
         env.put("PROCESSOR_AUTHOR_PARTITIONS", Integer.toString(authorPartitions()));

@@ -23,7 +23,7 @@ public record RunNames(String runId) {
 
     public Topics topics() {
         return Topics.named("blog-events-" + runId, "follow-events-" + runId, "read-events-" + runId,
-                "dlq-" + runId, "fanout-" + runId);
+                "dlq-" + runId, "fanout-" + runId, "notice-events-" + runId);
     }
 
     public String redisPrefix() {

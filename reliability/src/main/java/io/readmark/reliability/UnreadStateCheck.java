@@ -6,6 +6,7 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.readmark.store.NoticeKeys;
 import io.readmark.store.UnreadKeys;
 
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
 
 /**
  * Compares every user's unread state in Redis with an {@link ExpectedUnread}: per (user, author) the unread blogs
- * and their scores, the count fields, {@code total} and {@code seen} (so the unseen count), and the invariants (count
+ * and their scores, the count fields, {@code total} and {@code seen} (so the unseen count), the notice inbox and
+ * {@code notices} (its unread), and the invariants (count
  * equals set size, total equals the sum, no zero or negative field). Users and authors are those the model expects plus those a SCAN of the run's
  * prefix finds, so a key nobody expected is found too. Reads are pipelined, one batch of users at a time.
  */
@@ -36,6 +38,7 @@ public final class UnreadStateCheck {
 
     private final RedisClusterAsyncCommands<String, String> redis;
     private final UnreadKeys keys;
+    private final NoticeKeys noticeKeys;
     private final String prefix;
     private final Pattern userKey;
 
@@ -43,6 +46,7 @@ public final class UnreadStateCheck {
     public UnreadStateCheck(RedisClusterAsyncCommands<String, String> redis, String prefix) {
         this.redis = redis;
         this.keys = new UnreadKeys(prefix);
+        this.noticeKeys = new NoticeKeys(prefix);
         this.prefix = prefix;
         this.userKey = Pattern.compile(Pattern.quote(prefix + ":{u:") + "(\\d+)\\}:(counts|unread:(\\d+))");
     }
@@ -50,15 +54,18 @@ public final class UnreadStateCheck {
     public CheckResult compare(ExpectedUnread expected) {
         Map<Long, Set<Long>> authorsByUser = new TreeMap<>();
         expected.unreadByUser().forEach((user, byAuthor) -> authorsByUser.put(user, new TreeSet<>(byAuthor.keySet())));
+        expected.noticeRecipients().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
         scanUserKeys(authorsByUser);
         Tally tally = new Tally();
         List<Long> users = List.copyOf(authorsByUser.keySet());
         for (int from = 0; from < users.size(); from += USERS_PER_BATCH) {
             List<Long> batch = users.subList(from, Math.min(users.size(), from + USERS_PER_BATCH));
             Map<Long, RedisFuture<Map<String, String>>> counts = new HashMap<>();
+            Map<Long, RedisFuture<List<ScoredValue<String>>>> inboxes = new HashMap<>();
             Map<Long, Map<Long, RedisFuture<List<ScoredValue<String>>>>> sets = new HashMap<>();
             for (long user : batch) {
                 counts.put(user, redis.hgetall(keys.counts(user)));
+                inboxes.put(user, redis.zrangeWithScores(noticeKeys.inbox(user), 0, -1));
                 Map<Long, RedisFuture<List<ScoredValue<String>>>> byAuthor = new TreeMap<>();
                 for (long author : authorsByUser.get(user)) byAuthor.put(author, redis.zrangeWithScores(keys.unread(user, author), 0, -1));
                 sets.put(user, byAuthor);
@@ -70,10 +77,34 @@ public final class UnreadStateCheck {
                     for (ScoredValue<String> entry : get(set)) blogs.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
                     if (!blogs.isEmpty()) actual.put(author, blogs);
                 });
-                tally.user(user, expected.unreadOf(user), expected.seenOf(user), actual, get(counts.get(user)));
+                Map<String, String> userCounts = get(counts.get(user));
+                tally.user(user, expected.unreadOf(user), expected.seenOf(user), actual, userCounts);
+                Map<Long, Long> inbox = new TreeMap<>();
+                for (ScoredValue<String> entry : get(inboxes.get(user))) inbox.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
+                tally.notices(user, expected.inboxOf(user), expected.unreadNoticesOf(user), inbox, userCounts.get("notices"));
             }
         }
-        return new CheckResult(users.size(), expected.entries(), tally.found, tally.lost, tally.extra, tally.doubleCounted, tally.examples);
+        compareBroadcasts(expected, tally);
+        return new CheckResult(users.size(), expected.entries() + expected.noticeEntries() + expected.broadcastEntries(),
+                tally.found, tally.lost, tally.extra, tally.doubleCounted, tally.examples);
+    }
+
+    /** Each audience's live notices, and each member's memberships, as the model has them. */
+    private void compareBroadcasts(ExpectedUnread expected, Tally tally) {
+        expected.liveNotices().forEach((audience, notices) -> {
+            Map<Long, Long> actual = new TreeMap<>();
+            for (ScoredValue<String> entry : get(redis.zrangeWithScores(noticeKeys.audienceNotices(audience), 0, -1))) {
+                actual.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
+            }
+            tally.entries("audience " + audience + ": notice", notices, actual);
+        });
+        expected.memberships().forEach((user, audiences) -> {
+            Map<String, String> actual = get(redis.hgetall(noticeKeys.audiences(user)));
+            if (!actual.equals(audiences)) {
+                tally.lost++;
+                tally.example("user %d: audiences %s, expected %s", user, actual, audiences);
+            }
+        });
     }
 
     /** Adds every user (and their authors) that has a counts hash or an unread set under the prefix. SCAN, never KEYS. */
@@ -143,7 +174,7 @@ public final class UnreadStateCheck {
             // A field of an author with no set behind it was not looked at above.
             for (Map.Entry<String, String> field : counts.entrySet()) {
                 long value = parse(field.getValue());
-                boolean known = field.getKey().equals("total") || field.getKey().equals("seen")
+                boolean known = field.getKey().equals("total") || field.getKey().equals("seen") || field.getKey().equals("notices")
                         || authors.contains(parse(field.getKey()));
                 if (value <= 0 || !known) {
                     doubleCounted++;
@@ -160,6 +191,32 @@ public final class UnreadStateCheck {
                 doubleCounted++;
                 example("user %d: seen %d (unseen %d) but %d unread are at or before the seen watermark", user, seen, total - seen, expectedSeen);
             }
+        }
+
+        /** The notice inbox entry by entry, and counts.notices against the unread among them. */
+        void notices(long user, Map<Long, Long> expected, long expectedUnread, Map<Long, Long> actual, String count) {
+            entries("user " + user + ": inbox notice", expected, actual);
+            if (parse(count) != expectedUnread) {
+                doubleCounted++;
+                example("user %d: notices %s but %d targeted notices are unread", user, count, expectedUnread);
+            }
+        }
+
+        /** Entries of one sorted set (id → score) against the expected ones. */
+        void entries(String what, Map<Long, Long> expected, Map<Long, Long> actual) {
+            found += actual.size();
+            expected.forEach((id, score) -> {
+                if (!score.equals(actual.get(id))) {
+                    lost++;
+                    example("%s %d (at %d) missing", what, id, score);
+                }
+            });
+            actual.forEach((id, score) -> {
+                if (!score.equals(expected.get(id))) {
+                    extra++;
+                    example("%s %d (at %d) there but not expected", what, id, score);
+                }
+            });
         }
 
         /** A count or an author id; anything else reads as 0, which the checks above report. */

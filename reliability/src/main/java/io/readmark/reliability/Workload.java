@@ -7,6 +7,13 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
+import io.readmark.schemas.NoticeWithdrawn;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.AudienceLeft;
+import io.readmark.schemas.AudienceJoined;
+import io.readmark.schemas.NoticesAllRead;
+import io.readmark.schemas.NoticeSent;
+import io.readmark.schemas.NoticeRead;
 import io.readmark.schemas.Unfollowed;
 
 import java.time.Instant;
@@ -18,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
+import java.util.TreeSet;
+import java.util.Set;
 import java.util.stream.LongStream;
 
 /**
@@ -34,7 +43,8 @@ import java.util.stream.LongStream;
  *       right after the original (replayed after an unfollow, a stale follow would be a new follow).</li>
  * </ul>
  * Reads are of blogs the user has unread, or of any blog; read-alls (of one author or of all) are up to now or up to
- * an earlier post, and so is a user seeing the inbox.
+ * an earlier post, and so is a user seeing the inbox. Targeted notices go to a few users each; notice reads are of
+ * one the user has unread or of any, and a notices-all-read is up to now or an earlier sending.
  */
 public final class Workload {
 
@@ -45,10 +55,14 @@ public final class Workload {
     private static final double BIG_V_FOLLOW_CHANCE = 0.15;
     private static final double IMMEDIATE_DUPLICATE_CHANCE = 0.1;
     private static final int RESENDABLE = 2_000;
+    private static final int MAX_NOTICE_RECIPIENTS = 5;
+    /** Broadcast audiences: {@code everyone}, and two that users join and leave. */
+    private static final List<String> AUDIENCES = List.of("everyone", "staff", "beta-testers");
 
     private enum Op {
         PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), ALL_READ(2), INBOX_SEEN(5), DELETE(6),
-        DUPLICATE(12);
+        DUPLICATE(12), NOTICE_SEND(4), NOTICE_READ(4), NOTICES_ALL_READ(1), NOTICE_PUBLISH(2), NOTICE_WITHDRAW(1),
+        MEMBERSHIP(2);
 
         final int weight;
 
@@ -71,6 +85,9 @@ public final class Workload {
     private final List<Long> liveBlogs = new ArrayList<>();
     private final Map<Long, Long> authorOf = new HashMap<>();
     private final List<EventProducer.Sent> resendable = new ArrayList<>();
+    private final List<Long> notices = new ArrayList<>();
+    /** Broadcast notices published so far, with their audience (index 0) and id (index 1). */
+    private final List<Object[]> broadcasts = new ArrayList<>();
     private long eventSequence;
     private long blogSequence;
 
@@ -162,6 +179,14 @@ public final class Workload {
             case DUPLICATE -> {
                 if (!resendable.isEmpty()) producer.resend(pick(resendable));
             }
+            case NOTICE_SEND -> sendNotice();
+            case NOTICE_READ -> readNotice(randomUser());
+            case NOTICES_ALL_READ -> noticesAllRead(randomUser());
+            case NOTICE_PUBLISH -> publishNotice(pick(AUDIENCES));
+            case NOTICE_WITHDRAW -> {
+                if (!broadcasts.isEmpty()) withdrawNotice(broadcasts.get(random.nextInt(broadcasts.size())));
+            }
+            case MEMBERSHIP -> membership(randomUser(), pick(AUDIENCES.subList(1, AUDIENCES.size())), random.nextBoolean());
         }
     }
 
@@ -237,6 +262,69 @@ public final class Workload {
         NavigableMap<Long, NavigableMap<Long, Long>> unread = model.unreadOf(user);
         if (unread.isEmpty() || random.nextBoolean()) return now;
         return pick(List.copyOf(pick(List.copyOf(unread.values())).values()));
+    }
+
+    /** A targeted notice to a few users (write diffusion, inline), ids from the blogs' sequence so they never clash. */
+    private void sendNotice() {
+        long notice = ++blogSequence;
+        long at = clock.next();
+        Set<Long> recipients = new TreeSet<>();
+        int count = 1 + random.nextInt(MAX_NOTICE_RECIPIENTS);
+        while (recipients.size() < count) recipients.add(randomUser());
+        remember(producer.send(new NoticeSent(nextEventId(), notice, List.copyOf(recipients), Instant.ofEpochMilli(at)), at));
+        recipients.forEach(user -> model.noticeSent(user, notice, at));
+        notices.add(notice);
+    }
+
+    /** A notice the user has unread, or (now and then) any notice, maybe one that never reaches them. */
+    private void readNotice(long user) {
+        List<Long> unread = model.unreadNoticeIdsOf(user);
+        long notice;
+        if (!unread.isEmpty() && random.nextInt(4) > 0) {
+            notice = pick(unread);
+        } else if (!notices.isEmpty()) {
+            notice = pick(notices);
+        } else {
+            return;
+        }
+        long at = clock.next();
+        remember(producer.send(new NoticeRead(nextEventId(), user, notice, Instant.ofEpochMilli(at)), at));
+        model.noticeRead(user, notice);
+    }
+
+    /** A broadcast: one write for the whole audience (read diffusion). */
+    private void publishNotice(String audience) {
+        long notice = ++blogSequence;
+        long at = clock.next();
+        remember(producer.send(new NoticePublished(nextEventId(), notice, audience, Instant.ofEpochMilli(at)), at));
+        model.noticePublished(audience, notice, at);
+        broadcasts.add(new Object[]{audience, notice});
+    }
+
+    private void withdrawNotice(Object[] broadcast) {
+        String audience = (String) broadcast[0];
+        long notice = (Long) broadcast[1];
+        long at = clock.next();
+        remember(producer.send(new NoticeWithdrawn(nextEventId(), notice, audience, Instant.ofEpochMilli(at)), at));
+        model.noticeWithdrawn(audience, notice);
+    }
+
+    /** Joins and leaves are keyed by the audience, so one audience's stay in order. */
+    private void membership(long user, String audience, boolean join) {
+        long at = clock.next();
+        Instant when = Instant.ofEpochMilli(at);
+        remember(producer.send(join ? new AudienceJoined(nextEventId(), user, audience, when)
+                : new AudienceLeft(nextEventId(), user, audience, when), at));
+        model.membership(user, audience, join, at);
+    }
+
+    /** Up to now, or (half the time) up to when one of the user's notices was sent. */
+    private void noticesAllRead(long user) {
+        long at = clock.next();
+        NavigableMap<Long, Long> inbox = model.inboxOf(user);
+        long readAt = inbox.isEmpty() || random.nextBoolean() ? at : pick(List.copyOf(inbox.values()));
+        remember(producer.send(new NoticesAllRead(nextEventId(), user, Instant.ofEpochMilli(readAt)), at));
+        model.noticesAllRead(user, readAt);
     }
 
     private void delete(long blog) {

@@ -97,8 +97,8 @@ class PoisonPillIT {
         // Given a processor with both roles on topics of its own; authors with 20 followers go the big-V way
         Infrastructure infra = TestInfrastructure.shared();
         String run = "poison-" + UUID.randomUUID().toString().substring(0, 8);
-        Topics topics = Topics.named("blog-" + run, "follow-" + run, "read-" + run, "dlq-" + run, "fanout-" + run);
-        KafkaTopics.createTopics(infra.kafkaBootstrapServers(), Map.of(topics.blogEvents().name(), 3,
+        Topics topics = Topics.named("blog-" + run, "follow-" + run, "read-" + run, "dlq-" + run, "fanout-" + run, "notice-" + run);
+        KafkaTopics.createTopics(infra.kafkaBootstrapServers(), Map.of(topics.blogEvents().name(), 3, topics.noticeEvents().name(), 3,
                 topics.followEvents().name(), 3, topics.readEvents().name(), 3, topics.fanoutChunks().name(), 3,
                 topics.deadLetters().name(), 1));
         Map<String, String> settings = new HashMap<>(Map.of(
@@ -112,7 +112,7 @@ class PoisonPillIT {
                 "READMARK_TOPIC_FANOUT", topics.fanoutChunks().name(),
                 "PROCESSOR_APPLICATION_ID", run,
                 "PROCESSOR_STATE_DIR", Files.createTempDirectory(run).toString()));
-        settings.putAll(Map.of("PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
+        settings.putAll(Map.of("READMARK_TOPIC_NOTICE_EVENTS", topics.noticeEvents().name(), "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
                 "PROCESSOR_BIGV_THRESHOLD", Integer.toString(BIG_V_THRESHOLD), "PROCESSOR_FANOUT_CHUNK_SIZE", "8"));
         Random random = new Random(SEED);
         BadRecords catalogue = new BadRecords(SEED);

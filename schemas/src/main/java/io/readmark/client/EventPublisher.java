@@ -11,6 +11,13 @@ import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.schemas.Unfollowed;
+import io.readmark.schemas.AudienceJoined;
+import io.readmark.schemas.AudienceLeft;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.NoticeRead;
+import io.readmark.schemas.NoticeSent;
+import io.readmark.schemas.NoticeWithdrawn;
+import io.readmark.schemas.NoticesAllRead;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -324,6 +331,43 @@ public final class EventPublisher implements AutoCloseable {
     /** Returns at once; see {@link #publish(Event)}. */
     public CompletableFuture<RecordMetadata> inboxSeenAsync(String eventId, long userId, Instant seenAt) {
         return publish(new InboxSeen(eventId, userId, seenAt));
+    }
+
+    // Notices: blocking forms only; publish(Event) is the asynchronous form of each.
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. {@code expiresAt} may be null (no expiry). */
+    public RecordMetadata noticePublished(String eventId, long noticeId, String audience, Instant publishedAt, Instant expiresAt) {
+        return publishAndWait(new NoticePublished(eventId, noticeId, audience, publishedAt, expiresAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata noticeWithdrawn(String eventId, long noticeId, String audience, Instant withdrawnAt) {
+        return publishAndWait(new NoticeWithdrawn(eventId, noticeId, audience, withdrawnAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata audienceJoined(String eventId, long userId, String audience, Instant at) {
+        return publishAndWait(new AudienceJoined(eventId, userId, audience, at));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata audienceLeft(String eventId, long userId, String audience, Instant at) {
+        return publishAndWait(new AudienceLeft(eventId, userId, audience, at));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata noticeSent(String eventId, long noticeId, List<Long> recipientIds, Instant sentAt) {
+        return publishAndWait(new NoticeSent(eventId, noticeId, recipientIds, sentAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata noticeRead(String eventId, long userId, long noticeId, Instant readAt) {
+        return publishAndWait(new NoticeRead(eventId, userId, noticeId, readAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. */
+    public RecordMetadata noticesAllRead(String eventId, long userId, Instant readAt) {
+        return publishAndWait(new NoticesAllRead(eventId, userId, readAt));
     }
 
     /** Waits for records already sent, at most as long as one delivery may take, then releases the connections. */

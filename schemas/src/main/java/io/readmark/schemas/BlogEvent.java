@@ -11,7 +11,7 @@ public sealed interface BlogEvent extends Event permits BlogPublished, BlogDelet
 
     @Override
     @JsonIgnore
-    default long recordKey() {
-        return authorId();
+    default String recordKey() {
+        return Long.toString(authorId());
     }
 }

@@ -17,15 +17,25 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = BlogRead.class, name = "BlogRead"),
         @JsonSubTypes.Type(value = AuthorReadAll.class, name = "AuthorReadAll"),
         @JsonSubTypes.Type(value = AllRead.class, name = "AllRead"),
-        @JsonSubTypes.Type(value = InboxSeen.class, name = "InboxSeen")
+        @JsonSubTypes.Type(value = InboxSeen.class, name = "InboxSeen"),
+        @JsonSubTypes.Type(value = NoticeRead.class, name = "NoticeRead"),
+        @JsonSubTypes.Type(value = NoticesAllRead.class, name = "NoticesAllRead"),
+        @JsonSubTypes.Type(value = NoticePublished.class, name = "NoticePublished"),
+        @JsonSubTypes.Type(value = NoticeWithdrawn.class, name = "NoticeWithdrawn"),
+        @JsonSubTypes.Type(value = AudienceJoined.class, name = "AudienceJoined"),
+        @JsonSubTypes.Type(value = AudienceLeft.class, name = "AudienceLeft"),
+        @JsonSubTypes.Type(value = NoticeSent.class, name = "NoticeSent")
 })
-public sealed interface Event permits BlogEvent, FollowEvent, ReadEvent {
+public sealed interface Event permits BlogEvent, FollowEvent, ReadEvent, NoticeEvent {
 
     String eventId();
 
-    /** The id the Kafka record is keyed by, so all events of one key stay in order on one partition. */
+    /**
+     * The Kafka record key (an id as a decimal string, or a notice's audience), so all events of one key stay in order
+     * on one partition.
+     */
     @JsonIgnore
-    long recordKey();
+    String recordKey();
 
     /** The wire name of this event type, as written in the {@code type} field. */
     @JsonIgnore

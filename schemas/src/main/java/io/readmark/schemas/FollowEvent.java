@@ -11,7 +11,7 @@ public sealed interface FollowEvent extends Event permits Followed, Unfollowed {
 
     @Override
     @JsonIgnore
-    default long recordKey() {
-        return authorId();
+    default String recordKey() {
+        return Long.toString(authorId());
     }
 }

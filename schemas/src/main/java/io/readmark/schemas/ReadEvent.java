@@ -3,13 +3,14 @@ package io.readmark.schemas;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 /** An event of {@code read-events}, keyed by the reading user. */
-public sealed interface ReadEvent extends Event permits BlogRead, AuthorReadAll, AllRead, InboxSeen {
+public sealed interface ReadEvent extends Event permits BlogRead, AuthorReadAll, AllRead, InboxSeen, NoticeRead,
+        NoticesAllRead {
 
     long userId();
 
     @Override
     @JsonIgnore
-    default long recordKey() {
-        return userId();
+    default String recordKey() {
+        return Long.toString(userId());
     }
 }

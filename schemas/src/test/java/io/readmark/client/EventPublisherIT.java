@@ -29,6 +29,13 @@ import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
+import io.readmark.schemas.AudienceJoined;
+import io.readmark.schemas.AudienceLeft;
+import io.readmark.schemas.NoticePublished;
+import io.readmark.schemas.NoticeRead;
+import io.readmark.schemas.NoticeSent;
+import io.readmark.schemas.NoticeWithdrawn;
+import io.readmark.schemas.NoticesAllRead;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import io.readmark.schemas.Unfollowed;
@@ -112,6 +119,26 @@ class EventPublisherIT {
 
         assertStored(allRead, topics.readEvents().name(), "302", new AllRead("allr-1", 302, AT));
         assertStored(seen, topics.readEvents().name(), "303", new InboxSeen("seen-1", 303, AT));
+    }
+
+    @Test
+    void noticeEventsLandOnNoticeEventsKeyedByAudienceOrNoticeAndNoticeReadsOnReadEvents() {
+        RecordMetadata published = publisher.noticePublished("np-1", 501, "staff", AT, AT.plusSeconds(3600));
+        RecordMetadata withdrawn = publisher.noticeWithdrawn("nw-1", 501, "staff", AT);
+        RecordMetadata joined = publisher.audienceJoined("aj-1", 304, "staff", AT);
+        RecordMetadata left = publisher.audienceLeft("al-1", 304, "staff", AT);
+        RecordMetadata sent = publisher.noticeSent("ns-1", 502, java.util.List.of(304L, 305L), AT);
+        RecordMetadata read = publisher.noticeRead("nr-1", 304, 502, AT);
+        RecordMetadata allRead = publisher.noticesAllRead("nar-1", 305, AT);
+
+        String notices = topics.noticeEvents().name();
+        assertStored(published, notices, "staff", new NoticePublished("np-1", 501, "staff", AT, AT.plusSeconds(3600)));
+        assertStored(withdrawn, notices, "staff", new NoticeWithdrawn("nw-1", 501, "staff", AT));
+        assertStored(joined, notices, "staff", new AudienceJoined("aj-1", 304, "staff", AT));
+        assertStored(left, notices, "staff", new AudienceLeft("al-1", 304, "staff", AT));
+        assertStored(sent, notices, "502", new NoticeSent("ns-1", 502, java.util.List.of(304L, 305L), AT));
+        assertStored(read, topics.readEvents().name(), "304", new NoticeRead("nr-1", 304, 502, AT));
+        assertStored(allRead, topics.readEvents().name(), "305", new NoticesAllRead("nar-1", 305, AT));
     }
 
     @Test

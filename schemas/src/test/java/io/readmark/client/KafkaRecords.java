@@ -39,8 +39,10 @@ final class KafkaRecords {
     /** Topics only this test class writes to, created on the shared broker (auto-creation is off). */
     static Topics createTopicsFor(Class<?> testClass) {
         String prefix = testClass.getSimpleName().toLowerCase() + ".";
-        Topics topics = Topics.named(prefix + "blog-events", prefix + "follow-events", prefix + "read-events", prefix + "dlq");
+        Topics topics = Topics.named(prefix + "blog-events", prefix + "follow-events", prefix + "read-events", prefix + "dlq",
+                prefix + "fanout", prefix + "notice-events");
         KafkaTopics.createTopics(bootstrap(), Map.of(
+                topics.noticeEvents().name(), 3,
                 topics.blogEvents().name(), 3,
                 topics.followEvents().name(), 3,
                 topics.readEvents().name(), 3,

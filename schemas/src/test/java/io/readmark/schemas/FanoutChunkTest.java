@@ -29,7 +29,7 @@ class FanoutChunkTest {
         assertThatThrownBy(() -> Topics.CHUNK_SERDE.decode(json))
                 .isInstanceOfSatisfying(InvalidEventException.class, e -> {
                     assertThat(e.field()).startsWith(field);
-                    if (field.equals("kind")) assertThat(e.reason()).isEqualTo("must be one of [DELIVER, REMOVE]");
+                    if (field.equals("kind")) assertThat(e.reason()).isEqualTo("must be one of [DELIVER, REMOVE, NOTICE]");
                 });
     }
 

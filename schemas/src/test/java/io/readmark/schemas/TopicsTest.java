@@ -30,8 +30,8 @@ class TopicsTest {
 
     @Test
     void shouldHonourConfiguredNames() {
-        Topics topics = Topics.named("b", "f", "r", "dlq", "fan");
-        assertThat(topics.allNames()).containsExactly("b", "f", "r", "dlq", "fan");
+        Topics topics = Topics.named("b", "f", "r", "dlq", "fan", "n");
+        assertThat(topics.allNames()).containsExactly("b", "f", "r", "dlq", "fan", "n");
         assertThat(topics.topicFor(new BlogRead("e", 1, 2, 3, NOW)).name()).isEqualTo("r");
     }
 
@@ -39,6 +39,6 @@ class TopicsTest {
     void shouldTakeNamesFromTheLookupAndDefaultsForTheRest() {
         Map<String, String> environment = Map.of("READMARK_TOPIC_READ_EVENTS", "prod.reads", "READMARK_TOPIC_DLQ", "prod.dlq");
         Topics topics = Topics.from(name -> Optional.ofNullable(environment.get(name)));
-        assertThat(topics.allNames()).containsExactly("blog-events", "follow-events", "prod.reads", "prod.dlq", "readmark-fanout");
+        assertThat(topics.allNames()).containsExactly("blog-events", "follow-events", "prod.reads", "prod.dlq", "readmark-fanout", "notice-events");
     }
 }

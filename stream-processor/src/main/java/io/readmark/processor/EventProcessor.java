@@ -37,6 +37,11 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
         writer.flush();
     }
 
+    /** The context of the task, for processors that forward records. */
+    ProcessorContext<byte[], byte[]> context() {
+        return context;
+    }
+
     /** Applies an event of a type the decoder accepts. */
     abstract void apply(E event, UnreadWrites writer);
 }

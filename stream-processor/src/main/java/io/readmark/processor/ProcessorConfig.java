@@ -6,6 +6,7 @@ import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.Topics;
 import io.readmark.store.UnreadKeys;
+import io.readmark.store.NoticeLimits;
 import io.readmark.store.UnreadLimits;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -69,7 +70,10 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 .stateDir(Path.of(settings.string("PROCESSOR_STATE_DIR", System.getProperty("java.io.tmpdir") + "/readmark-streams")))
                 .limits(new UnreadLimits(
                         settings.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", UnreadLimits.DEFAULTS.maxUnreadPerAuthor()),
-                        settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser())))
+                        settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser()),
+                        NoticeLimits.of(
+                                settings.positiveInteger("READMARK_MAX_NOTICES_PER_AUDIENCE", NoticeLimits.DEFAULTS.maxNoticesPerAudience()),
+                                settings.positiveInteger("READMARK_MAX_TARGETED_NOTICES", NoticeLimits.DEFAULTS.maxTargetedNotices()))))
                 .maxPendingWrites(settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000))
                 .redisTimeout(settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)))
                 .fanout(new FanoutSettings(bigVPolicy(settings),
@@ -77,7 +81,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNKS_PER_TICK", 4),
                         settings.duration("PROCESSOR_FANOUT_TICK", Duration.ofMillis(50)),
                         settings.duration("PROCESSOR_DELETED_BLOG_RETENTION", Duration.ofDays(7)),
-                        settings.duration("PROCESSOR_RECENT_POST_RETENTION", Duration.ofDays(1))))
+                        settings.duration("PROCESSOR_RECENT_POST_RETENTION", Duration.ofDays(1)),
+                        settings.positiveInteger("READMARK_NOTICE_INLINE_RECIPIENTS", FanoutSettings.DEFAULT_NOTICE_INLINE_RECIPIENTS)))
                 .roles(roles.contains("main"), roles.contains("fanout"))
                 .fanoutWorkerThreads(settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1))
                 .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000))

@@ -6,12 +6,14 @@ import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.InboxSeen;
+import io.readmark.schemas.NoticeRead;
+import io.readmark.schemas.NoticesAllRead;
 import io.readmark.schemas.ReadEvent;
 import io.readmark.store.UnreadWrites;
 
 /**
  * Applies a user's reads: one blog, everything of an author or of every author up to a moment; and when the user last
- * saw the inbox.
+ * saw the inbox; one notice, or every notice up to a moment.
  */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
@@ -26,6 +28,8 @@ final class ReadEventProcessor extends EventProcessor<ReadEvent> {
             case AuthorReadAll readAll -> writer.readAll(readAll.userId(), readAll.authorId(), readAll.readAt().toEpochMilli());
             case AllRead allRead -> writer.allRead(allRead.userId(), allRead.readAt().toEpochMilli());
             case InboxSeen seen -> writer.inboxSeen(seen.userId(), seen.seenAt().toEpochMilli());
+            case NoticeRead read -> writer.noticeRead(read.userId(), read.noticeId(), read.readAt().toEpochMilli());
+            case NoticesAllRead allRead -> writer.noticesAllRead(allRead.userId(), allRead.readAt().toEpochMilli());
         }
     }
 }

@@ -147,7 +147,8 @@ public final class StreamProcessor implements AutoCloseable {
      */
     public static void requireTopics(ProcessorConfig config) {
         Topics topics = config.topics();
-        List<String> inputs = List.of(topics.followEvents().name(), topics.blogEvents().name(), topics.readEvents().name());
+        List<String> inputs = List.of(topics.followEvents().name(), topics.blogEvents().name(), topics.readEvents().name(),
+                topics.noticeEvents().name());
         List<String> internal = List.of(AuthorPartitions.topic(config.applicationId()),
                 config.applicationId() + "-" + FollowerGraph.STORE_NAME + "-changelog");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {

@@ -29,8 +29,9 @@ import java.util.function.Function;
  * author onto one internal topic ({@link AuthorPartitions}), so an author's follows and posts meet in one task with
  * the follower graph whatever partitions the producers chose; read events, keyed by user, need no author and are
  * applied where they arrive. Big-V fan-outs leave as chunks on the fan-out topic. Records arrive as raw bytes so that
- * a bad one is dead-lettered instead of failing deserialization. A rebuild runs the two paths one after the other
- * ({@link #authorEvents}, then {@link #readEvents}), with its own handling of bad records. Every node and the internal
+ * a bad one is dead-lettered instead of failing deserialization. Notice events, keyed by audience or notice, are
+ * applied where they arrive too. A rebuild runs the paths one after the other ({@link #authorEvents}, then
+ * {@link #noticeEvents}, then {@link #readEvents}), with its own handling of bad records. Every node and the internal
  * topic are named, so their names survive changes to this class.
  */
 public final class UnreadTopology {
@@ -42,6 +43,8 @@ public final class UnreadTopology {
     static final String CHECKED_AUTHOR_EVENTS = "author-events-checked";
     static final String AUTHOR_EVENTS = "author-events-processor";
     static final String FANOUT_SINK = "fanout-chunks";
+    static final String NOTICE_EVENTS = "notice-events";
+    static final String NOTICE_FANOUT_SINK = "notice-fanout-chunks";
 
     private UnreadTopology() {
     }
@@ -57,6 +60,7 @@ public final class UnreadTopology {
         RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
         addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, deadLetters);
         addReadPath(builder, topics, writers, deadLetters);
+        addNoticePath(builder, topics, writers, fanout, deadLetters);
         return builder.build();
     }
 
@@ -102,6 +106,24 @@ public final class UnreadTopology {
                                                       Class<? extends Event> type, RejectedRecords.Route badRecords) {
         return addBranch(builder, name, topic, badRecords,
                 rejects -> new AuthorEventRouting(EventDecoder.of(type, rejects), CHECKED_AUTHOR_EVENTS));
+    }
+
+    /** Only the notice path: broadcasts, memberships and targeted notices. */
+    public static Topology noticeEvents(Topics topics, ThreadWrites writers, FanoutSettings fanout, RejectedRecords.Route badRecords) {
+        StreamsBuilder builder = new StreamsBuilder();
+        addNoticePath(builder, topics, writers, fanout, badRecords);
+        return builder.build();
+    }
+
+    /**
+     * Notice events need no state and no re-partitioning: each one names its audience or its recipients. Mass sends
+     * leave as chunks on the fan-out topic.
+     */
+    private static void addNoticePath(StreamsBuilder builder, Topics topics, ThreadWrites writers, FanoutSettings fanout,
+                                      RejectedRecords.Route badRecords) {
+        KStream<byte[], byte[]> applied = addBranch(builder, NOTICE_EVENTS, topics.noticeEvents().name(), badRecords,
+                rejects -> new NoticeEventProcessor(writers, rejects, fanout.noticeInlineRecipients(), fanout.chunkSize(), NOTICE_FANOUT_SINK));
+        applied.to(topics.fanoutChunks().name(), bytes(NOTICE_FANOUT_SINK));
     }
 
     private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {

@@ -41,7 +41,7 @@ class DeadLetterSendFailureIT {
                     .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "4096")))).all().get();
         }
         KafkaTopics.createTopics(infra.kafkaBootstrapServers(), Map.of("blog-" + run, 1, "follow-" + run, 1,
-                "read-" + run, 1, "fanout-" + run, 1, "dlq-" + run, 1));
+                "read-" + run, 1, "fanout-" + run, 1, "dlq-" + run, 1, "notice-" + run, 1));
         ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", infra.kafkaBootstrapServers(),
                 "REDIS_URL", infra.redisUrl(),
@@ -51,6 +51,7 @@ class DeadLetterSendFailureIT {
                 "READMARK_TOPIC_READ_EVENTS", "read-" + run,
                 "READMARK_TOPIC_DLQ", "dlq-" + run,
                 "READMARK_TOPIC_FANOUT", "fanout-" + run,
+                "READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run,
                 "PROCESSOR_APPLICATION_ID", run), Map.of(
                 "PROCESSOR_STATE_DIR", Files.createTempDirectory(run).toString(),
                 "PROCESSOR_HTTP_HOST", "127.0.0.1",

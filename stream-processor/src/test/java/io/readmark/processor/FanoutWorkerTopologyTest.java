@@ -75,6 +75,14 @@ class FanoutWorkerTopologyTest {
     }
 
     @Test
+    void shouldSendATargetedNoticeToEveryRecipientOfANoticeChunk() {
+        send(Topics.CHUNK_SERDE.serialize(null, new FanoutChunk("notice-502", FanoutChunk.Kind.NOTICE, 0, 502, AT_MILLIS, 2,
+                AT_MILLIS, List.of(101L, 102L))));
+
+        assertThat(writes.writes()).containsExactly(RecordingWrites.noticeSent(101, 502, AT), RecordingWrites.noticeSent(102, 502, AT));
+    }
+
+    @Test
     void shouldDeadLetterChunksItCannotReadWithoutWritingAndKeepGoing() {
         send("{\"jobId\":\"x\"}".getBytes(StandardCharsets.UTF_8));
         send("null".getBytes(StandardCharsets.UTF_8));

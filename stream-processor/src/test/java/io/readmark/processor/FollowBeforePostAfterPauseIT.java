@@ -60,10 +60,12 @@ class FollowBeforePostAfterPauseIT {
         Map<String, String> settings = new HashMap<>(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafka, "PROCESSOR_APPLICATION_ID", run,
                 "READMARK_REDIS_PREFIX", run, "READMARK_TOPIC_BLOG_EVENTS", "blog-" + run, "READMARK_TOPIC_FOLLOW_EVENTS", "follow-" + run,
                 "READMARK_TOPIC_READ_EVENTS", "read-" + run, "READMARK_TOPIC_DLQ", "dlq-" + run, "READMARK_TOPIC_FANOUT", "fanout-" + run,
+                "READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run,
                 "PROCESSOR_ROLES", "main"));
         settings.putAll(Map.of("PROCESSOR_STREAM_THREADS", "1", "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
                 "PROCESSOR_STATE_DIR", Files.createTempDirectory("pause").toString()));
-        KafkaTopics.createTopics(kafka, Map.of("blog-" + run, 1, "follow-" + run, 1, "read-" + run, 1, "dlq-" + run, 1, "fanout-" + run, 1));
+        KafkaTopics.createTopics(kafka, Map.of("blog-" + run, 1, "follow-" + run, 1, "read-" + run, 1, "dlq-" + run, 1, "fanout-" + run, 1,
+                "notice-" + run, 1));
         Logger logger = (Logger) LoggerFactory.getLogger(UnreadWriter.class);
         writerLog.start();
         logger.addAppender(writerLog);

@@ -103,6 +103,69 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
         calls.add(follow(userId, authorId, time(atMillis)));
     }
 
+    static String noticePublished(String audience, long noticeId, String at, String expiresAt) {
+        return "noticePublished " + audience + " " + noticeId + " " + at + (expiresAt == null ? "" : " " + expiresAt);
+    }
+
+    static String noticeWithdrawn(String audience, long noticeId, String at) {
+        return "noticeWithdrawn " + audience + " " + noticeId + " " + at;
+    }
+
+    static String audienceJoined(long userId, String audience, String at) {
+        return "audienceJoined " + userId + " " + audience + " " + at;
+    }
+
+    static String audienceLeft(long userId, String audience, String at) {
+        return "audienceLeft " + userId + " " + audience + " " + at;
+    }
+
+    static String noticeSent(long userId, long noticeId, String at) {
+        return "noticeSent " + userId + " " + noticeId + " " + at;
+    }
+
+    static String noticeRead(long userId, long noticeId, String at) {
+        return "noticeRead " + userId + " " + noticeId + " " + at;
+    }
+
+    static String noticesAllRead(long userId, String at) {
+        return "noticesAllRead " + userId + " " + at;
+    }
+
+    @Override
+    public void noticePublished(String audience, long noticeId, long publishedAtMillis, long expiresAtMillis) {
+        calls.add(noticePublished(audience, noticeId, time(publishedAtMillis), expiresAtMillis == 0 ? null : time(expiresAtMillis)));
+    }
+
+    @Override
+    public void noticeWithdrawn(String audience, long noticeId, long withdrawnAtMillis) {
+        calls.add(noticeWithdrawn(audience, noticeId, time(withdrawnAtMillis)));
+    }
+
+    @Override
+    public void audienceJoined(long userId, String audience, long atMillis) {
+        calls.add(audienceJoined(userId, audience, time(atMillis)));
+    }
+
+    @Override
+    public void audienceLeft(long userId, String audience, long atMillis) {
+        calls.add(audienceLeft(userId, audience, time(atMillis)));
+    }
+
+    @Override
+    public void noticeSent(long userId, long noticeId, long sentAtMillis) {
+        calls.add(noticeSent(userId, noticeId, time(sentAtMillis)));
+    }
+
+    @Override
+    public void noticeRead(long userId, long noticeId, long readAtMillis) {
+        calls.add(noticeRead(userId, noticeId, time(readAtMillis)));
+    }
+
+    @Override
+    public void noticesAllRead(long userId, long readAtMillis) {
+        calls.add(noticesAllRead(userId, time(readAtMillis)));
+    }
+
     @Override
     public void flush() {
         calls.add(FLUSH);

@@ -17,6 +17,7 @@ final class TopologyInputs {
     final TestInputTopic<String, String> follows;
     final TestInputTopic<String, String> blogs;
     final TestInputTopic<String, String> reads;
+    final TestInputTopic<String, String> notices;
     final TestOutputTopic<byte[], byte[]> deadLetters;
 
     TopologyInputs(TopologyTestDriver driver, Topics topics) {
@@ -24,6 +25,7 @@ final class TopologyInputs {
         follows = driver.createInputTopic(topics.followEvents().name(), strings, strings);
         blogs = driver.createInputTopic(topics.blogEvents().name(), strings, strings);
         reads = driver.createInputTopic(topics.readEvents().name(), strings, strings);
+        notices = driver.createInputTopic(topics.noticeEvents().name(), strings, strings);
         deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

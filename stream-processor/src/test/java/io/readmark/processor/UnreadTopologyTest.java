@@ -20,6 +20,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.LongStream;
 
+import static io.readmark.processor.RecordingWrites.audienceJoined;
+import static io.readmark.processor.RecordingWrites.audienceLeft;
+import static io.readmark.processor.RecordingWrites.noticePublished;
+import static io.readmark.processor.RecordingWrites.noticeRead;
+import static io.readmark.processor.RecordingWrites.noticeSent;
+import static io.readmark.processor.RecordingWrites.noticeWithdrawn;
+import static io.readmark.processor.RecordingWrites.noticesAllRead;
 import static io.readmark.processor.RecordingWrites.FLUSH;
 import static io.readmark.processor.RecordingWrites.deliver;
 import static io.readmark.processor.RecordingWrites.follow;
@@ -286,5 +293,90 @@ class UnreadTopologyTest {
         assertThat(writes.writes()).isEmpty();
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
                 .containsExactly(List.of(101L, 102L), List.of(103L));
+    }
+
+    @Test
+    void shouldApplyBroadcastsAsOneWriteAndMembershipsToTheirMember() {
+        inputs.notices.pipeInput("staff", """
+                {"type":"NoticePublished","eventId":"n1","noticeId":501,"audience":"staff","publishedAt":"2026-01-01T12:00:00Z",
+                 "expiresAt":"2026-01-02T12:00:00Z"}""");
+        inputs.notices.pipeInput("staff", """
+                {"type":"AudienceJoined","eventId":"j1","userId":101,"audience":"staff","at":"2026-01-01T11:00:00Z"}""");
+        inputs.notices.pipeInput("staff", """
+                {"type":"AudienceLeft","eventId":"l1","userId":101,"audience":"staff","at":"2026-01-01T13:00:00Z"}""");
+        inputs.notices.pipeInput("staff", """
+                {"type":"NoticeWithdrawn","eventId":"w1","noticeId":501,"audience":"staff","withdrawnAt":"2026-01-01T14:00:00Z"}""");
+
+        assertThat(writes.calls()).containsExactly(
+                noticePublished("staff", 501, "2026-01-01T12:00:00Z", "2026-01-02T12:00:00Z"), FLUSH,
+                audienceJoined(101, "staff", "2026-01-01T11:00:00Z"), FLUSH,
+                audienceLeft(101, "staff", "2026-01-01T13:00:00Z"), FLUSH,
+                noticeWithdrawn("staff", 501, "2026-01-01T14:00:00Z"), FLUSH);
+    }
+
+    @Test
+    void shouldSendATargetedNoticeToEachRecipientAndApplyNoticeReads() {
+        inputs.notices.pipeInput("502", """
+                {"type":"NoticeSent","eventId":"s1","noticeId":502,"recipientIds":[101,102],"sentAt":"2026-01-01T12:00:00Z"}""");
+        inputs.reads.pipeInput("101", """
+                {"type":"NoticeRead","eventId":"nr","userId":101,"noticeId":502,"readAt":"2026-01-01T12:05:00Z"}""");
+        inputs.reads.pipeInput("102", """
+                {"type":"NoticesAllRead","eventId":"nar","userId":102,"readAt":"2026-01-01T12:10:00Z"}""");
+
+        assertThat(writes.writes()).containsExactly(
+                noticeSent(101, 502, "2026-01-01T12:00:00Z"), noticeSent(102, 502, "2026-01-01T12:00:00Z"),
+                noticeRead(101, 502, "2026-01-01T12:05:00Z"), noticesAllRead(102, "2026-01-01T12:10:00Z"));
+    }
+
+    /** Above the inline threshold a send leaves as chunks on the fan-out topic, like a big-V fan-out. */
+    @Test
+    void shouldHandAMassSendToTheFanoutTopicInsteadOfWritingInline() {
+        driver.close();
+        driver = startDriver(1, new FanoutSettings(BigVPolicy.withThreshold(1_000), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
+                Duration.ofDays(1), 2));
+        TestOutputTopic<byte[], byte[]> chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+
+        inputs.notices.pipeInput("502", """
+                {"type":"NoticeSent","eventId":"s1","noticeId":502,"recipientIds":[101,102],"sentAt":"2026-01-01T12:00:00Z"}""");
+        inputs.notices.pipeInput("503", """
+                {"type":"NoticeSent","eventId":"s2","noticeId":503,"recipientIds":[101,102,103,104,105],"sentAt":"2026-01-01T12:00:00Z"}""");
+
+        assertThat(writes.writes()).as("two recipients are within the threshold").containsExactly(
+                noticeSent(101, 502, "2026-01-01T12:00:00Z"), noticeSent(102, 502, "2026-01-01T12:00:00Z"));
+        List<FanoutChunk> sent = chunks.readValuesToList().stream().map(Topics.CHUNK_SERDE::decode).toList();
+        assertThat(sent).extracting(FanoutChunk::followerIds).containsExactly(List.of(101L, 102L), List.of(103L, 104L), List.of(105L));
+        assertThat(sent).allSatisfy(chunk -> {
+            assertThat(chunk.kind()).isEqualTo(FanoutChunk.Kind.NOTICE);
+            assertThat(chunk.blogId()).isEqualTo(503);
+            assertThat(chunk.jobFollowers()).isEqualTo(5);
+        });
+    }
+
+    @Test
+    void shouldDeadLetterBadNoticeEventsWithTheirReason() {
+        inputs.notices.pipeInput("everyone", """
+                {"type":"AudienceJoined","eventId":"j","userId":101,"audience":"everyone","at":"2026-01-01T11:00:00Z"}""");
+        inputs.notices.pipeInput("other", """
+                {"type":"NoticePublished","eventId":"n","noticeId":1,"audience":"staff","publishedAt":"2026-01-01T12:00:00Z"}""");
+        inputs.notices.pipeInput("1", """
+                {"type":"NoticeSent","eventId":"s","noticeId":1,"recipientIds":[5,5],"sentAt":"2026-01-01T12:00:00Z"}""");
+        inputs.notices.pipeInput("101", """
+                {"type":"NoticeRead","eventId":"r","userId":101,"noticeId":1,"readAt":"2026-01-01T12:00:00Z"}""");
+        inputs.reads.pipeInput("staff", """
+                {"type":"NoticePublished","eventId":"n","noticeId":1,"audience":"staff","publishedAt":"2026-01-01T12:00:00Z"}""");
+        inputs.notices.pipeInput("staff", """
+                {"type":"NoticePublished","eventId":"n2","noticeId":2,"audience":"staff","publishedAt":"2026-01-01T12:00:00Z"}""");
+
+        assertThat(writes.writes()).as("only the valid event after the bad ones")
+                .containsExactly(noticePublished("staff", 2, "2026-01-01T12:00:00Z", null));
+        assertThat(inputs.deadLetters.readRecordsToList())
+                .extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.SOURCE_TOPIC), record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY))
+                .containsExactly(
+                        tuple("notice-events", "field"),
+                        tuple("notice-events", "key"),
+                        tuple("notice-events", "field"),
+                        tuple("notice-events", "type"),
+                        tuple("read-events", "type"));
     }
 }

@@ -20,6 +20,11 @@ public enum DriftKind {
      * (floors field {@code seen}), so the unseen count the API derives from it is wrong.
      */
     WRONG_SEEN("wrong-seen"),
+    /**
+     * {@code notices} (missing: 0) is not the number of unread entries of the user's targeted notice inbox: those above
+     * both floors ({@code notices}, {@code all}) without a read mark.
+     */
+    WRONG_NOTICES("wrong-notices"),
     /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
     OVER_CAP("over-cap"),
     /**

@@ -48,6 +48,7 @@ public final class Reconciler {
     private final RedisClusterAsyncCommands<String, String> redis;
     private final RedisConnections connections;
     private final UnreadKeys keys;
+    private final NoticeKeys noticeKeys;
     private final String cap;
     private final MergedIndexCheck merged;
 
@@ -55,6 +56,7 @@ public final class Reconciler {
         this.connections = connections;
         this.redis = connections.shared().async();
         this.keys = keys;
+        this.noticeKeys = new NoticeKeys(keys.prefix());
         this.cap = Integer.toString(maxUnreadPerAuthor);
         this.merged = new MergedIndexCheck(redis, keys);
         try {
@@ -120,6 +122,10 @@ public final class Reconciler {
             checkMerged(run, batch);
             listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "merged indexes");
         });
+        connections.scan(noticeKeys.inboxPattern(), SCAN_COUNT, batch -> {
+            checkInboxes(run, batch);
+            listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "notice inboxes");
+        });
         return run.report();
     }
 
@@ -159,6 +165,8 @@ public final class Reconciler {
             }
         }
         merged.compareEntries(compare).forEach((user, findings) -> checked.get(user).findings().addAll(findings));
+        List<CompletableFuture<List<Object>>> notices = users.stream().map(user -> checkNotices(user, false)).toList();
+        for (int i = 0; i < users.size(); i++) checked.get(users.get(i)).findings().addAll(findings(users.get(i), notices.get(i).join()));
         checked.forEach((user, result) -> run.found(user, result.findings(), result.authors()));
     }
 
@@ -223,6 +231,25 @@ public final class Reconciler {
         }
     }
 
+    /** Pass 4: every notice inbox of a user without counts (pass 1 checked the others' notices). */
+    private void checkInboxes(Run run, List<String> inboxKeys) {
+        run.keysScanned += inboxKeys.size();
+        for (String key : inboxKeys) {
+            long user = noticeKeys.userOfInbox(key);
+            if (user < 0) {
+                run.ignoredKeys++;
+            } else if (redis.exists(keys.counts(user)).toCompletableFuture().join() == 0) {
+                run.found(user, findings(user, checkNotices(user, false).join()), Set.of());
+            }
+        }
+    }
+
+    /** counts.notices against the inbox ({@code check_notices.lua}); with {@code repair}, set right. */
+    private CompletableFuture<List<Object>> checkNotices(long user, boolean repair) {
+        return ReconcileScript.CHECK_NOTICES.call(redis, new String[]{keys.counts(user), keys.floors(user),
+                noticeKeys.inbox(user), noticeKeys.noticeReads(user)}, repair ? "repair" : "check");
+    }
+
     /** What a complete check of a user found, and the authors beyond the count fields it had to pass. */
     private record Checked(List<Drift> findings, Set<String> authors) {
     }
@@ -281,7 +308,8 @@ public final class Reconciler {
             if (isStale(reply)) continue;
             if (!"repaired".equals(reply.getFirst())) return false; // wrong-type: left for an operator to look at
             merged.rebuild(user, authors);
-            return checkNow(user, extraAuthors).findings().isEmpty();
+            checkNotices(user, true).join();
+            return checkNow(user, extraAuthors).findings().isEmpty() && checkNotices(user, false).join().isEmpty();
         }
         return false;
     }

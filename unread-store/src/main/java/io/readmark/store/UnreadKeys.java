@@ -30,6 +30,10 @@ public final class UnreadKeys {
         this.userTagStart = (prefix + ":{u:").getBytes(StandardCharsets.UTF_8);
     }
 
+    public String prefix() {
+        return prefix;
+    }
+
     /** Sorted set of the user's unread blogs by one author: member blogId, score publishedAt in ms. */
     public String unread(long userId, long authorId) {
         return user(userId) + ":unread:" + authorId;

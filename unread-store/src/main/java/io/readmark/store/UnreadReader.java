@@ -45,6 +45,7 @@ public final class UnreadReader {
             switch (field.getKey()) {
                 case "total" -> total = Long.parseLong(field.getValue());
                 case "seen" -> seen = Long.parseLong(field.getValue());
+                case "notices" -> { } // targeted notices: counted with the broadcasts where notices are read
                 default -> byAuthor.put(Long.parseLong(field.getKey()), Long.parseLong(field.getValue()));
             }
         }

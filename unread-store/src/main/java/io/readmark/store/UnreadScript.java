@@ -12,7 +12,8 @@ import java.util.HexFormat;
  * The Lua scripts that change unread state, each one user's keys in one atomic step. The shared helpers are prepended
  * to each: {@code members.lua} (the merged index's members, built exactly from decimal ids), {@code counters.lua}
  * (counts change the same way everywhere, and entries up to a moment are removed the same way) and {@code notify.lua}
- * (open streams hear of a change from the script that made it); the SHA-1 is computed here, so EVALSHA needs no
+ * (open streams hear of a change from the script that made it) and {@code notices.lua} (when a notice counts as
+ * unread); the SHA-1 is computed here, so EVALSHA needs no
  * round trip first.
  */
 public enum UnreadScript {
@@ -23,14 +24,20 @@ public enum UnreadScript {
     ALL_READ_AUTHOR("all_read_author.lua"),
     INBOX_SEEN("inbox_seen.lua"),
     UNFOLLOW("unfollow.lua"),
-    FOLLOW("follow.lua");
+    FOLLOW("follow.lua"),
+    NOTICE_PUBLISH("notice_publish.lua"),
+    NOTICE_WITHDRAW("notice_withdraw.lua"),
+    AUDIENCE_MEMBER("audience_member.lua"),
+    NOTICE_SEND("notice_send.lua"),
+    NOTICE_READ("notice_read.lua"),
+    NOTICES_ALL_READ("notices_all_read.lua");
 
     private final String body;
     private final String sha;
 
     UnreadScript(String file) {
         this.body = resource("members.lua") + "\n" + resource("counters.lua") + "\n" + resource("notify.lua") + "\n"
-                + resource(file);
+                + resource("notices.lua") + "\n" + resource(file);
         this.sha = sha1(body);
     }
 

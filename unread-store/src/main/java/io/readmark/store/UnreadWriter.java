@@ -39,6 +39,10 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
     private static final byte[] REMOVED = ascii("removed");
+    private static final byte[] JOINED = ascii("J");
+    private static final byte[] LEFT = ascii("L");
+    private static final byte[] NOTICES = ascii("notices");
+    private static final byte[] ALL = ascii("all");
     /** Counts fields an all-read step scans: its script's work, and how many author steps it calls for. */
     private static final byte[] ALL_READ_SCAN = UnreadKeys.decimal(100);
     private static final byte[] FIRST_CURSOR = UnreadKeys.decimal(0);
@@ -46,6 +50,11 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final RedisConnections.BinaryConnection connection;
     private final RedisClusterAsyncCommands<byte[], byte[]> redis;
     private final UnreadKeys keys;
+    private final NoticeKeys noticeKeys;
+    private final byte[] maxNoticesPerAudience;
+    private final byte[] maxTargetedNotices;
+    private final byte[] maxNoticeReads;
+    private final byte[] maxWithdrawn;
     private final byte[] maxUnreadPerAuthor;
     private final byte[] maxMarksPerUser;
     private final int maxPending;
@@ -73,6 +82,12 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
                         LongConsumer deliveriesApplied) {
         this.connection = connection;
+        NoticeLimits noticeLimits = limits.notices();
+        this.noticeKeys = new NoticeKeys(keys.prefix());
+        this.maxNoticesPerAudience = UnreadKeys.decimal(noticeLimits.maxNoticesPerAudience());
+        this.maxTargetedNotices = UnreadKeys.decimal(noticeLimits.maxTargetedNotices());
+        this.maxNoticeReads = UnreadKeys.decimal(noticeLimits.maxNoticeReads());
+        this.maxWithdrawn = UnreadKeys.decimal(noticeLimits.maxWithdrawn());
         this.redis = connection.async();
         this.keys = keys;
         this.maxUnreadPerAuthor = UnreadKeys.decimal(limits.maxUnreadPerAuthor());
@@ -137,7 +152,10 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     @Override
     public void allRead(long userId, long readAtMillis) {
-        submit(allReadStep(userId, UnreadKeys.decimal(readAtMillis), FIRST_CURSOR));
+        byte[] readAt = UnreadKeys.decimal(readAtMillis);
+        submit(allReadStep(userId, readAt, FIRST_CURSOR));
+        // floors.all covers notices too: the targeted inbox's unread count comes down with it.
+        noticeFloor(userId, readAt, ALL);
     }
 
     /** One step of an all-read: raises the user's floor and scans the next counts fields from {@code cursor}. */
@@ -181,6 +199,73 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     public void follow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.FOLLOW, new byte[][]{keys.floorsBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
+    }
+
+    @Override
+    public void noticePublished(String audience, long noticeId, long publishedAtMillis, long expiresAtMillis) {
+        submit(UnreadScript.NOTICE_PUBLISH, audienceKeys(audience),
+                new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(publishedAtMillis),
+                        expiresAtMillis > 0 ? UnreadKeys.decimal(expiresAtMillis) : new byte[0], maxNoticesPerAudience, now()});
+    }
+
+    @Override
+    public void noticeWithdrawn(String audience, long noticeId, long withdrawnAtMillis) {
+        submit(UnreadScript.NOTICE_WITHDRAW, audienceKeys(audience),
+                new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(withdrawnAtMillis), maxWithdrawn, now()});
+    }
+
+    private byte[][] audienceKeys(String audience) {
+        return new byte[][]{utf8(noticeKeys.audienceNotices(audience)), utf8(noticeKeys.audienceExpiry(audience)),
+                utf8(noticeKeys.audienceWithdrawn(audience)), utf8(noticeKeys.audienceChanges(audience))};
+    }
+
+    @Override
+    public void audienceJoined(long userId, String audience, long atMillis) {
+        membership(userId, audience, JOINED, atMillis);
+    }
+
+    @Override
+    public void audienceLeft(long userId, String audience, long atMillis) {
+        membership(userId, audience, LEFT, atMillis);
+    }
+
+    private void membership(long userId, String audience, byte[] kind, long atMillis) {
+        submit(UnreadScript.AUDIENCE_MEMBER, new byte[][]{utf8(noticeKeys.audiences(userId))},
+                new byte[][]{utf8(audience), kind, UnreadKeys.decimal(atMillis)});
+    }
+
+    @Override
+    public void noticeSent(long userId, long noticeId, long sentAtMillis) {
+        submit(UnreadScript.NOTICE_SEND,
+                new byte[][]{utf8(noticeKeys.inbox(userId)), keys.countsBytes(userId), utf8(noticeKeys.noticeReads(userId)),
+                        keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(sentAtMillis), maxTargetedNotices});
+    }
+
+    @Override
+    public void noticeRead(long userId, long noticeId, long readAtMillis) {
+        submit(UnreadScript.NOTICE_READ,
+                new byte[][]{utf8(noticeKeys.noticeReads(userId)), utf8(noticeKeys.inbox(userId)), keys.countsBytes(userId),
+                        keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(readAtMillis), maxNoticeReads});
+    }
+
+    @Override
+    public void noticesAllRead(long userId, long readAtMillis) {
+        noticeFloor(userId, UnreadKeys.decimal(readAtMillis), NOTICES);
+    }
+
+    /** Raises the floors field ({@code notices} or {@code all}) and counts the inbox's unread again. */
+    private void noticeFloor(long userId, byte[] readAt, byte[] field) {
+        submit(UnreadScript.NOTICES_ALL_READ,
+                new byte[][]{keys.floorsBytes(userId), utf8(noticeKeys.inbox(userId)), utf8(noticeKeys.noticeReads(userId)),
+                        keys.countsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+                new byte[][]{readAt, field});
+    }
+
+    /** The clock an expiry is compared with: notices that expired are dropped by the audience's next write. */
+    private static byte[] now() {
+        return UnreadKeys.decimal(System.currentTimeMillis());
     }
 
     @Override
@@ -342,6 +427,10 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         ScriptOutputType output = write.next() == null ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
         CompletableFuture<Object> result = redis.evalsha(write.script().sha(), output, write.keys(), write.args()).toCompletableFuture();
         return new PendingWrite(write, result);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] ascii(String text) {

@@ -24,8 +24,9 @@ public interface UnreadWrites {
     void readAll(long userId, long authorId, long readAtMillis);
 
     /**
-     * The user read everything of every author published up to {@code readAtMillis}. Its work grows with the user's
-     * authors with unread, so it is applied in bounded steps, some sent only once Redis answered the one before.
+     * The user read everything of every author published up to {@code readAtMillis}, and every notice. Its work grows
+     * with the user's authors with unread, so it is applied in bounded steps, some sent only once Redis answered the
+     * one before.
      */
     void allRead(long userId, long readAtMillis);
 
@@ -40,6 +41,30 @@ public interface UnreadWrites {
      * this follow are accepted again (nothing is written for a first follow).
      */
     void follow(long userId, long authorId, long atMillis);
+
+    /**
+     * A notice was published to an audience, stored once for all its members; {@code expiresAtMillis} is 0 for a notice
+     * that does not expire.
+     */
+    void noticePublished(String audience, long noticeId, long publishedAtMillis, long expiresAtMillis);
+
+    /** A notice of an audience was withdrawn: unread for nobody, even if its publish comes later. */
+    void noticeWithdrawn(String audience, long noticeId, long withdrawnAtMillis);
+
+    /** The user joined the audience at {@code atMillis}; the later of a join and a leave wins. */
+    void audienceJoined(long userId, String audience, long atMillis);
+
+    /** The user left the audience at {@code atMillis}; the later of a join and a leave wins, a leave wins a tie. */
+    void audienceLeft(long userId, String audience, long atMillis);
+
+    /** A targeted notice reached one recipient's inbox, unread unless a read mark or a floor covers it. */
+    void noticeSent(long userId, long noticeId, long sentAtMillis);
+
+    /** The user read a notice, broadcast or targeted; it stays read if it arrives later. */
+    void noticeRead(long userId, long noticeId, long readAtMillis);
+
+    /** The user read every notice published or sent up to {@code readAtMillis}. */
+    void noticesAllRead(long userId, long readAtMillis);
 
     /** Sends what is buffered without waiting for replies. */
     void flush();

@@ -17,3 +17,13 @@ local function notify(live_key, channel, kind, author, blog)
     redis.call('PUBLISH', channel, message)
   end
 end
+
+-- Broadcast notices (notice_publish.lua, notice_withdraw.lua) tell an audience's channel rm:{a:X}:changes, which
+-- carries the audience's hash tag. No live-key gate: a publish or withdraw is rare, and any member may be listening.
+local function broadcast(channel, message)
+  if redis.REDIS_VERSION_NUM then
+    redis.call('SPUBLISH', channel, message)
+  else
+    redis.call('PUBLISH', channel, message)
+  end
+end

@@ -12,7 +12,7 @@
 -- deliver.lua trims, raising the author's floor so the trimmed blogs do not come back on a replay. Then
 -- counts[A] = ZCARD(unread:A) for every author, fields without entries and junk fields are deleted, and total is the
 -- sum (deleted when zero), and seen counts the entries at or before the seen watermark (deleted when zero): invariants
--- 1 and 2 and that of seen hold afterwards, whatever the counts held before. The merged index is
+-- 1 and 2 and that of seen hold afterwards (notices is check_notices.lua's), whatever the counts held before. The merged index is
 -- dropped, for the caller to build again from the sets (this is also how a deployment from before the index gets it).
 local cap = tonumber(ARGV[1])
 local counts_type = type_of(KEYS[1])
@@ -33,7 +33,7 @@ end
 
 local written, deleted, trimmed = 0, 0, 0
 for _, field in ipairs(fields) do
-  if field ~= 'total' and field ~= 'seen' and not is_author(field) then
+  if field ~= 'total' and field ~= 'seen' and field ~= 'notices' and not is_author(field) then
     redis.call('HDEL', KEYS[1], field)
     deleted = deleted + 1
   end

@@ -88,6 +88,36 @@ class ChangeNotificationsIT {
     }
 
     @Test
+    void shouldPublishATargetedNoticeAndItsReadsOnlyWhenTheyChangedSomething() throws InterruptedException {
+        writer.noticeSent(user, 5, T0);
+        writer.noticeSent(user, 5, T0);
+        writer.noticeRead(user, 5, T0 + 1);
+        writer.noticeRead(user, 5, T0 + 1);
+        writer.noticeRead(user, 7, T0 + 1); // before its sending: the send then publishes nothing
+        writer.noticeSent(user, 7, T0);
+        writer.noticeSent(user, 6, T0 + 2);
+        writer.noticesAllRead(user, T0 + 3);
+        writer.noticesAllRead(user, T0 + 3);
+        assertThat(published()).containsExactly("notice 5", "notice-read 5", "notice-read 7", "notice 6", "notice-read");
+    }
+
+    @Test
+    void shouldAnnounceABroadcastOnItsAudienceChannelWhenTheLiveSetChanged() throws InterruptedException {
+        String channel = new NoticeKeys(redis.keys.prefix()).audienceChanges("team-" + user);
+        if (sharded) {
+            subscriber.sync().ssubscribe(channel);
+        } else {
+            subscriber.sync().subscribe(channel);
+        }
+        writer.noticePublished("team-" + user, 11, T0, 0);
+        writer.noticePublished("team-" + user, 11, T0, 0);
+        writer.noticeWithdrawn("team-" + user, 11, T0 + 1);
+        writer.noticeWithdrawn("team-" + user, 11, T0 + 1);
+        writer.noticePublished("team-" + user, 11, T0, 0);
+        assertThat(published()).containsExactly("published 11", "withdrawn 11");
+    }
+
+    @Test
     void shouldPublishEachDeliveryOnceAndNothingForItsReplay() throws InterruptedException {
         writer.deliver(user, ALICE, 1001, T0);
         writer.deliver(user, BOB, 2001, T0 + 1);

@@ -44,6 +44,9 @@ final class RandomWorkload {
     /** Authors of blogs read before they are published: a read names the blog's real author. */
     private final Map<Long, Long> futureAuthors = new HashMap<>();
     private long nextBlog = 1;
+    /** Notice ids, broadcast and targeted alike. */
+    private long nextNotice = 1;
+    static final List<String> AUDIENCES = List.of("a.1", "a.2", "everyone");
 
     RandomWorkload(long seed, int events) {
         random = new Random(seed);
@@ -68,8 +71,10 @@ final class RandomWorkload {
     }
 
     private void next() {
-        int dice = random.nextInt(100);
-        if (dice < 8 && !authorStream.isEmpty()) {
+        int dice = random.nextInt(120);
+        if (dice >= 100) {
+            notice(dice - 100);
+        } else if (dice < 8 && !authorStream.isEmpty()) {
             duplicate(authorStream);
         } else if (dice < 12 && !readerStream.isEmpty()) {
             duplicate(readerStream);
@@ -87,6 +92,32 @@ final class RandomWorkload {
             allRead();
         } else {
             inboxSeen();
+        }
+    }
+
+    /**
+     * Broadcasts, withdrawals (some before their publish) and memberships of an audience, and targeted sends, on the
+     * notice events' stream; notice reads (some before the notice) and notices-all-reads on the readers'.
+     */
+    private void notice(int dice) {
+        long at = T0 + (nextBlog / 2) * 1_000 + random.nextInt(1_000);
+        String audience = AUDIENCES.get(random.nextInt(AUDIENCES.size()));
+        long user = 1 + random.nextInt(USERS);
+        if (dice < 4) {
+            authorStream.add(new UnreadOp.NoticePublished(audience, nextNotice++, at));
+        } else if (dice < 6) {
+            authorStream.add(new UnreadOp.NoticeWithdrawn(audience, 1 + random.nextInt((int) nextNotice + 2), at));
+        } else if (dice < 9) {
+            authorStream.add(new UnreadOp.Membership(user, AUDIENCES.get(random.nextInt(2)), random.nextBoolean(), at));
+        } else if (dice < 14) {
+            long notice = nextNotice++;
+            for (long recipient = 1; recipient <= USERS; recipient++) {
+                if (random.nextBoolean()) authorStream.add(new UnreadOp.NoticeSent(recipient, notice, at));
+            }
+        } else if (dice < 18) {
+            readerStream.add(new UnreadOp.NoticeRead(user, 1 + random.nextInt((int) nextNotice + 2), at));
+        } else {
+            readerStream.add(new UnreadOp.NoticesAllRead(user, randomMoment()));
         }
     }
 

@@ -368,6 +368,39 @@ class ReconcileIT {
         }
     }
 
+    @Test
+    void shouldReportAndRepairAWrongNoticesCountWithAndWithoutCounts() {
+        // Given users whose notices the scripts wrote, one with counts.notices off by one, one whose counts hash (and
+        // with it counts.notices) is gone while its inbox holds unread notices, and one with a notices field but no inbox
+        RedisFixture.Scoped scoped = redis.scoped("reconcile-notices-" + UUID.randomUUID());
+        NoticeKeys noticeKeys = new NoticeKeys(scoped.keys().prefix());
+        try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
+            for (long user = 1; user <= 4; user++) {
+                writer.noticeSent(user, 500, T0);
+                writer.noticeSent(user, 501, T0 + 1);
+                writer.noticeRead(user, 500, T0 + 2);
+                writer.deliver(user, 7, 1000 + user, T0);
+            }
+            writer.awaitAcknowledged();
+        }
+        scoped.sync().hset(scoped.keys().counts(2), "notices", "2");
+        scoped.sync().del(scoped.keys().counts(3));
+        scoped.sync().hset(scoped.keys().counts(5), "notices", "4");
+
+        // When reconciling: reported; then with repair: a rerun is clean and counts.notices is what the inbox holds
+        Map<Long, Set<DriftKind>> expected = new TreeMap<>(Map.of(2L, EnumSet.of(DriftKind.WRONG_NOTICES),
+                3L, EnumSet.of(DriftKind.ORPHAN_SET, DriftKind.WRONG_NOTICES), 5L, EnumSet.of(DriftKind.WRONG_NOTICES)));
+        assertThat(reconcile(scoped, false).byUser()).isEqualTo(expected);
+        // (user 3's repair of its orphan set also sets its notices right, before the pass over inboxes reaches it)
+        assertThat(reconcile(scoped, true).byUser()).containsOnlyKeys(2L, 3L, 5L);
+        assertThat(reconcile(scoped, false).byUser()).isEmpty();
+        for (long user = 1; user <= 3; user++) {
+            assertThat(scoped.sync().hget(scoped.keys().counts(user), "notices")).as("user " + user).isEqualTo("1");
+        }
+        assertThat(scoped.sync().exists(scoped.keys().counts(5))).isZero();
+        assertThat(scoped.sync().zcard(noticeKeys.inbox(1))).isEqualTo(2);
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     private static Result reconcile(RedisFixture.Scoped scoped, boolean repair) {

@@ -37,6 +37,7 @@ final class RedisFixture implements AutoCloseable {
         return defaults.writer(limits);
     }
 
+
     UnreadReader reader() {
         return new UnreadReader(redis.shared(), keys);
     }
@@ -90,6 +91,8 @@ final class RedisFixture implements AutoCloseable {
             return new UnreadWriter(redis.openBinary(), keys, limits, 1000);
         }
 
+
+
         List<UnreadItem> merged(long userId) {
             return RedisFixture.this.merged(keys, userId);
         }
@@ -124,6 +127,7 @@ final class RedisFixture implements AutoCloseable {
             Map<String, String> authorFields = new HashMap<>(counts);
             String total = authorFields.remove("total");
             String seen = authorFields.remove("seen");
+            assertNoticeCount(userId, authorFields.remove("notices"), context);
             String watermark = sync.hget(keys.floors(userId), "seen");
             long covered = watermark == null ? 0
                     : union.stream().filter(item -> item.publishedAt().toEpochMilli() <= Long.parseLong(watermark)).count();
@@ -133,6 +137,22 @@ final class RedisFixture implements AutoCloseable {
             assertThat(authorFields.keySet()).as("%s: no count field without unread entries", context).isEqualTo(cardinalities.keySet());
             assertThat(total == null ? 0 : Long.parseLong(total)).as("%s: total == sum of counts", context).isEqualTo(sum);
             if (total != null) assertThat(Long.parseLong(total)).as("%s: no zero or negative total left behind", context).isPositive();
+        }
+
+        /** counts.notices == inbox entries above both floors without a read mark, read straight from Redis. */
+        private void assertNoticeCount(long userId, String notices, String context) {
+            NoticeKeys noticeKeys = new NoticeKeys(keys.prefix());
+            long floor = 0;
+            for (String field : List.of("notices", "all")) {
+                String value = sync.hget(keys.floors(userId), field);
+                if (value != null) floor = Math.max(floor, Long.parseLong(value));
+            }
+            long unread = 0;
+            for (ScoredValue<String> entry : sync.zrangeWithScores(noticeKeys.inbox(userId), 0, -1)) {
+                if ((long) entry.getScore() > floor && sync.zscore(noticeKeys.noticeReads(userId), entry.getValue()) == null) unread++;
+            }
+            assertThat(notices == null ? 0 : Long.parseLong(notices)).as("%s: notices == unread inbox entries", context).isEqualTo(unread);
+            if (notices != null) assertThat(Long.parseLong(notices)).as("%s: no zero or negative notices left behind", context).isPositive();
         }
     }
 }

@@ -28,6 +28,14 @@ final class UnreadModel {
     /** The user's floor for every author (all-read) and seen watermark (inbox seen). */
     private final Map<Long, Long> allFloors = new HashMap<>();
     private final Map<Long, Long> watermarks = new HashMap<>();
+    /** Notices: each user's targeted inbox, notice read marks and notices floor; each audience's live and withdrawn. */
+    private final Map<Long, NavigableSet<Entry>> inboxes = new HashMap<>();
+    private final Map<Long, NavigableSet<Entry>> noticeReads = new HashMap<>();
+    private final Map<Long, Long> noticeFloors = new HashMap<>();
+    private final Map<String, NavigableSet<Entry>> audienceNotices = new HashMap<>();
+    private final Map<String, NavigableSet<Entry>> withdrawn = new HashMap<>();
+    /** audience → J<ms> or L<ms>, per user. */
+    private final Map<Long, Map<String, String>> audiences = new HashMap<>();
     /** The last unfollow or re-follow of each (user, author) pair. */
     private final Map<Long, Map<Long, Membership>> memberships = new HashMap<>();
 
@@ -97,6 +105,87 @@ final class UnreadModel {
         if (last != null && last.at() < at) memberships(user).put(author, new Membership(true, at));
     }
 
+    void noticePublished(String audience, long notice, long publishedAt) {
+        String member = Long.toString(notice);
+        if (contains(withdrawn.get(audience), member)) return;
+        NavigableSet<Entry> live = audienceNotices.computeIfAbsent(audience, a -> new TreeSet<>(Entry.ORDER));
+        if (contains(live, member)) return;
+        live.add(new Entry(publishedAt, member));
+        while (live.size() > limits.notices().maxNoticesPerAudience()) live.pollFirst();
+    }
+
+    void noticeWithdrawn(String audience, long notice, long at) {
+        String member = Long.toString(notice);
+        NavigableSet<Entry> tombstones = withdrawn.computeIfAbsent(audience, a -> new TreeSet<>(Entry.ORDER));
+        if (!contains(tombstones, member)) tombstones.add(new Entry(at, member));
+        while (tombstones.size() > limits.notices().maxWithdrawn()) tombstones.pollFirst();
+        NavigableSet<Entry> live = audienceNotices.get(audience);
+        if (live != null) live.removeIf(e -> e.member().equals(member));
+    }
+
+    /** The later time wins; a leave wins a tie. */
+    void membership(long user, String audience, boolean joined, long at) {
+        Map<String, String> of = audiences.computeIfAbsent(user, u -> new TreeMap<>());
+        String current = of.get(audience);
+        if (current != null) {
+            long currentAt = Long.parseLong(current.substring(1));
+            if (at < currentAt || at == currentAt && (joined || current.startsWith("L"))) return;
+        }
+        of.put(audience, (joined ? "J" : "L") + at);
+    }
+
+    void noticeSent(long user, long notice, long sentAt) {
+        String member = Long.toString(notice);
+        NavigableSet<Entry> inbox = inboxes.computeIfAbsent(user, u -> new TreeSet<>(Entry.ORDER));
+        if (contains(inbox, member)) return;
+        inbox.add(new Entry(sentAt, member));
+        while (inbox.size() > limits.notices().maxTargetedNotices()) inbox.pollFirst();
+    }
+
+    void noticeRead(long user, long notice, long readAt) {
+        String member = Long.toString(notice);
+        NavigableSet<Entry> reads = noticeReads.computeIfAbsent(user, u -> new TreeSet<>(Entry.ORDER));
+        if (contains(reads, member)) return;
+        reads.add(new Entry(readAt, member));
+        while (reads.size() > limits.notices().maxNoticeReads()) reads.pollFirst();
+    }
+
+    void noticesAllRead(long user, long readAt) {
+        noticeFloors.merge(user, readAt, Math::max);
+    }
+
+    /** Targeted notices unread: in the inbox, after both floors, without a read mark. */
+    long unreadNotices(long user) {
+        long floor = Math.max(noticeFloors.getOrDefault(user, 0L), allFloors.getOrDefault(user, 0L));
+        NavigableSet<Entry> reads = noticeReads.getOrDefault(user, new TreeSet<>(Entry.ORDER));
+        return inboxes.getOrDefault(user, new TreeSet<>(Entry.ORDER)).stream()
+                .filter(e -> e.score() > floor && !contains(reads, e.member())).count();
+    }
+
+    NavigableSet<Entry> inboxOf(long user) {
+        return inboxes.getOrDefault(user, new TreeSet<>(Entry.ORDER));
+    }
+
+    NavigableSet<Entry> noticeReadsOf(long user) {
+        return noticeReads.getOrDefault(user, new TreeSet<>(Entry.ORDER));
+    }
+
+    Map<String, String> audiencesOf(long user) {
+        return audiences.getOrDefault(user, Map.of());
+    }
+
+    NavigableSet<Entry> audienceNoticesOf(String audience) {
+        return audienceNotices.getOrDefault(audience, new TreeSet<>(Entry.ORDER));
+    }
+
+    NavigableSet<Entry> withdrawnOf(String audience) {
+        return withdrawn.getOrDefault(audience, new TreeSet<>(Entry.ORDER));
+    }
+
+    private static boolean contains(NavigableSet<Entry> set, String member) {
+        return set != null && set.stream().anyMatch(e -> e.member().equals(member));
+    }
+
     /**
      * Expected counts hash: one field per author with unread, plus {@code total} when non-zero and {@code seen} (unread
      * published at or before the seen watermark) when non-zero.
@@ -114,6 +203,8 @@ final class UnreadModel {
         }
         if (total > 0) counts.put("total", Long.toString(total));
         if (seen > 0) counts.put("seen", Long.toString(seen));
+        long notices = unreadNotices(user);
+        if (notices > 0) counts.put("notices", Long.toString(notices));
         return counts;
     }
 
@@ -136,12 +227,13 @@ final class UnreadModel {
 
     /**
      * The floors hash: author → floor, {@code m<author>} → the pair's last unfollow or re-follow, {@code all} → the
-     * floor for every author, {@code seen} → the seen watermark.
+     * floor for every author, {@code seen} → the seen watermark, {@code notices} → the notices floor.
      */
     Map<String, String> floorsOf(long user) {
         Map<String, String> hash = new TreeMap<>();
         if (allFloors.containsKey(user)) hash.put("all", Long.toString(allFloors.get(user)));
         if (watermarks.containsKey(user)) hash.put("seen", Long.toString(watermarks.get(user)));
+        if (noticeFloors.containsKey(user)) hash.put("notices", Long.toString(noticeFloors.get(user)));
         floors(user).forEach((author, floor) -> hash.put(Long.toString(author), Long.toString(floor)));
         memberships(user).forEach((author, membership) -> hash.put("m" + author, membership.field()));
         return hash;

@@ -27,7 +27,7 @@ class UnreadModelIT {
     private static final int SEQUENCES = Integer.getInteger("readmark.model.sequences", 200);
     private static final int EVENTS = Integer.getInteger("readmark.model.events", 500);
     /** Small bounds, so trimming of unread sets and of read marks happens all the time. */
-    private static final UnreadLimits TIGHT = new UnreadLimits(4, 12);
+    private static final UnreadLimits TIGHT = new UnreadLimits(4, 12, new NoticeLimits(3, 4, 6, 3));
     /** Bounds that never bind: with them, concurrent writers' changes commute. */
     private static final UnreadLimits LOOSE = new UnreadLimits(100_000, 100_000);
 
@@ -74,6 +74,16 @@ class UnreadModelIT {
         }
     }
 
+    private static void assertSameAudiences(RedisFixture.Scoped scoped, UnreadModel model, String context) {
+        NoticeKeys noticeKeys = new NoticeKeys(scoped.keys().prefix());
+        for (String audience : RandomWorkload.AUDIENCES) {
+            assertThat(entries(scoped.sync().zrangeWithScores(noticeKeys.audienceNotices(audience), 0, -1)))
+                    .as("live notices of %s, %s", audience, context).containsExactlyElementsOf(model.audienceNoticesOf(audience));
+            assertThat(entries(scoped.sync().zrangeWithScores(noticeKeys.audienceWithdrawn(audience), 0, -1)))
+                    .as("withdrawn notices of %s, %s", audience, context).containsExactlyElementsOf(model.withdrawnOf(audience));
+        }
+    }
+
     private static void applyAll(RedisFixture.Scoped scoped, List<UnreadOp> ops) {
         try (UnreadWriter writer = scoped.writer(LOOSE)) {
             ops.forEach(op -> op.applyTo(writer));
@@ -84,6 +94,7 @@ class UnreadModelIT {
     private static void assertSameState(RedisFixture.Scoped scoped, UnreadModel model, long seed, boolean markTimesExact) {
         String context = "seed " + seed + " (rerun: -Dreadmark.model.seed=" + seed + " -Dreadmark.model.sequences=1)";
         UnreadKeys keys = scoped.keys();
+        assertSameAudiences(scoped, model, context);
         for (long user = 1; user <= RandomWorkload.USERS; user++) {
             assertThat(new TreeMap<>(scoped.sync().hgetall(keys.counts(user)))).as("counts of user %d, %s", user, context)
                     .isEqualTo(model.counts(user));
@@ -102,6 +113,13 @@ class UnreadModelIT {
             }
             assertThat(effective(scoped.sync().hgetall(keys.floors(user)))).as("floors of user %d, %s", user, context)
                     .isEqualTo(effective(model.floorsOf(user)));
+            NoticeKeys noticeKeys = new NoticeKeys(keys.prefix());
+            assertThat(entries(scoped.sync().zrangeWithScores(noticeKeys.inbox(user), 0, -1))).as("notice inbox of user %d, %s", user, context)
+                    .containsExactlyElementsOf(model.inboxOf(user));
+            assertThat(entries(scoped.sync().zrangeWithScores(noticeKeys.noticeReads(user), 0, -1))).as("notice reads of user %d, %s", user, context)
+                    .containsExactlyElementsOf(model.noticeReadsOf(user));
+            assertThat(scoped.sync().hgetall(noticeKeys.audiences(user))).as("audiences of user %d, %s", user, context)
+                    .isEqualTo(model.audiencesOf(user));
             scoped.assertInvariants(user, context);
             List<UnreadItem> expected = model.mergedOf(user);
             assertThat(scoped.merged(user)).as("merged index of user %d, %s", user, context)

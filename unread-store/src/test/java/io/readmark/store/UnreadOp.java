@@ -42,4 +42,38 @@ sealed interface UnreadOp {
         public void applyTo(UnreadModel model) { model.unfollow(user, author, at); }
         public void applyTo(UnreadWriter writer) { writer.unfollow(user, author, at); }
     }
+
+    record NoticePublished(String audience, long notice, long publishedAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.noticePublished(audience, notice, publishedAt); }
+        public void applyTo(UnreadWriter writer) { writer.noticePublished(audience, notice, publishedAt, 0); }
+    }
+
+    record NoticeWithdrawn(String audience, long notice, long at) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.noticeWithdrawn(audience, notice, at); }
+        public void applyTo(UnreadWriter writer) { writer.noticeWithdrawn(audience, notice, at); }
+    }
+
+    /** A join ({@code joined}) or a leave of an audience. */
+    record Membership(long user, String audience, boolean joined, long at) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.membership(user, audience, joined, at); }
+        public void applyTo(UnreadWriter writer) {
+            if (joined) writer.audienceJoined(user, audience, at); else writer.audienceLeft(user, audience, at);
+        }
+    }
+
+    /** One recipient's share of a NoticeSent. */
+    record NoticeSent(long user, long notice, long sentAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.noticeSent(user, notice, sentAt); }
+        public void applyTo(UnreadWriter writer) { writer.noticeSent(user, notice, sentAt); }
+    }
+
+    record NoticeRead(long user, long notice, long readAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.noticeRead(user, notice, readAt); }
+        public void applyTo(UnreadWriter writer) { writer.noticeRead(user, notice, readAt); }
+    }
+
+    record NoticesAllRead(long user, long readAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.noticesAllRead(user, readAt); }
+        public void applyTo(UnreadWriter writer) { writer.noticesAllRead(user, readAt); }
+    }
 }

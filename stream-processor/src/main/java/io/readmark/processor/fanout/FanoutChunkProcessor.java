@@ -12,7 +12,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it) at the
+ * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it; or a targeted
+ * notice to each recipient in it) at the
  * worker's rate limit. Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
@@ -49,10 +50,10 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
         rateLimiter.acquire(chunk.followerIds().size());
         UnreadWrites writer = writers.current();
         for (long follower : chunk.followerIds()) {
-            if (chunk.kind() == FanoutChunk.Kind.DELIVER) {
-                writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
-            } else {
-                writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+            switch (chunk.kind()) {
+                case DELIVER -> writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+                case REMOVE -> writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+                case NOTICE -> writer.noticeSent(follower, chunk.blogId(), chunk.atMillis());
             }
         }
         writer.flush();

@@ -51,13 +51,14 @@ import java.util.stream.Stream;
  * at the start (and, for the author path, those of its internal topic once the inputs are in). Then it removes the
  * applications' consumer groups, internal topics and local state.
  * <p>
- * Two passes, one after the other: first follow and blog events (the follower graph, every publish and delete
+ * Three passes, one after the other: first follow and blog events (the follower graph, every publish and delete
  * fanned out to those who followed before it, in whatever order the re-partitioning brings follows and posts, as
- * the live processor does), then read events. Reads after deliveries is the order of a live system
- * that keeps up; replayed the other way round, a heavy reader's reads would run far ahead of the deliveries, their
- * marks would be trimmed to {@code READMARK_MAX_READ_MARKS_PER_USER} and the older read posts would come back unread.
+ * the live processor does), then notice events (broadcasts, memberships, targeted notices), then read events. Reads
+ * after deliveries is the order of a live system that keeps up; replayed the other way round, a heavy reader's reads
+ * would run far ahead of the deliveries, their marks would be trimmed to {@code READMARK_MAX_READ_MARKS_PER_USER} (or
+ * the notice read marks to their bound) and the older read posts or notices would come back unread.
  * <p>
- * Big-V authors are fanned out inline (the threshold is out of reach), so nothing reaches the live fan-out topic and
+ * Big-V authors and mass notice sends are fanned out inline (the thresholds are out of reach), so nothing reaches the live fan-out topic and
  * worker; tombstones of deleted blogs are kept for the whole run; bad records are counted and skipped, not
  * dead-lettered again. Safe while the live processor runs: both write with the same idempotent scripts.
  */
@@ -77,6 +78,7 @@ public final class Rebuild {
     }
 
     public static final String AUTHOR_PASS = "follows and posts";
+    public static final String NOTICE_PASS = "notices";
     public static final String READ_PASS = "reads";
 
     private static final Logger log = LoggerFactory.getLogger(Rebuild.class);
@@ -90,6 +92,7 @@ public final class Rebuild {
 
     private final ProcessorConfig config;
     private final String applicationId;
+    private final String noticesApplicationId;
     private final String readsApplicationId;
     private volatile boolean cancelled;
 
@@ -97,12 +100,13 @@ public final class Rebuild {
     public Rebuild(ProcessorConfig config, Instant now) {
         this.config = config;
         this.applicationId = config.applicationId() + "-rebuild-" + STAMP.format(now);
+        this.noticesApplicationId = applicationId + "-notices";
         this.readsApplicationId = applicationId + "-reads";
     }
 
     /** The temporary applications (= consumer groups); their internal topics start with the first one and a dash. */
     public List<String> applicationIds() {
-        return List.of(applicationId, readsApplicationId);
+        return List.of(applicationId, noticesApplicationId, readsApplicationId);
     }
 
     /** Stops a running {@link #run} at its next progress check; it then removes what it created and throws. */
@@ -124,10 +128,11 @@ public final class Rebuild {
              RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             RebuildOffsets authors = RebuildOffsets.capture(admin,
                     List.of(config.topics().followEvents().name(), config.topics().blogEvents().name()));
+            RebuildOffsets notices = RebuildOffsets.capture(admin, List.of(config.topics().noticeEvents().name()));
             RebuildOffsets reads = RebuildOffsets.capture(admin, List.of(config.topics().readEvents().name()));
-            long total = authors.total() + reads.total();
+            long total = authors.total() + notices.total() + reads.total();
             log.atInfo().addKeyValue("applicationId", applicationId).addKeyValue("authorRecords", authors.total())
-                    .addKeyValue("readRecords", reads.total()).log("rebuild starting");
+                    .addKeyValue("noticeRecords", notices.total()).addKeyValue("readRecords", reads.total()).log("rebuild starting");
             listener.progress(0, total, AUTHOR_PASS);
             try {
                 SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -142,12 +147,19 @@ public final class Rebuild {
                             commits, registry), applicationId, authors, List.of(AuthorPartitions.topic(applicationId)), 0, total,
                             AUTHOR_PASS, listener);
                 }
+                if (notices.total() > 0) {
+                    ThreadWriters writers = writers(redis, keys);
+                    Topology topology = UnreadTopology.noticeEvents(config.topics(), writers, inlineFanout(), skipped);
+                    runPass(admin, new StreamsApp("rebuild of " + NOTICE_PASS, topology, properties(noticesApplicationId), writers,
+                            new ThreadCommits(), registry), noticesApplicationId, notices, List.of(), authors.total(), total,
+                            NOTICE_PASS, listener);
+                }
                 if (reads.total() > 0) {
                     ThreadWriters writers = writers(redis, keys);
                     Topology topology = UnreadTopology.readEvents(config.topics(), writers, skipped);
                     runPass(admin, new StreamsApp("rebuild of " + READ_PASS, topology, properties(readsApplicationId), writers,
-                            new ThreadCommits(), registry), readsApplicationId, reads, List.of(), authors.total(), total, READ_PASS,
-                            listener);
+                            new ThreadCommits(), registry), readsApplicationId, reads, List.of(), authors.total() + notices.total(),
+                            total, READ_PASS, listener);
                 }
             } finally {
                 removeKafkaState(admin);
@@ -207,11 +219,14 @@ public final class Rebuild {
         return new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { });
     }
 
-    /** The live settings, except that no author is big-V and no tombstone or recent post is forgotten during the replay. */
+    /**
+     * The live settings, except that no author is big-V, every notice is sent inline and no tombstone or recent post is
+     * forgotten during the replay.
+     */
     private FanoutSettings inlineFanout() {
         FanoutSettings live = config.fanout();
         return new FanoutSettings(new BigVPolicy(Long.MAX_VALUE, Long.MAX_VALUE), live.chunkSize(), live.chunksPerTick(),
-                live.tick(), KEEP_FOR_THE_WHOLE_REPLAY, KEEP_FOR_THE_WHOLE_REPLAY);
+                live.tick(), KEEP_FOR_THE_WHOLE_REPLAY, KEEP_FOR_THE_WHOLE_REPLAY, Integer.MAX_VALUE);
     }
 
     private Properties properties(String id) {
