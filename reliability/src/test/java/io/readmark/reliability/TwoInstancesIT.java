@@ -26,9 +26,9 @@ class TwoInstancesIT {
             harness.awaitReady();
             String app = harness.pipeline().names().applicationId();
             Pipeline pipeline = harness.pipeline();
-            // The three event topics and the internal author topic.
+            // The four event topics (notice events have as many partitions as blog events) and the internal author topic.
             int mainPartitions = pipeline.partitions() + pipeline.followPartitions() + pipeline.readPartitions()
-                    + pipeline.authorPartitions();
+                    + pipeline.partitions() + pipeline.authorPartitions();
             await("both instances hold partitions of both applications").atMost(TAKE_OVER).until(() ->
                     assigned(survivor, app, false) > 0 && assigned(victim, app, false) > 0
                             && assigned(survivor, app, false) + assigned(victim, app, false) == mainPartitions
