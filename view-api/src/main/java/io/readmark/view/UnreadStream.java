@@ -85,7 +85,7 @@ final class UnreadStream implements ChangeFeed.Listener {
 
     /** Starts sending: the retry hint, the snapshot read at the start, then whatever changed since. */
     void open(EventSink sink, ViewRoutes.CountsBody snapshot, Duration retry) {
-        sink.onClose(() -> end(Ending.CLIENT));
+        sink.onClose(() -> end(sink.wasDropped() ? Ending.SLOW : Ending.CLIENT));
         boolean sent;
         synchronized (this) {
             if (ended) {

@@ -21,6 +21,9 @@ public interface EventSink {
 
     boolean isOpen();
 
+    /** Whether the server closed the stream because the client did not read what was sent. */
+    boolean wasDropped();
+
     /** Runs {@code action} once the stream is closed, whoever closed it; at once if it already is. */
     void onClose(Runnable action);
 

@@ -16,6 +16,7 @@ final class NettyEventSink implements EventSink {
 
     private final Channel channel;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean dropped;
     private final List<Runnable> closeActions = new CopyOnWriteArrayList<>();
 
     NettyEventSink(Channel channel) {
@@ -44,6 +45,11 @@ final class NettyEventSink implements EventSink {
     }
 
     @Override
+    public boolean wasDropped() {
+        return dropped;
+    }
+
+    @Override
     public void onClose(Runnable action) {
         closeActions.add(action);
         // Closed in between: run it now; closeActions is only drained once, so removal decides who runs it.
@@ -61,7 +67,9 @@ final class NettyEventSink implements EventSink {
     private boolean write(byte[] bytes) {
         if (!isOpen()) return false;
         if (!channel.isWritable()) {
-            // The client has not read what is queued: drop it rather than buffer without bound.
+            // The client has not read what is queued: drop it rather than buffer without bound. Marked first, so
+            // that the close actions, wherever they run, know the server closed it.
+            dropped = true;
             channel.close();
             return false;
         }
