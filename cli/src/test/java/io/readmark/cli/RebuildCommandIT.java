@@ -36,7 +36,7 @@ class RebuildCommandIT {
         // Given a follow, a publish and a record that is no event on the topics
         Map<String, String> settings = settings(stateDir);
         KafkaTopics.createTopics(TestInfrastructure.shared().kafkaBootstrapServers(), Map.of(
-                "follow-" + run, 2, "blog-" + run, 2, "read-" + run, 1, "dlq-" + run, 1, "fanout-" + run, 1));
+                "follow-" + run, 2, "blog-" + run, 2, "read-" + run, 1, "notice-" + run, 1, "dlq-" + run, 1, "fanout-" + run, 1));
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.shared().kafkaBootstrapServers()),
                 new StringSerializer(), new StringSerializer())) {
@@ -84,6 +84,7 @@ class RebuildCommandIT {
                 "READMARK_TOPIC_FANOUT", "fanout-" + run,
                 "PROCESSOR_APPLICATION_ID", run,
                 "PROCESSOR_STATE_DIR", stateDir.toString()));
+        settings.put("READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run);
         settings.put("READMARK_PROGRESS_INTERVAL", "PT0S");
         return settings;
     }
