@@ -6,17 +6,6 @@
 -- The message is 'kind [author [blog]]'. Sharded SPUBLISH where Redis has it (7.0+, which is also when
 -- redis.REDIS_VERSION_NUM appeared); PUBLISH before. Nothing is published while nobody listens: PUBLISH is replicated
 -- and, on a cluster, broadcast to every node, and a user with no open stream is the common case.
-local function notify(live_key, channel, kind, author, blog)
-  if redis.call('EXISTS', live_key) == 0 then return end
-  local message = kind
-  if author then message = message .. ' ' .. author end
-  if blog then message = message .. ' ' .. blog end
-  if redis.REDIS_VERSION_NUM then
-    redis.call('SPUBLISH', channel, message)
-  else
-    redis.call('PUBLISH', channel, message)
-  end
-end
 
 -- Broadcast notices (notice_publish.lua, notice_withdraw.lua) tell an audience's channel rm:{a:X}:changes, which
 -- carries the audience's hash tag. No live-key gate: a publish or withdraw is rare, and any member may be listening.
@@ -26,4 +15,13 @@ local function broadcast(channel, message)
   else
     redis.call('PUBLISH', channel, message)
   end
+end
+
+-- A change of one user's state, published only while a stream of theirs is live.
+local function notify(live_key, channel, kind, author, blog)
+  if redis.call('EXISTS', live_key) == 0 then return end
+  local message = kind
+  if author then message = message .. ' ' .. author end
+  if blog then message = message .. ' ' .. blog end
+  broadcast(channel, message)
 end
