@@ -7,6 +7,9 @@ package io.readmark.store;
  */
 public final class NoticeKeys {
 
+    /** The audience every user is a member of, since always: nobody joins or leaves it (as the events say). */
+    public static final String EVERYONE = "everyone";
+
     private final String prefix;
 
     public NoticeKeys(String prefix) {

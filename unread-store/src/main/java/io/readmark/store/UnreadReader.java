@@ -40,17 +40,18 @@ public final class UnreadReader {
     private static UnreadCounts counts(long userId, Map<String, String> hash) {
         long total = 0;
         long seen = 0;
+        long notices = 0;
         Map<Long, Long> byAuthor = new TreeMap<>();
         for (Map.Entry<String, String> field : hash.entrySet()) {
             switch (field.getKey()) {
                 case "total" -> total = Long.parseLong(field.getValue());
                 case "seen" -> seen = Long.parseLong(field.getValue());
-                case "notices" -> { } // targeted notices: counted with the broadcasts where notices are read
+                case "notices" -> notices = Long.parseLong(field.getValue());
                 default -> byAuthor.put(Long.parseLong(field.getKey()), Long.parseLong(field.getValue()));
             }
         }
         // counts.seen: the unread entries at or before the seen watermark (counters.lua); the others are unseen.
-        return new UnreadCounts(userId, total, total - seen, byAuthor);
+        return new UnreadCounts(userId, total, total - seen, byAuthor, notices);
     }
 
     /**

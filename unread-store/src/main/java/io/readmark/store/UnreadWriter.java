@@ -230,7 +230,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     private void membership(long userId, String audience, byte[] kind, long atMillis) {
-        submit(UnreadScript.AUDIENCE_MEMBER, new byte[][]{utf8(noticeKeys.audiences(userId))},
+        submit(UnreadScript.AUDIENCE_MEMBER, new byte[][]{utf8(noticeKeys.audiences(userId)), keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{utf8(audience), kind, UnreadKeys.decimal(atMillis)});
     }
 

@@ -96,6 +96,11 @@ final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         }
     }
 
+    @Override
+    public void schedule(Runnable task, long delayMillis) {
+        ticker.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
     private void tick() {
         Map<Long, List<UnreadStream>> byUser = new HashMap<>();
         for (UnreadStream stream : streams) {

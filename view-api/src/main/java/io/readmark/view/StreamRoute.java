@@ -2,32 +2,38 @@ package io.readmark.view;
 
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
-import io.readmark.store.UnreadCounts;
+import io.readmark.store.NoticeKeys;
 import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadReader;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
 /**
  * {@code GET /v1/users/{userId}/unread/stream}: Server-Sent Events of the user's counts. The start subscribes to the
- * user's change channel, then sets their live key, then reads the snapshot: a change made after the read is
- * published (the key was there) and heard (the subscription was there), so nothing falls between snapshot and pushes.
- * Redis unavailable at the start is a 503 like any read. A {@code Last-Event-ID} changes nothing: every stream, new or
- * resumed, starts with a fresh snapshot, which is exact where replaying missed events could not be.
+ * user's change channel and to the channels of their audiences, then sets their live key, then reads the snapshot: a
+ * change made after the read is published (the key was there) and heard (the subscriptions were there), so nothing
+ * falls between snapshot and pushes. Redis unavailable at the start is a 503 like any read. A {@code Last-Event-ID}
+ * changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is exact where replaying missed
+ * events could not be.
  */
 final class StreamRoute {
 
     private final RedisGuard redis;
+    private final ViewRoutes routes;
     private final ChangeFeed feed;
+    private final AudienceNoticeCache audienceCache;
     private final LiveKeys liveKeys;
     private final OpenStreams streams;
     private final UnreadKeys keys;
     private final Duration retry;
 
-    StreamRoute(RedisGuard redis, ChangeFeed feed, LiveKeys liveKeys, OpenStreams streams, UnreadKeys keys, Duration retry) {
+    StreamRoute(RedisGuard redis, ViewRoutes routes, ChangeFeed feed, AudienceNoticeCache audienceCache, LiveKeys liveKeys,
+                OpenStreams streams, UnreadKeys keys, Duration retry) {
         this.redis = redis;
+        this.routes = routes;
         this.feed = feed;
+        this.audienceCache = audienceCache;
         this.liveKeys = liveKeys;
         this.streams = streams;
         this.keys = keys;
@@ -37,13 +43,15 @@ final class StreamRoute {
     Response stream(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
         streams.admit(userId);
-        UnreadStream stream = new UnreadStream(userId, this::readCounts, streams);
-        ViewRoutes.CountsBody snapshot;
+        StreamAudiences audiences = new StreamAudiences(() -> memberships(userId), feed, new NoticeKeys(keys.prefix()), audienceCache);
+        UnreadStream stream = new UnreadStream(userId, this::readCounts, streams, audiences, System::currentTimeMillis);
+        InboxCounts snapshot;
         try {
             snapshot = redis.callFor(userId, connection -> {
                 stream.subscribed(feed.subscribe(keys.changes(userId), stream));
+                audiences.follow(stream);
                 liveKeys.mark(connection, userId);
-                return ViewRoutes.CountsBody.of(new UnreadReader(connection, keys).counts(userId));
+                return routes.readCounts(connection, userId).toCompletableFuture().join();
             });
         } catch (RuntimeException e) {
             stream.end(UnreadStream.Ending.NOT_STARTED);
@@ -53,7 +61,11 @@ final class StreamRoute {
         return Response.events(sink -> stream.open(sink, snapshot, retry));
     }
 
-    private CompletionStage<UnreadCounts> readCounts(long userId) {
-        return redis.callForAsync(userId, connection -> new UnreadReader(connection, keys).countsAsync(userId));
+    private Set<String> memberships(long userId) {
+        return redis.callFor(userId, connection -> routes.noticeReader(connection).audiences(userId));
+    }
+
+    private CompletionStage<InboxCounts> readCounts(long userId) {
+        return redis.callForAsync(userId, connection -> routes.readCounts(connection, userId));
     }
 }

@@ -4,6 +4,8 @@ import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.readmark.store.LiveNoticeSource;
+import io.readmark.store.NoticeKeys;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -76,11 +78,14 @@ public final class ViewApi implements AutoCloseable {
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime, 2);
             UserBreakers users = new UserBreakers(config.circuitFailures(), config.circuitOpen(), System::nanoTime);
             RedisGuard guard = new RedisGuard(redis, breaker, users, config.redisTimeout());
-            ViewRoutes routes = new ViewRoutes(guard, config);
+            AudienceNoticeCache audienceCache = new AudienceNoticeCache(
+                    LiveNoticeSource.direct(new NoticeKeys(config.redisPrefix())), config.noticeCacheTtl(), System::nanoTime);
+            ViewRoutes routes = new ViewRoutes(guard, config, audienceCache);
             feed = new ChangeFeed(redis, config.redisTimeout());
             LiveKeys liveKeys = new LiveKeys(config.keys(), config.streams().liveTtl());
             streams = new OpenStreams(config.streams(), liveKeys, redis::connection, metrics.registry());
-            StreamRoute stream = new StreamRoute(guard, feed, liveKeys, streams, config.keys(), config.streams().retry());
+            StreamRoute stream = new StreamRoute(guard, routes, feed, audienceCache, liveKeys, streams, config.keys(),
+                    config.streams().retry());
             Access access = Access.from("view-api", config.auth());
             server = routes.register(new JsonHttpServer("view-api").limits(config.http()).cors(config.cors())
                             .measuredBy(metrics.registry()).eventLoops(loops), access, stream, config.streams());

@@ -29,11 +29,13 @@ import java.util.Objects;
  * @param http            what one client may hold of the API port ({@code HTTP_*} settings)
  * @param streams         the bounds and clocks of the unread stream ({@code VIEW_API_STREAM*} settings)
  * @param cors            browser origins whose pages may call the API ({@code VIEW_API_CORS_ORIGINS}; none by default)
+ * @param noticeCacheTtl  how long an audience's live notices are kept in memory: a broadcast shows in counts within it
+ *                        on every instance (at once where a stream follows the audience); 0 reads Redis every time
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
                             AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
-                            StreamSettings streams, CorsPolicy cors) {
+                            StreamSettings streams, CorsPolicy cors, Duration noticeCacheTtl) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -47,6 +49,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
     public static final String MANAGEMENT_HOST = "VIEW_API_MANAGEMENT_HOST";
     public static final String MANAGEMENT_PORT = "VIEW_API_MANAGEMENT_PORT";
     public static final String CORS_ORIGINS = "VIEW_API_CORS_ORIGINS";
+    public static final String NOTICE_CACHE_TTL = "VIEW_API_NOTICE_CACHE_TTL";
 
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
@@ -69,6 +72,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(streams, "streams");
         Objects.requireNonNull(cors, "cors");
+        require(noticeCacheTtl != null && !noticeCacheTtl.isNegative(), NOTICE_CACHE_TTL, "a duration, 0 or more", noticeCacheTtl);
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -88,7 +92,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 settings.integer(MANAGEMENT_PORT, 9081),
                 HttpLimits.from(settings),
                 StreamSettings.from(settings),
-                CorsPolicy.from(settings, CORS_ORIGINS));
+                CorsPolicy.from(settings, CORS_ORIGINS),
+                settings.duration(NOTICE_CACHE_TTL, Duration.ofSeconds(1)));
     }
 
     /** The key names this configuration reads. */

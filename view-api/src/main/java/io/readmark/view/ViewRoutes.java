@@ -10,7 +10,14 @@ import io.readmark.common.http.OpenApiDocument;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
+import io.readmark.store.BroadcastUnread;
 import io.readmark.store.InvalidCursorException;
+import io.readmark.store.LiveNoticeSource;
+import io.readmark.store.NoticeItem;
+import io.readmark.store.NoticePage;
+import io.readmark.store.NoticeReader;
+import io.readmark.store.NoticeState;
+import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadPage;
@@ -36,15 +43,17 @@ final class ViewRoutes {
     private static final AccessRule OWN_USER = AccessRule.ownUser("userId", Scopes.READ_ANY);
 
     /**
-     * {@code GET /v1/users/{userId}/unread}: byAuthor keys are author ids, as JSON object keys must be strings;
-     * {@code unseen} the unread published after the user last saw the inbox; {@code display} only when the request
-     * named a cap.
+     * {@code GET /v1/users/{userId}/unread}: {@code total} covers blogs and notices; {@code notices} the unread notices,
+     * broadcast and targeted; byAuthor keys are author ids, as JSON object keys must be strings; {@code unseen} the
+     * unread blogs published after the user last saw the inbox; {@code display} only when the request named a cap.
      */
-    record CountsBody(long userId, long total, long unseen, Map<String, Long> byAuthor,
+    record CountsBody(long userId, long total, long unseen, long notices, Map<String, Long> byAuthor,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
-        static CountsBody of(UnreadCounts counts) {
-            return new CountsBody(counts.userId(), counts.total(), counts.unseen(), byAuthor(counts), null);
+        static CountsBody of(InboxCounts counts, OptionalInt cap) {
+            Map<String, Long> byAuthor = byAuthor(counts.blogs());
+            DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, byAuthor, cap.getAsInt()) : null;
+            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), byAuthor, display);
         }
 
         static Map<String, Long> byAuthor(UnreadCounts counts) {
@@ -55,12 +64,12 @@ final class ViewRoutes {
     }
 
     /** The counts as a badge shows them: a count above the cap reads {@code "<cap>+"}. */
-    record DisplayBody(String total, String unseen, Map<String, String> byAuthor) {
+    record DisplayBody(String total, String unseen, String notices, Map<String, String> byAuthor) {
 
-        static DisplayBody of(long total, long unseen, Map<String, Long> byAuthor, int cap) {
+        static DisplayBody of(InboxCounts counts, Map<String, Long> byAuthor, int cap) {
             Map<String, String> shown = new LinkedHashMap<>();
             byAuthor.forEach((authorId, count) -> shown.put(authorId, capped(count, cap)));
-            return new DisplayBody(capped(total, cap), capped(unseen, cap), shown);
+            return new DisplayBody(capped(counts.total(), cap), capped(counts.unseen(), cap), capped(counts.notices(), cap), shown);
         }
 
         private static String capped(long count, int cap) {
@@ -79,17 +88,39 @@ final class ViewRoutes {
     record BlogBody(long userId, long blogId, long authorId, boolean unread) {
     }
 
+    /** One page of the notice inbox, newest first, read and unread together. */
+    record NoticePageBody(List<NoticeBody> items, @JsonInclude(JsonInclude.Include.ALWAYS) String nextCursor) {
+    }
+
+    /** A notice: {@code kind} broadcast (with its audience) or targeted; {@code at} when published or sent. */
+    record NoticeBody(long noticeId, String kind, @JsonInclude(JsonInclude.Include.NON_NULL) String audience, Instant at,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Instant expiresAt, boolean read) {
+
+        static NoticeBody of(NoticeItem item) {
+            return new NoticeBody(item.noticeId(), item.broadcast() ? "broadcast" : "targeted", item.audience(),
+                    Instant.ofEpochMilli(item.atMillis()),
+                    item.expiresAtMillis() > 0 ? Instant.ofEpochMilli(item.expiresAtMillis()) : null, item.read());
+        }
+    }
+
+    /** {@code GET /v1/users/{userId}/notices/{noticeId}}: whether the user can read that notice, and whether they did. */
+    record NoticeStateBody(long userId, long noticeId, boolean readable, boolean read,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) NoticeBody notice) {
+    }
+
     record Status(String status) {
     }
 
     private final RedisGuard redis;
     private final UnreadKeys keys;
+    private final LiveNoticeSource audiences;
     private final int defaultLimit;
     private final int maxLimit;
 
-    ViewRoutes(RedisGuard redis, ViewApiConfig config) {
+    ViewRoutes(RedisGuard redis, ViewApiConfig config, LiveNoticeSource audiences) {
         this.redis = redis;
         this.keys = config.keys();
+        this.audiences = audiences;
         this.defaultLimit = config.defaultLimit();
         this.maxLimit = config.maxLimit();
     }
@@ -104,20 +135,32 @@ final class ViewRoutes {
                 .route("GET", "/v1/users/{userId}/unread/items", access.require(OWN_USER, this::items))
                 .route("GET", "/v1/users/{userId}/unread/{authorId}", access.require(OWN_USER, this::page))
                 .route("GET", "/v1/users/{userId}/blogs/{blogId}", access.require(OWN_USER, this::blog))
+                .route("GET", "/v1/users/{userId}/notices", access.require(OWN_USER, this::notices))
+                .route("GET", "/v1/users/{userId}/notices/{noticeId}", access.require(OWN_USER, this::notice))
                 .route("GET", "/openapi.json", OpenApiDocument.handler(ViewRoutes.class, "openapi.json"));
     }
 
-    /** The badge read, the most frequent request: served from the event loop with Lettuce's async API, no thread hop. */
+    /**
+     * The badge read, the most frequent request: served from the event loop with Lettuce's async API, no thread hop.
+     * The blog counts and the user's notice state go out in one flush; only members of audiences besides everyone's
+     * with live notices cost a second round trip.
+     */
     CompletionStage<Response> counts(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
         OptionalInt cap = cap(request.query("cap"));
-        return redis.callForAsync(userId, connection -> new UnreadReader(connection, keys).countsAsync(userId))
-                .thenApply(counts -> {
-                    Map<String, Long> byAuthor = CountsBody.byAuthor(counts);
-                    DisplayBody display = cap.isPresent()
-                            ? DisplayBody.of(counts.total(), counts.unseen(), byAuthor, cap.getAsInt()) : null;
-                    return Response.ok(new CountsBody(counts.userId(), counts.total(), counts.unseen(), byAuthor, display));
-                });
+        return redis.callForAsync(userId, connection -> readCounts(connection, userId))
+                .thenApply(counts -> Response.ok(CountsBody.of(counts, cap)));
+    }
+
+    /** Everything a user has unread, as the counts route and the stream read it. */
+    CompletionStage<InboxCounts> readCounts(RedisConnections.Connection connection, long userId) {
+        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys).countsAsync(userId);
+        CompletionStage<BroadcastUnread> broadcasts = noticeReader(connection).broadcastUnreadAsync(userId);
+        return blogs.thenCombine(broadcasts, InboxCounts::new);
+    }
+
+    NoticeReader noticeReader(RedisConnections.Connection connection) {
+        return new NoticeReader(connection, keys, audiences, System::currentTimeMillis);
     }
 
     Response page(Request request) {
@@ -144,6 +187,27 @@ final class ViewRoutes {
         return Response.ok(new BlogBody(userId, blogId, authorId, unread));
     }
 
+    Response notices(Request request) {
+        long userId = Request.positiveId("userId", request.pathVariable("userId"));
+        int limit = limit(request.query("limit"));
+        String cursor = request.query("cursor").orElse(null);
+        NoticePage page;
+        try {
+            page = redis.callFor(userId, connection -> noticeReader(connection).page(userId, limit, cursor));
+        } catch (InvalidCursorException e) {
+            throw invalidCursor(cursor);
+        }
+        return Response.ok(new NoticePageBody(page.items().stream().map(NoticeBody::of).toList(), page.nextCursor()));
+    }
+
+    Response notice(Request request) {
+        long userId = Request.positiveId("userId", request.pathVariable("userId"));
+        long noticeId = Request.positiveId("noticeId", request.pathVariable("noticeId"));
+        NoticeState state = redis.callFor(userId, connection -> noticeReader(connection).notice(userId, noticeId));
+        return Response.ok(new NoticeStateBody(userId, noticeId, state.readable(), state.read(),
+                state.notice() == null ? null : NoticeBody.of(state.notice())));
+    }
+
     /** Liveness says only that this process serves HTTP; restarting it would not bring Redis back. */
     Response live(Request request) {
         return Response.ok(UP);
@@ -167,12 +231,16 @@ final class ViewRoutes {
         try {
             page = read(userId, query);
         } catch (InvalidCursorException e) {
-            throw ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was " + Problem.quote(cursor));
+            throw invalidCursor(cursor);
         }
         List<ItemBody> items = page.items().stream()
                 .map(item -> new ItemBody(item.blogId(), item.authorId(), item.publishedAt()))
                 .toList();
         return Response.ok(new PageBody(items, page.nextCursor()));
+    }
+
+    private static ApiException invalidCursor(String cursor) {
+        return ApiException.badRequest("cursor", "cursor must be a nextCursor returned by this API, was " + Problem.quote(cursor));
     }
 
     private int limit(Optional<String> raw) {

@@ -1,0 +1,33 @@
+package io.readmark.store;
+
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The audiences a user is a member of, and since when: {@link NoticeKeys#EVERYONE} since always, and those whose
+ * {@code rm:{u:U}:audiences} field says {@code J<ms>} (audience_member.lua; {@code L<ms>} means left). At most
+ * {@link #MAX_AUDIENCES} are considered, the latest joined, so a read's work stays bounded whatever the hash holds.
+ */
+record Memberships(Map<String, Long> joinedAt) {
+
+    static final int MAX_AUDIENCES = 1_000;
+
+    static Memberships of(Map<String, String> hash) {
+        Map<String, Long> joined = new LinkedHashMap<>();
+        joined.put(NoticeKeys.EVERYONE, 0L);
+        hash.entrySet().stream()
+                .filter(field -> field.getValue().startsWith("J") && !field.getKey().equals(NoticeKeys.EVERYONE))
+                .map(field -> Map.entry(field.getKey(), Long.parseLong(field.getValue().substring(1))))
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+                .limit(MAX_AUDIENCES)
+                .forEach(field -> joined.put(field.getKey(), field.getValue()));
+        return new Memberships(joined);
+    }
+
+    /** Whether a notice of the audience published then is one the user receives. */
+    boolean receives(LiveNotice notice) {
+        Long since = joinedAt.get(notice.audience());
+        return since != null && notice.publishedAtMillis() > since;
+    }
+}

@@ -1,0 +1,261 @@
+package io.readmark.store;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+
+/**
+ * Reads a user's notices; never writes. Broadcasts are read diffusion: an audience's live notices are read once
+ * ({@link LiveNoticeSource}) and the user's own state is only memberships, read marks and floors, so what a user has
+ * unread is computed here, when asked. Each command touches one slot: the user's, or one audience's.
+ *
+ * <p>Worst case per request: the user's membership hash, at most {@value Memberships#MAX_AUDIENCES} audiences of at
+ * most the per-audience cap of notices each (from the source), and one {@code ZMSCORE} of those ids; a page adds at
+ * most the inbox cap of targeted entries.
+ */
+public final class NoticeReader {
+
+    private static final String NOTICES_FLOOR = "notices";
+    private static final String ALL_FLOOR = "all";
+
+    private final RedisConnections.Connection connection;
+    private final NoticeKeys keys;
+    private final UnreadKeys unreadKeys;
+    private final LiveNoticeSource source;
+    private final LongSupplier clock;
+
+    public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source, LongSupplier clock) {
+        this.connection = connection;
+        this.unreadKeys = unreadKeys;
+        this.keys = new NoticeKeys(unreadKeys.prefix());
+        this.source = source;
+        this.clock = clock;
+    }
+
+    /**
+     * The user's unread broadcasts: live notices of their audiences published after they joined and after both floors
+     * ({@code NoticesAllRead}, {@code AllRead}), without a read mark, each id once. Everyone's notices are asked for in
+     * the same flush as the user's memberships, so a user in no other audience costs one round trip.
+     */
+    public CompletionStage<BroadcastUnread> broadcastUnreadAsync(long userId) {
+        RedisClusterAsyncCommands<String, String> redis = connection.async();
+        CompletionStage<Map<String, String>> membershipHash = redis.hgetall(keys.audiences(userId));
+        CompletionStage<Long> floor = floorAsync(userId);
+        CompletionStage<List<LiveNotice>> everyone = source.liveNotices(connection, NoticeKeys.EVERYONE);
+        CompletionStage<Set<Long>> everyoneRead = everyone.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
+        return membershipHash.thenCompose(hash -> {
+            Memberships memberships = Memberships.of(hash);
+            CompletionStage<List<LiveNotice>> others = othersOf(memberships);
+            CompletionStage<Set<Long>> othersRead = others.thenCombine(everyone, (more, first) -> {
+                Set<Long> ids = ids(more);
+                ids.removeAll(ids(first));
+                return ids;
+            }).thenCompose(ids -> readMarksAsync(userId, ids));
+            return everyone.thenCombine(others, NoticeReader::concat)
+                    .thenCombine(everyoneRead.thenCombine(othersRead, NoticeReader::union), (notices, read) -> Map.entry(notices, read))
+                    .thenCombine(floor, (noticesAndRead, floorMillis) ->
+                            count(memberships, noticesAndRead.getKey(), noticesAndRead.getValue(), floorMillis, clock.getAsLong()));
+        });
+    }
+
+    static BroadcastUnread count(Memberships memberships, List<LiveNotice> notices, Set<Long> read, long floor, long now) {
+        Set<Long> counted = new HashSet<>();
+        long nextExpiry = 0;
+        for (LiveNotice notice : notices) {
+            if (!memberships.receives(notice) || notice.publishedAtMillis() <= floor || !notice.liveAt(now)) continue;
+            if (read.contains(notice.noticeId()) || !counted.add(notice.noticeId())) continue;
+            if (notice.expiresAtMillis() > 0 && (nextExpiry == 0 || notice.expiresAtMillis() < nextExpiry)) {
+                nextExpiry = notice.expiresAtMillis();
+            }
+        }
+        return counted.isEmpty() ? BroadcastUnread.NONE : new BroadcastUnread(counted.size(), nextExpiry);
+    }
+
+    /**
+     * Newest-first page of the user's notice inbox, read and unread together: the targeted entries and the live
+     * broadcasts of their audiences (published after they joined), each id once, continuing after {@code cursor}.
+     *
+     * @throws InvalidCursorException when the cursor is malformed
+     */
+    public NoticePage page(long userId, int limit, String cursor) {
+        PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
+        long now = clock.getAsLong();
+        List<NoticeItem> candidates = new ArrayList<>();
+        for (LiveNotice notice : receivedBroadcasts(userId, now)) {
+            candidates.add(new NoticeItem(notice.noticeId(), notice.audience(), notice.publishedAtMillis(), notice.expiresAtMillis(), false));
+        }
+        for (ScoredValue<String> entry : inboxFrom(userId, after, limit)) {
+            candidates.add(new NoticeItem(Long.parseLong(entry.getValue()), null, (long) entry.getScore(), 0, false));
+        }
+        candidates.sort(NoticeItem.NEWEST_FIRST);
+        List<NoticeItem> page = new ArrayList<>(limit);
+        Set<Long> listed = new HashSet<>();
+        boolean more = false;
+        for (NoticeItem item : candidates) {
+            if (after != null && !after.precedes(item.atMillis(), Long.toString(item.noticeId()))) continue;
+            if (!listed.add(item.noticeId())) continue;
+            if (page.size() == limit) {
+                more = true;
+                break;
+            }
+            page.add(item);
+        }
+        List<NoticeItem> flagged = withReadFlags(userId, page);
+        NoticeItem last = flagged.isEmpty() ? null : flagged.getLast();
+        return new NoticePage(flagged, more ? new PageCursor(last.atMillis(), Long.toString(last.noticeId())).encode() : null);
+    }
+
+    /** Whether the user can read the notice, and whether they did. */
+    public NoticeState notice(long userId, long noticeId) {
+        RedisClusterCommands<String, String> redis = connection.sync();
+        Double sentAt = redis.zscore(keys.inbox(userId), Long.toString(noticeId));
+        NoticeItem item = sentAt != null ? new NoticeItem(noticeId, null, sentAt.longValue(), 0, false) : null;
+        if (item == null) {
+            for (LiveNotice notice : receivedBroadcasts(userId, clock.getAsLong())) {
+                if (notice.noticeId() == noticeId) {
+                    item = new NoticeItem(noticeId, notice.audience(), notice.publishedAtMillis(), notice.expiresAtMillis(), false);
+                    break;
+                }
+            }
+        }
+        if (item == null) {
+            return new NoticeState(noticeId, false, redis.zscore(keys.noticeReads(userId), Long.toString(noticeId)) != null, null);
+        }
+        NoticeItem flagged = withReadFlags(userId, List.of(item)).getFirst();
+        return new NoticeState(noticeId, true, flagged.read(), flagged);
+    }
+
+    /** The audiences the user receives broadcasts of now, everyone's included. */
+    public Set<String> audiences(long userId) {
+        return Memberships.of(connection.sync().hgetall(keys.audiences(userId))).joinedAt().keySet();
+    }
+
+    /** The live, unexpired broadcasts of the user's audiences published after they joined, each id once. */
+    private List<LiveNotice> receivedBroadcasts(long userId, long now) {
+        Memberships memberships = Memberships.of(connection.sync().hgetall(keys.audiences(userId)));
+        List<LiveNotice> received = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (LiveNotice notice : concat(join(source.liveNotices(connection, NoticeKeys.EVERYONE)), join(othersOf(memberships)))) {
+            if (memberships.receives(notice) && notice.liveAt(now) && seen.add(notice.noticeId())) received.add(notice);
+        }
+        return received;
+    }
+
+    /**
+     * The inbox entries at or after the cursor's time, newest first: those tied with the cursor's time are fetched too
+     * (at most the inbox cap), so that the caller can skip the ones before it.
+     */
+    private List<ScoredValue<String>> inboxFrom(long userId, PageCursor after, int limit) {
+        RedisClusterCommands<String, String> redis = connection.sync();
+        String inbox = keys.inbox(userId);
+        if (after == null) return redis.zrevrangebyscoreWithScores(inbox, Range.unbounded(), Limit.create(0, limit + 1));
+        long ties = redis.zcount(inbox, Range.create(after.score(), after.score()));
+        return redis.zrevrangebyscoreWithScores(inbox, Range.from(Range.Boundary.unbounded(), Range.Boundary.including(after.score())),
+                Limit.create(0, ties + limit + 1));
+    }
+
+    /** The items with their read flags: a read mark, or a time at or before one of the floors. */
+    private List<NoticeItem> withReadFlags(long userId, List<NoticeItem> items) {
+        if (items.isEmpty()) return items;
+        Set<Long> marked = join(readMarksAsync(userId, items.stream().map(NoticeItem::noticeId).toList()));
+        long floor = join(floorAsync(userId));
+        return items.stream()
+                .map(item -> new NoticeItem(item.noticeId(), item.audience(), item.atMillis(), item.expiresAtMillis(),
+                        marked.contains(item.noticeId()) || item.atMillis() <= floor))
+                .toList();
+    }
+
+    private CompletionStage<List<LiveNotice>> othersOf(Memberships memberships) {
+        List<CompletableFuture<List<LiveNotice>>> lists = new ArrayList<>();
+        for (String audience : memberships.joinedAt().keySet()) {
+            if (!audience.equals(NoticeKeys.EVERYONE)) lists.add(source.liveNotices(connection, audience).toCompletableFuture());
+        }
+        if (lists.isEmpty()) return CompletableFuture.completedFuture(List.of());
+        return CompletableFuture.allOf(lists.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<LiveNotice> all = new ArrayList<>();
+            lists.forEach(list -> all.addAll(list.join()));
+            return all;
+        });
+    }
+
+    /** The larger of the notices floor and the all-read floor, 0 when neither is set. */
+    private CompletionStage<Long> floorAsync(long userId) {
+        return connection.async().hmget(unreadKeys.floors(userId), NOTICES_FLOOR, ALL_FLOOR).thenApply(values -> {
+            long floor = 0;
+            for (KeyValue<String, String> value : values) {
+                if (value.hasValue()) floor = Math.max(floor, Long.parseLong(value.getValue()));
+            }
+            return floor;
+        });
+    }
+
+    /** Which of the ids the user has a read mark for: one ZMSCORE, none when there are no ids. */
+    private CompletionStage<Set<Long>> readMarksAsync(long userId, Collection<Long> ids) {
+        if (ids.isEmpty()) return CompletableFuture.completedFuture(Set.of());
+        List<Long> asked = List.copyOf(ids);
+        String[] members = asked.stream().map(String::valueOf).toArray(String[]::new);
+        return connection.async().zmscore(keys.noticeReads(userId), members).thenApply(scores -> {
+            Set<Long> read = new HashSet<>();
+            for (int i = 0; i < asked.size(); i++) {
+                if (scores.get(i) != null) read.add(asked.get(i));
+            }
+            return read;
+        });
+    }
+
+    private static Set<Long> ids(List<LiveNotice> notices) {
+        Set<Long> ids = new LinkedHashSet<>();
+        notices.forEach(notice -> ids.add(notice.noticeId()));
+        return ids;
+    }
+
+    private static List<LiveNotice> concat(List<LiveNotice> first, List<LiveNotice> second) {
+        if (second.isEmpty()) return first;
+        List<LiveNotice> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private static Set<Long> union(Set<Long> first, Set<Long> second) {
+        if (second.isEmpty()) return first;
+        Set<Long> all = new HashSet<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    /** Waits as the sync API does: at most the connection's command timeout, Redis's own failures rethrown as they are. */
+    private <T> T join(CompletionStage<T> stage) {
+        Duration timeout = connection.stateful().getTimeout();
+        try {
+            return stage.toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) throw failure;
+            throw new RedisException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new RedisCommandTimeoutException("notices not read within " + timeout.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("interrupted while reading notices", e);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.readmark.view;
+
+import io.readmark.store.NoticeKeys;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The audience channels one stream follows: everyone's and those its user is in. A broadcast's message first drops
+ * the audience's cached notices, then makes the stream read again, so the push includes it.
+ */
+final class StreamAudiences implements UnreadStream.Audiences {
+
+    private final Supplier<Set<String>> memberships;
+    private final ChangeFeed feed;
+    private final NoticeKeys keys;
+    private final AudienceNoticeCache cache;
+    /** A lock, not a monitor: subscribing blocks, which would pin a virtual thread on Java 21. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, ChangeFeed.Subscription> followed = new HashMap<>(); // guarded by lock
+    private boolean stopped; // guarded by lock
+
+    /** @param memberships reads the user's audiences now (blocking), everyone's included */
+    StreamAudiences(Supplier<Set<String>> memberships, ChangeFeed feed, NoticeKeys keys, AudienceNoticeCache cache) {
+        this.memberships = memberships;
+        this.feed = feed;
+        this.keys = keys;
+        this.cache = cache;
+    }
+
+    /**
+     * Subscribes to the channels of the audiences the user is in now and leaves the others; returns once Redis confirmed.
+     *
+     * @throws io.lettuce.core.RedisException when Redis cannot be asked or does not confirm
+     */
+    @Override
+    public void follow(UnreadStream stream) {
+        Set<String> audiences = memberships.get();
+        lock.lock();
+        try {
+            if (stopped) return;
+            followed.entrySet().removeIf(entry -> {
+                if (audiences.contains(entry.getKey())) return false;
+                entry.getValue().cancel();
+                return true;
+            });
+            for (String audience : audiences) {
+                if (!followed.containsKey(audience)) followed.put(audience, feed.subscribe(keys.audienceChanges(audience), listener(audience, stream)));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            followed.values().forEach(ChangeFeed.Subscription::cancel);
+            followed.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private ChangeFeed.Listener listener(String audience, UnreadStream stream) {
+        return new ChangeFeed.Listener() {
+            @Override
+            public void changed(String message) {
+                cache.changed(audience, message);
+                stream.changed(UnreadStream.Change.ofAudience(audience, message));
+            }
+
+            @Override
+            public void lost() {
+                stream.lost();
+            }
+        };
+    }
+}
