@@ -17,6 +17,8 @@ import java.util.Set;
 final class RandomWorkload {
 
     static final long T0 = 1_767_225_600_000L;
+    /** The clock notices are read at: 2100-01-01, after every writer's clock, so expiry is decided by the reads alone. */
+    static final long READ_AT = 4_102_444_800_000L;
     static final int USERS = 8;
     static final int AUTHORS = 4;
     /**
@@ -104,7 +106,9 @@ final class RandomWorkload {
         String audience = AUDIENCES.get(random.nextInt(AUDIENCES.size()));
         long user = 1 + random.nextInt(USERS);
         if (dice < 4) {
-            authorStream.add(new UnreadOp.NoticePublished(audience, nextNotice++, at));
+            // A third expire around READ_AT: after the writers' clock (so the scripts keep them), some before the reads.
+            long expiresAt = random.nextInt(3) == 0 ? READ_AT - 5_000 + random.nextInt(10_000) : 0;
+            authorStream.add(new UnreadOp.NoticePublished(audience, nextNotice++, at, expiresAt));
         } else if (dice < 6) {
             authorStream.add(new UnreadOp.NoticeWithdrawn(audience, 1 + random.nextInt((int) nextNotice + 2), at));
         } else if (dice < 9) {

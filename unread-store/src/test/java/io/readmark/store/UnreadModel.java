@@ -34,6 +34,8 @@ final class UnreadModel {
     private final Map<Long, Long> noticeFloors = new HashMap<>();
     private final Map<String, NavigableSet<Entry>> audienceNotices = new HashMap<>();
     private final Map<String, NavigableSet<Entry>> withdrawn = new HashMap<>();
+    /** audience → notice → expiresAt, for live notices that expire. */
+    private final Map<String, Map<String, Long>> expiries = new HashMap<>();
     /** audience → J<ms> or L<ms>, per user. */
     private final Map<Long, Map<String, String>> audiences = new HashMap<>();
     /** The last unfollow or re-follow of each (user, author) pair. */
@@ -105,12 +107,13 @@ final class UnreadModel {
         if (last != null && last.at() < at) memberships(user).put(author, new Membership(true, at));
     }
 
-    void noticePublished(String audience, long notice, long publishedAt) {
+    void noticePublished(String audience, long notice, long publishedAt, long expiresAt) {
         String member = Long.toString(notice);
         if (contains(withdrawn.get(audience), member)) return;
         NavigableSet<Entry> live = audienceNotices.computeIfAbsent(audience, a -> new TreeSet<>(Entry.ORDER));
         if (contains(live, member)) return;
         live.add(new Entry(publishedAt, member));
+        if (expiresAt > 0) expiries.computeIfAbsent(audience, a -> new HashMap<>()).put(member, expiresAt);
         while (live.size() > limits.notices().maxNoticesPerAudience()) live.pollFirst();
     }
 
@@ -160,6 +163,51 @@ final class UnreadModel {
         NavigableSet<Entry> reads = noticeReads.getOrDefault(user, new TreeSet<>(Entry.ORDER));
         return inboxes.getOrDefault(user, new TreeSet<>(Entry.ORDER)).stream()
                 .filter(e -> e.score() > floor && !contains(reads, e.member())).count();
+    }
+
+    /**
+     * Broadcasts unread at {@code now}: live notices of everyone's audience and of those the user joined (and did not
+     * leave since), published after the join and after both floors, not expired, without a read mark; each id once.
+     */
+    long unreadBroadcasts(long user, long now) {
+        return receivedBroadcasts(user, now).stream().filter(item -> !item.read()).count();
+    }
+
+    /** The notice inbox at {@code now}, newest first: targeted entries and received broadcasts, with read flags. */
+    List<NoticeItem> noticeInbox(long user, long now) {
+        long floor = noticeFloor(user);
+        NavigableSet<Entry> reads = noticeReadsOf(user);
+        List<NoticeItem> all = new ArrayList<>(receivedBroadcasts(user, now));
+        for (Entry entry : inboxOf(user)) {
+            all.add(new NoticeItem(Long.parseLong(entry.member()), null, entry.score(), 0,
+                    entry.score() <= floor || contains(reads, entry.member())));
+        }
+        all.sort(NoticeItem.NEWEST_FIRST);
+        return all;
+    }
+
+    private List<NoticeItem> receivedBroadcasts(long user, long now) {
+        long floor = noticeFloor(user);
+        NavigableSet<Entry> reads = noticeReadsOf(user);
+        Map<String, Long> joined = new TreeMap<>();
+        joined.put("everyone", 0L);
+        audiencesOf(user).forEach((audience, field) -> {
+            if (field.startsWith("J")) joined.put(audience, Long.parseLong(field.substring(1)));
+        });
+        List<NoticeItem> received = new ArrayList<>();
+        joined.forEach((audience, since) -> {
+            for (Entry entry : audienceNoticesOf(audience)) {
+                long expiresAt = expiries.getOrDefault(audience, Map.of()).getOrDefault(entry.member(), 0L);
+                if (entry.score() <= since || (expiresAt != 0 && expiresAt <= now)) continue;
+                received.add(new NoticeItem(Long.parseLong(entry.member()), audience, entry.score(), expiresAt,
+                        entry.score() <= floor || contains(reads, entry.member())));
+            }
+        });
+        return received;
+    }
+
+    private long noticeFloor(long user) {
+        return Math.max(noticeFloors.getOrDefault(user, 0L), allFloors.getOrDefault(user, 0L));
     }
 
     NavigableSet<Entry> inboxOf(long user) {

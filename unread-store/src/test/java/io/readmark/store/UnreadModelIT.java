@@ -120,6 +120,7 @@ class UnreadModelIT {
                     .containsExactlyElementsOf(model.noticeReadsOf(user));
             assertThat(scoped.sync().hgetall(noticeKeys.audiences(user))).as("audiences of user %d, %s", user, context)
                     .isEqualTo(model.audiencesOf(user));
+            assertSameNotices(scoped, model, user, context);
             scoped.assertInvariants(user, context);
             List<UnreadItem> expected = model.mergedOf(user);
             assertThat(scoped.merged(user)).as("merged index of user %d, %s", user, context)
@@ -137,6 +138,30 @@ class UnreadModelIT {
                 assertThat(reader.mergedPage(user, 3, before).items()).as("page after a cursor before item %d of user %d, %s", i, user, context)
                         .containsExactlyElementsOf(expected.subList(i, Math.min(i + 3, expected.size())));
             }
+        }
+    }
+
+    /** What the view API reads of the user's notices: the unread broadcasts and the notice inbox page by page. */
+    private static void assertSameNotices(RedisFixture.Scoped scoped, UnreadModel model, long user, String context) {
+        NoticeReader reader = new NoticeReader(redis.redis.shared(), scoped.keys(),
+                LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), () -> RandomWorkload.READ_AT);
+        assertThat(reader.broadcastUnreadAsync(user).toCompletableFuture().join().count())
+                .as("unread broadcasts of user %d, %s", user, context).isEqualTo(model.unreadBroadcasts(user, RandomWorkload.READ_AT));
+        List<NoticeItem> expected = model.noticeInbox(user, RandomWorkload.READ_AT);
+        for (int limit : new int[]{1, 3, 7}) {
+            List<NoticeItem> all = new ArrayList<>();
+            String cursor = null;
+            do {
+                NoticePage page = reader.page(user, limit, cursor);
+                assertThat(page.items().size()).isLessThanOrEqualTo(limit);
+                all.addAll(page.items());
+                cursor = page.nextCursor();
+            } while (cursor != null);
+            assertThat(all).as("notice inbox in pages of %d of user %d, %s", limit, user, context).containsExactlyElementsOf(expected);
+        }
+        for (NoticeItem item : expected) {
+            assertThat(reader.notice(user, item.noticeId())).as("notice %d of user %d, %s", item.noticeId(), user, context)
+                    .isEqualTo(new NoticeState(item.noticeId(), true, item.read(), item));
         }
     }
 

@@ -43,9 +43,10 @@ sealed interface UnreadOp {
         public void applyTo(UnreadWriter writer) { writer.unfollow(user, author, at); }
     }
 
-    record NoticePublished(String audience, long notice, long publishedAt) implements UnreadOp {
-        public void applyTo(UnreadModel model) { model.noticePublished(audience, notice, publishedAt); }
-        public void applyTo(UnreadWriter writer) { writer.noticePublished(audience, notice, publishedAt, 0); }
+    /** {@code expiresAt} 0: never expires. */
+    record NoticePublished(String audience, long notice, long publishedAt, long expiresAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.noticePublished(audience, notice, publishedAt, expiresAt); }
+        public void applyTo(UnreadWriter writer) { writer.noticePublished(audience, notice, publishedAt, expiresAt); }
     }
 
     record NoticeWithdrawn(String audience, long notice, long at) implements UnreadOp {
