@@ -1,5 +1,6 @@
 package io.readmark.reliability;
 
+import io.readmark.store.NoticeKeys;
 import io.readmark.store.NoticeLimits;
 import java.util.Collections;
 import java.util.List;
@@ -145,6 +146,25 @@ public final class ExpectedUnread {
         long floor = noticeFloor.getOrDefault(user, Long.MIN_VALUE);
         Set<Long> read = noticeReads.getOrDefault(user, Set.of());
         return inboxOf(user).entrySet().stream().filter(e -> e.getValue() > floor && !read.contains(e.getKey())).count();
+    }
+
+    /**
+     * The broadcasts the user has unread: live notices of everyone's audience and of those the user joined (the latest
+     * change a join), published after the join and after the notice floor, not read; each id once.
+     */
+    public long unreadBroadcastsOf(long user) {
+        long floor = noticeFloor.getOrDefault(user, Long.MIN_VALUE);
+        Set<Long> read = noticeReads.getOrDefault(user, Set.of());
+        Map<String, Long> joined = new TreeMap<>();
+        joined.put(NoticeKeys.EVERYONE, Long.MIN_VALUE);
+        memberships.getOrDefault(user, new TreeMap<>()).forEach((audience, field) -> {
+            if (field.startsWith("J")) joined.put(audience, Long.parseLong(field.substring(1)));
+        });
+        Set<Long> unread = new TreeSet<>();
+        joined.forEach((audience, since) -> live.getOrDefault(audience, new TreeMap<>()).forEach((notice, publishedAt) -> {
+            if (publishedAt > since && publishedAt > floor && !read.contains(notice)) unread.add(notice);
+        }));
+        return unread.size();
     }
 
     /** The user's targeted notices that are unread now. */

@@ -97,7 +97,7 @@ public final class Harness implements AutoCloseable {
     /** Compares Redis with the model; call once the workload has stopped and the pipeline drained. */
     public CheckResult check() {
         try (RedisConnections connections = RedisConnections.connect(pipeline.redisUrl(), Duration.ofSeconds(10), false)) {
-            return new UnreadStateCheck(connections.shared().async(), pipeline.names().redisPrefix()).compare(expected);
+            return new UnreadStateCheck(connections.shared(), pipeline.names().redisPrefix()).compare(expected);
         }
     }
 

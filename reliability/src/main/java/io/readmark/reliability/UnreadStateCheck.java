@@ -6,7 +6,11 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.readmark.store.BroadcastUnread;
+import io.readmark.store.LiveNoticeSource;
 import io.readmark.store.NoticeKeys;
+import io.readmark.store.NoticeReader;
+import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 
 import java.util.ArrayList;
@@ -17,7 +21,9 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -37,15 +43,18 @@ public final class UnreadStateCheck {
     private static final long TIMEOUT_SECONDS = 30;
 
     private final RedisClusterAsyncCommands<String, String> redis;
+    private final NoticeReader notices;
     private final UnreadKeys keys;
     private final NoticeKeys noticeKeys;
     private final String prefix;
     private final Pattern userKey;
 
-    /** @param redis a connection with auto-flush (the shared one of {@code RedisConnections}) */
-    public UnreadStateCheck(RedisClusterAsyncCommands<String, String> redis, String prefix) {
-        this.redis = redis;
+    /** @param connection a connection with auto-flush (the shared one of {@code RedisConnections}) */
+    public UnreadStateCheck(RedisConnections.Connection connection, String prefix) {
+        this.redis = connection.async();
         this.keys = new UnreadKeys(prefix);
+        // Read as the view API reads them; no notice of the harness expires, so the clock does not matter.
+        this.notices = new NoticeReader(connection, keys, LiveNoticeSource.direct(new NoticeKeys(prefix)), System::currentTimeMillis);
         this.noticeKeys = new NoticeKeys(prefix);
         this.prefix = prefix;
         this.userKey = Pattern.compile(Pattern.quote(prefix + ":{u:") + "(\\d+)\\}:(counts|unread:(\\d+))");
@@ -55,6 +64,7 @@ public final class UnreadStateCheck {
         Map<Long, Set<Long>> authorsByUser = new TreeMap<>();
         expected.unreadByUser().forEach((user, byAuthor) -> authorsByUser.put(user, new TreeSet<>(byAuthor.keySet())));
         expected.noticeRecipients().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
+        expected.memberships().keySet().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
         scanUserKeys(authorsByUser);
         Tally tally = new Tally();
         List<Long> users = List.copyOf(authorsByUser.keySet());
@@ -62,10 +72,12 @@ public final class UnreadStateCheck {
             List<Long> batch = users.subList(from, Math.min(users.size(), from + USERS_PER_BATCH));
             Map<Long, RedisFuture<Map<String, String>>> counts = new HashMap<>();
             Map<Long, RedisFuture<List<ScoredValue<String>>>> inboxes = new HashMap<>();
+            Map<Long, CompletableFuture<BroadcastUnread>> broadcasts = new HashMap<>();
             Map<Long, Map<Long, RedisFuture<List<ScoredValue<String>>>>> sets = new HashMap<>();
             for (long user : batch) {
                 counts.put(user, redis.hgetall(keys.counts(user)));
                 inboxes.put(user, redis.zrangeWithScores(noticeKeys.inbox(user), 0, -1));
+                broadcasts.put(user, notices.broadcastUnreadAsync(user).toCompletableFuture());
                 Map<Long, RedisFuture<List<ScoredValue<String>>>> byAuthor = new TreeMap<>();
                 for (long author : authorsByUser.get(user)) byAuthor.put(author, redis.zrangeWithScores(keys.unread(user, author), 0, -1));
                 sets.put(user, byAuthor);
@@ -82,6 +94,7 @@ public final class UnreadStateCheck {
                 Map<Long, Long> inbox = new TreeMap<>();
                 for (ScoredValue<String> entry : get(inboxes.get(user))) inbox.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
                 tally.notices(user, expected.inboxOf(user), expected.unreadNoticesOf(user), inbox, userCounts.get("notices"));
+                tally.broadcasts(user, expected.unreadBroadcastsOf(user), get(broadcasts.get(user)).count());
             }
         }
         compareBroadcasts(expected, tally);
@@ -123,7 +136,7 @@ public final class UnreadStateCheck {
         } while (!cursor.isFinished());
     }
 
-    private static <T> T get(RedisFuture<T> future) {
+    private static <T> T get(Future<T> future) {
         try {
             return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -199,6 +212,14 @@ public final class UnreadStateCheck {
             if (parse(count) != expectedUnread) {
                 doubleCounted++;
                 example("user %d: notices %s but %d targeted notices are unread", user, count, expectedUnread);
+            }
+        }
+
+        /** The unread broadcasts the view API computes from the audiences' notices and the user's state. */
+        void broadcasts(long user, long expected, long actual) {
+            if (actual != expected) {
+                doubleCounted++;
+                example("user %d: %d unread broadcast notices, expected %d", user, actual, expected);
             }
         }
 

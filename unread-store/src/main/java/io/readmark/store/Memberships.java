@@ -11,7 +11,7 @@ import java.util.Map;
  */
 record Memberships(Map<String, Long> joinedAt) {
 
-    static final int MAX_AUDIENCES = 1_000;
+    static final int MAX_AUDIENCES = 64;
 
     static Memberships of(Map<String, String> hash) {
         Map<String, Long> joined = new LinkedHashMap<>();

@@ -11,8 +11,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * {@code GET /v1/users/{userId}/unread/stream}: Server-Sent Events of the user's counts. The start subscribes to the
- * user's change channel and to the channels of their audiences, then sets their live key, then reads the snapshot: a
- * change made after the read is published (the key was there) and heard (the subscriptions were there), so nothing
+ * user's change channel, sets their live key, subscribes to the channels of their audiences, then reads the snapshot:
+ * a change made after the read is published (the key was there) and heard (the subscriptions were there), so nothing
  * falls between snapshot and pushes. Redis unavailable at the start is a 503 like any read. A {@code Last-Event-ID}
  * changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is exact where replaying missed
  * events could not be.
@@ -49,8 +49,9 @@ final class StreamRoute {
         try {
             snapshot = redis.callFor(userId, connection -> {
                 stream.subscribed(feed.subscribe(keys.changes(userId), stream));
-                audiences.follow(stream);
                 liveKeys.mark(connection, userId);
+                // After the live key: a join from now on is told on the user's channel, one before is read here.
+                audiences.follow(stream);
                 return routes.readCounts(connection, userId).toCompletableFuture().join();
             });
         } catch (RuntimeException e) {
