@@ -6,7 +6,6 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
@@ -58,11 +57,11 @@ public final class NoticeReader {
      * the same flush as the user's memberships, so a user in no other audience costs one round trip.
      */
     public CompletionStage<BroadcastUnread> broadcastUnreadAsync(long userId) {
-        RedisClusterAsyncCommands<String, String> redis = connection.async();
-        CompletionStage<Map<String, String>> membershipHash = redis.hgetall(keys.audiences(userId));
-        CompletionStage<Long> floor = floorAsync(userId);
+        CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
         CompletionStage<List<LiveNotice>> everyone = source.liveNotices(connection, NoticeKeys.EVERYONE);
         CompletionStage<Set<Long>> everyoneRead = everyone.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
+        // The floors matter only when some notice is live: asked at once when everyone's are, else after the memberships.
+        CompletionStage<CompletionStage<Long>> earlyFloor = everyone.thenApply(notices -> notices.isEmpty() ? null : floorAsync(userId));
         return membershipHash.thenCompose(hash -> {
             Memberships memberships = Memberships.of(hash);
             CompletionStage<List<LiveNotice>> others = othersOf(memberships);
@@ -71,8 +70,10 @@ public final class NoticeReader {
                 ids.removeAll(ids(first));
                 return ids;
             }).thenCompose(ids -> readMarksAsync(userId, ids));
+            CompletionStage<Long> floor = earlyFloor.thenCombine(others, (early, more) -> early != null ? early
+                    : more.isEmpty() ? CompletableFuture.completedFuture(0L) : floorAsync(userId)).thenCompose(stage -> stage);
             return everyone.thenCombine(others, NoticeReader::concat)
-                    .thenCombine(everyoneRead.thenCombine(othersRead, NoticeReader::union), (notices, read) -> Map.entry(notices, read))
+                    .thenCombine(everyoneRead.thenCombine(othersRead, NoticeReader::union), Map::entry)
                     .thenCombine(floor, (noticesAndRead, floorMillis) ->
                             count(memberships, noticesAndRead.getKey(), noticesAndRead.getValue(), floorMillis, clock.getAsLong()));
         });
