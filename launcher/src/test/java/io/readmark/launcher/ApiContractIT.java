@@ -123,8 +123,14 @@ class ApiContractIT {
         String service = TestTokens.reader();
         String own = TestTokens.user(user);
         String other = TestTokens.user(user + 1);
+        long notice = pipeline.newId();
+        pipeline.produce(new PipelineFixture.WireEvent(pipeline.stack().topics().noticeEvents().name(), Long.toString(notice), """
+                {"type":"NoticeSent","eventId":"contract-%d","noticeId":%d,"recipientIds":[%d],"sentAt":"2026-01-02T00:00:00Z"}"""
+                .formatted(notice, notice, user)));
         PipelineFixture.eventually(() -> assertThat(call(viewUrl, "GET", "/v1/users/" + user + "/unread/items", own, null, null).body())
                 .contains("\"blogId\":" + blog));
+        PipelineFixture.eventually(() -> assertThat(call(viewUrl, "GET", "/v1/users/" + user + "/unread", own, null, null).body())
+                .contains("\"notices\":1"));
 
         String counts = "/v1/users/{userId}/unread";
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", own, null, null, 200);
@@ -153,6 +159,17 @@ class ApiContractIT {
         check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, null, null, null, 401);
         check(view, viewUrl, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, other, null, null, 403);
 
+        String notices = "/v1/users/{userId}/notices";
+        check(view, viewUrl, "GET", notices, "/v1/users/" + user + "/notices?limit=1", own, null, null, 200);
+        check(view, viewUrl, "GET", notices, "/v1/users/" + user + "/notices?cursor=bogus", own, null, null, 400);
+        check(view, viewUrl, "GET", notices, "/v1/users/" + user + "/notices", null, null, null, 401);
+        check(view, viewUrl, "GET", notices, "/v1/users/" + user + "/notices", other, null, null, 403);
+        String noticeState = "/v1/users/{userId}/notices/{noticeId}";
+        check(view, viewUrl, "GET", noticeState, "/v1/users/" + user + "/notices/" + notice, own, null, null, 200);
+        check(view, viewUrl, "GET", noticeState, "/v1/users/" + user + "/notices/0", own, null, null, 400);
+        check(view, viewUrl, "GET", noticeState, "/v1/users/" + user + "/notices/" + notice, TestTokens.expired(), null, null, 401);
+        check(view, viewUrl, "GET", noticeState, "/v1/users/" + user + "/notices/" + notice, other, null, null, 403);
+
         String stream = "/v1/users/{userId}/unread/stream";
         String streamPath = "/v1/users/" + user + "/unread/stream";
         List<InputStream> open = new ArrayList<>();
@@ -173,6 +190,8 @@ class ApiContractIT {
         check(view, down, "GET", items, "/v1/users/" + user + "/unread/items", service, null, null, 503);
         check(view, down, "GET", byAuthor, "/v1/users/" + user + "/unread/" + author, service, null, null, 503);
         check(view, down, "GET", blogState, "/v1/users/" + user + "/blogs/" + blog + "?authorId=" + author, service, null, null, 503);
+        check(view, down, "GET", notices, "/v1/users/" + user + "/notices", service, null, null, 503);
+        check(view, down, "GET", noticeState, "/v1/users/" + user + "/notices/" + notice, service, null, null, 503);
         check(view, down, "GET", stream, streamPath, service, null, null, 503);
         assertThat(call("http://localhost:" + viewWithoutRedis.managementPort(), "GET", "/health/ready", null, null, null)
                 .statusCode()).isEqualTo(503);
