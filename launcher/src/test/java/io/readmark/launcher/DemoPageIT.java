@@ -90,6 +90,20 @@ class DemoPageIT {
         });
         assertThat(counts(user)).as("what the page shows is what the API answers")
                 .contains("\"total\":0").contains("\"byAuthor\":{}");
+
+        browser.findElement(By.id("announce")).click();
+        await().atMost(LIVE).untilAsserted(() -> {
+            assertThat(text("badge-notices")).isEqualTo("1");
+            assertThat(text("badge-total")).isEqualTo("1");
+            assertThat(browser.findElements(By.cssSelector("#notices li button.read-notice"))).hasSize(1);
+        });
+        browser.findElement(By.cssSelector("#notices li button.read-notice")).click();
+        await().atMost(LIVE).untilAsserted(() -> {
+            assertThat(text("badge-notices")).isEqualTo("0");
+            assertThat(text("badge-total")).isEqualTo("0");
+            assertThat(browser.findElement(By.cssSelector("#notices li")).getText()).endsWith("(read)");
+        });
+        assertThat(counts(user)).contains("\"notices\":0");
     }
 
     @Test

@@ -37,12 +37,14 @@ function watch(user) {
     (counts.changes || []).forEach(logChange);
     if (counts.changesOmitted) logChange({ omitted: counts.changesOmitted });
     loadItems();
+    loadNotices();
   });
 }
 
 function showCounts(counts) {
   $('badge-total').textContent = String(counts.total);
   $('badge-unseen').textContent = String(counts.unseen ?? 0);
+  $('badge-notices').textContent = String(counts.notices ?? 0);
   const list = $('authors');
   list.replaceChildren();
   Object.entries(counts.byAuthor || {}).forEach(([author, count]) => {
@@ -87,6 +89,30 @@ async function loadItems() {
   });
 }
 
+async function loadNotices() {
+  const user = userId;
+  const answer = await fetch('/v1/users/' + user + '/notices?limit=20', { headers: headers(viewToken(), false) });
+  if (!answer.ok || user !== userId) return;
+  const page = await answer.json();
+  const list = $('notices');
+  list.replaceChildren();
+  page.items.forEach((notice) => {
+    const li = document.createElement('li');
+    li.dataset.notice = String(notice.noticeId);
+    li.textContent = 'notice ' + notice.noticeId + (notice.audience ? ' to ' + notice.audience : ' to you') + ', ' + notice.at
+      + (notice.read ? ' (read)' : '');
+    if (!notice.read) {
+      const read = document.createElement('button');
+      read.type = 'button';
+      read.className = 'read-notice';
+      read.textContent = 'read';
+      read.onclick = () => send({ type: 'NoticeRead', userId, noticeId: notice.noticeId, readAt: now() });
+      li.append(read);
+    }
+    list.append(li);
+  });
+}
+
 function now() { return new Date().toISOString(); }
 
 async function send(event) {
@@ -103,11 +129,17 @@ async function send(event) {
 function author() { return Number($('author').value); }
 
 $('producer-url').textContent = producerApi;
-$('choose').onsubmit = (e) => { e.preventDefault(); watch(Number($('user').value)); };
+$('choose').onsubmit = (e) => { e.preventDefault(); $('announce').onclick = () => send({
+  type: 'NoticePublished', noticeId: Date.now() * 100 + Math.floor(Math.random() * 100), audience: 'everyone', publishedAt: now(),
+});
+watch(Number($('user').value)); };
 $('mark-seen').onclick = () => send({ type: 'InboxSeen', userId, seenAt: now() });
 $('mark-all-read').onclick = () => send({ type: 'AllRead', userId, readAt: now() });
 $('follow').onclick = () => send({ type: 'Followed', followerId: userId, authorId: author(), at: now() });
 $('publish').onclick = () => send({
   type: 'BlogPublished', blogId: Date.now() * 100 + Math.floor(Math.random() * 100), authorId: author(), publishedAt: now(),
+});
+$('announce').onclick = () => send({
+  type: 'NoticePublished', noticeId: Date.now() * 100 + Math.floor(Math.random() * 100), audience: 'everyone', publishedAt: now(),
 });
 watch(Number($('user').value));
