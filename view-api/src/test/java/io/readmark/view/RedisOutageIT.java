@@ -152,7 +152,7 @@ class RedisOutageIT {
 
                 // Then the API connects by itself, says so, and serves
                 await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
-                        assertThat(starting.get(COUNTS).body()).isEqualTo("{\"userId\":101,\"total\":1,\"unseen\":1,\"byAuthor\":{\"7\":1}}"));
+                        assertThat(starting.get(COUNTS).body()).isEqualTo("{\"userId\":101,\"total\":1,\"unseen\":1,\"notices\":0,\"byAuthor\":{\"7\":1}}"));
                 assertThat(starting.management(READY).statusCode()).isEqualTo(200);
                 assertThat(connectorLog.list).anySatisfy(event -> {
                     assertThat(event.getLevel()).isEqualTo(Level.INFO);

@@ -33,7 +33,7 @@ class UnreadCountsIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(contentType(response)).isEqualTo("application/json");
-        assertThat(response.body()).isEqualTo("{\"userId\":101,\"total\":3,\"unseen\":3,\"byAuthor\":{\"7\":2,\"9\":1}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":101,\"total\":3,\"unseen\":3,\"notices\":0,\"byAuthor\":{\"7\":2,\"9\":1}}");
     }
 
     @Test
@@ -47,8 +47,8 @@ class UnreadCountsIT {
         HttpResponse<String> response = view.get("/v1/users/103/unread?cap=1");
 
         // Then
-        assertThat(response.body()).isEqualTo("{\"userId\":103,\"total\":3,\"unseen\":1,\"byAuthor\":{\"7\":2,\"9\":1},"
-                + "\"display\":{\"total\":\"1+\",\"unseen\":\"1\",\"byAuthor\":{\"7\":\"1+\",\"9\":\"1\"}}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":103,\"total\":3,\"unseen\":1,\"notices\":0,\"byAuthor\":{\"7\":2,\"9\":1},"
+                + "\"display\":{\"total\":\"1+\",\"unseen\":\"1\",\"notices\":\"0\",\"byAuthor\":{\"7\":\"1+\",\"9\":\"1\"}}}");
     }
 
     @Test
@@ -59,7 +59,7 @@ class UnreadCountsIT {
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"userId\":424242,\"total\":0,\"unseen\":0,\"byAuthor\":{}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":424242,\"total\":0,\"unseen\":0,\"notices\":0,\"byAuthor\":{}}");
     }
 
     @Test
@@ -92,8 +92,8 @@ class UnreadCountsIT {
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"userId\":1,\"total\":120,\"unseen\":120,\"byAuthor\":{\"7\":100,\"9\":20},"
-                + "\"display\":{\"total\":\"99+\",\"unseen\":\"99+\",\"byAuthor\":{\"7\":\"99+\",\"9\":\"20\"}}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":1,\"total\":120,\"unseen\":120,\"notices\":0,\"byAuthor\":{\"7\":100,\"9\":20},"
+                + "\"display\":{\"total\":\"99+\",\"unseen\":\"99+\",\"notices\":\"0\",\"byAuthor\":{\"7\":\"99+\",\"9\":\"20\"}}}");
     }
 
     @Test
@@ -106,8 +106,8 @@ class UnreadCountsIT {
         HttpResponse<String> response = view.get("/v1/users/102/unread?cap=3");
 
         // Then
-        assertThat(response.body()).isEqualTo("{\"userId\":102,\"total\":4,\"unseen\":4,\"byAuthor\":{\"7\":3,\"9\":1},"
-                + "\"display\":{\"total\":\"3+\",\"unseen\":\"3+\",\"byAuthor\":{\"7\":\"3\",\"9\":\"1\"}}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":102,\"total\":4,\"unseen\":4,\"notices\":0,\"byAuthor\":{\"7\":3,\"9\":1},"
+                + "\"display\":{\"total\":\"3+\",\"unseen\":\"3+\",\"notices\":\"0\",\"byAuthor\":{\"7\":\"3\",\"9\":\"1\"}}}");
     }
 
     @ParameterizedTest(name = "cap={0}")
@@ -120,6 +120,6 @@ class UnreadCountsIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo(
-                "{\"userId\":424243,\"total\":0,\"unseen\":0,\"byAuthor\":{},\"display\":{\"total\":\"0\",\"unseen\":\"0\",\"byAuthor\":{}}}");
+                "{\"userId\":424243,\"total\":0,\"unseen\":0,\"notices\":0,\"byAuthor\":{},\"display\":{\"total\":\"0\",\"unseen\":\"0\",\"notices\":\"0\",\"byAuthor\":{}}}");
     }
 }
