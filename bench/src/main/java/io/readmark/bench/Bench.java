@@ -93,6 +93,18 @@ public final class Bench {
         report.detail("memory_counts_hash_bytes_avg", memory.sample().countsHashBytes());
         report.detail("memory_counts_hash_fields_avg", memory.sample().countsHashFields());
 
+        NoticePublishPhase.Result notices = NoticePublishPhase.run(config, err);
+        report.figure("notice_publish_ms", notices.big().p99Millis());
+        report.figure("notice_publish_redis_bytes", notices.big().bytesPerPublish());
+        report.detail("notice_publish_p50_ms", notices.big().p50Millis().toMap());
+        report.detail("notice_publish_small_audience_p99_ms", notices.small().p99Millis().toMap());
+        report.detail("notice_publish_small_audience_redis_bytes", notices.small().bytesPerPublish().toMap());
+        report.detail("notice_publish_p99_big_over_small", notices.p99Ratio().toMap());
+        report.detail("notice_audience_members", notices.members());
+        report.detail("notice_audience_join_s", notices.joinSeconds());
+        report.detail("notice_publish_used_memory_per_notice", notices.usedMemoryPerNotice());
+        report.detail("notice_publish_keys_added", notices.keysAdded());
+
         report.run("duration_s", seconds(started));
         report.run("loadavg_at_end", loadAverage());
         List<Path> files = report.write(config.outputDir());
@@ -164,10 +176,14 @@ public final class Bench {
         report.detail("counts_raw_p99_ms", reads.p99Millis(ReadApiPhase.RAW).toMap());
         report.figure("author_page_rps", reads.perSecond(ReadApiPhase.AUTHOR_PAGE));
         report.figure("author_page_p99_ms", reads.p99Millis(ReadApiPhase.AUTHOR_PAGE));
+        report.figure("counts_api_notices_rps", reads.perSecond(ReadApiPhase.API_NOTICES));
+        report.figure("counts_api_notices_p99_ms", reads.p99Millis(ReadApiPhase.API_NOTICES));
+        report.figure("counts_notices_ratio", reads.ratio(ReadApiPhase.API_NOTICES, ReadApiPhase.API));
         report.figure("items_rps", reads.perSecond(ReadApiPhase.ITEMS));
         report.figure("items_p99_ms", reads.p99Millis(ReadApiPhase.ITEMS));
         cpuDetails(report, "counts_api", reads, ReadApiPhase.API);
         cpuDetails(report, "counts_raw", reads, ReadApiPhase.RAW);
+        cpuDetails(report, "counts_api_notices", reads, ReadApiPhase.API_NOTICES);
         cpuDetails(report, "author_page", reads, ReadApiPhase.AUTHOR_PAGE);
         cpuDetails(report, "items", reads, ReadApiPhase.ITEMS);
     }

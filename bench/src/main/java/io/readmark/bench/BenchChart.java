@@ -64,6 +64,7 @@ final class BenchChart {
         panel(g, 20, 440, 570, 360, "Reads (requests/s, medians, log)", true, List.of(
                 new Bar("raw HGETALL", raw, false),
                 new Bar("counts API", report.figure("counts_api_rps"), true),
+                new Bar("counts, 20 notices", report.figure("counts_api_notices_rps"), true),
                 new Bar("author page", report.figure("author_page_rps"), true),
                 new Bar("merged items", report.figure("items_rps"), true),
                 new Bar("seed 000", report.figure("seed000_counts_rps"), false)),

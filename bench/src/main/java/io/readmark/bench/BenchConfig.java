@@ -32,6 +32,7 @@ import java.util.Optional;
  * @param readRepetitions    interleaved repetitions of the read variants (and of the server comparison); the report
  *                           gives the median and the range over them
  * @param notices            notices (bitmaps) of the seed 000 count
+ * @param noticeAudience     members of the audience the notice publish phase broadcasts to
  * @param memoryUsers        users written in the memory phase
  * @param memoryMaxUnread    each (user, followed author) gets 1..memoryMaxUnread unread posts
  * @param outputDir          where latest.json, latest.png and the timestamped copies go
@@ -41,7 +42,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                           int postsPerAuthor, int ceilingConnections, Duration naiveDuration, int normalFollowers,
                           int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
                           int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions,
-                          int notices,
+                          int notices, int noticeAudience,
                           int memoryUsers, int memoryMaxUnread, Path outputDir, Optional<Path> jfrDirectory) {
 
     public BenchConfig {
@@ -77,6 +78,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.positiveInteger("BENCH_READ_CONCURRENCY", 8),
                 settings.positiveInteger("BENCH_READ_REPETITIONS", quick ? 3 : 5),
                 settings.positiveInteger("BENCH_NOTICES", 1_000),
+                settings.positiveInteger("BENCH_NOTICE_AUDIENCE", 10_000_000),
                 settings.positiveInteger("BENCH_MEMORY_USERS", quick ? 10_000 : 50_000),
                 settings.positiveInteger("BENCH_MEMORY_MAX_UNREAD", 4),
                 Path.of(settings.string("BENCH_OUTPUT_DIR", "bench-results")),
@@ -110,6 +112,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         values.put("BENCH_READ_CONCURRENCY", readConcurrency);
         values.put("BENCH_READ_REPETITIONS", readRepetitions);
         values.put("BENCH_NOTICES", notices);
+        values.put("BENCH_NOTICE_AUDIENCE", noticeAudience);
         values.put("BENCH_MEMORY_USERS", memoryUsers);
         values.put("BENCH_MEMORY_MAX_UNREAD", memoryMaxUnread);
         return values;

@@ -59,7 +59,12 @@ public final class BenchReport {
             new Figure("server_jdk_p99_ms", "ms", "its p99 latency"),
             new Figure("server_jetty_rps", "requests/s", "counts read on Jetty 12 core (async)"),
             new Figure("server_jetty_p99_ms", "ms", "its p99 latency"),
+            new Figure("counts_api_notices_rps", "requests/s", "the counts route for users with 20 live notices (15 unread), same load"),
+            new Figure("counts_api_notices_p99_ms", "ms", "its p99 latency"),
+            new Figure("counts_notices_ratio", "ratio", "counts with notices / counts without, within each repetition"),
             new Figure("seed000_counts_rps", "requests/s", "seed 000: KEYS notice:* + GETBIT over the notices"),
+            new Figure("notice_publish_ms", "ms", "a broadcast to a 10,000,000-member audience, p99 of one publish"),
+            new Figure("notice_publish_redis_bytes", "bytes", "bytes Redis read and wrote for one such publish"),
             new Figure("bytes_per_unread_entry", "bytes", "Redis used_memory delta / unread entries"));
 
     private final Map<String, Object> run = new LinkedHashMap<>();
@@ -110,6 +115,9 @@ public final class BenchReport {
                 new Target("normal p99 during big-V <= 2 x idle p99", figure("normal_p99_during_bigv_ms") / figure("normal_p99_idle_ms"), 2, false),
                 new Target("counts API >= 0.5 x raw HGETALL", figure("counts_api_raw_ratio"), 0.5, true),
                 new Target("counts API p99 <= 2 ms", figure("counts_api_p99_ms"), 2, false),
+                new Target("counts with notices >= 0.8 x without", figure("counts_notices_ratio"), 0.8, true),
+                new Target("notice publish p99 < 5 ms", figure("notice_publish_ms"), 5, false),
+                new Target("notice publish < 4 KB of Redis traffic", figure("notice_publish_redis_bytes"), 4096, false),
                 new Target("bytes per unread entry <= 40", figure("bytes_per_unread_entry"), 40, false));
     }
 

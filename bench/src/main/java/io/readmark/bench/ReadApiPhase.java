@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ReadApiPhase {
 
-    static final String API = "api", RAW = "raw", AUTHOR_PAGE = "author_page", ITEMS = "items";
+    static final String API = "api", RAW = "raw", AUTHOR_PAGE = "author_page", ITEMS = "items", API_NOTICES = "api_notices";
     /** Page size of both list routes. */
     static final int PAGE_LIMIT = 20;
 
@@ -42,8 +42,10 @@ final class ReadApiPhase {
         String host = "localhost".equals(view.getHost()) ? "127.0.0.1" : view.getHost();
         int port = view.getPort();
         int users = graph.users();
+        NoticeReaders.prepare(redis, keys, users);
         InterleavedLoad.Results reads = InterleavedLoad.run(config, "reads", List.of(
-                new InterleavedLoad.Variant(API, "counts API", countsClients(host, port)),
+                new InterleavedLoad.Variant(API, "counts API", countsClients(host, port, 0, 0L)),
+                new InterleavedLoad.Variant(API_NOTICES, "counts API, notices", NoticeReaders.countsClients(host, port)),
                 new InterleavedLoad.Variant(RAW, "HGETALL", () -> userId -> {
                     Map<String, String> counts = redis.shared().sync().hgetall(keys.counts(userId));
                     if (counts == null || !counts.containsKey("total")) {
@@ -66,13 +68,23 @@ final class ReadApiPhase {
 
     /** Each client: its own kept-alive connection; every answer must be a 200 with that user's counts in it. */
     static ConcurrentLoad.ClientFactory countsClients(String host, int port) {
+        return countsClients(host, port, 0, null);
+    }
+
+    /**
+     * As {@link #countsClients(String, int)}, for user {@code userId + offset}, whose answer must count that many
+     * notices unless {@code notices} is null (the server comparison's servers answer the blog counts alone).
+     */
+    static ConcurrentLoad.ClientFactory countsClients(String host, int port, long offset, Long notices) {
+        String expectedNotices = notices == null ? "" : "\"notices\":" + notices + ",";
         return () -> new HttpClient(host, port) {
             @Override
             public void call(long userId) throws IOException {
-                String path = "/v1/users/" + userId + "/unread";
+                long user = userId + offset;
+                String path = "/v1/users/" + user + "/unread";
                 KeepAliveHttpClient.Answer answer = http.get(path);
-                if (answer.status() != 200 || !answer.body().contains("\"userId\":" + userId + ",")
-                        || !answer.body().contains("\"total\":")) {
+                if (answer.status() != 200 || !answer.body().contains("\"userId\":" + user + ",")
+                        || !answer.body().contains("\"total\":") || !answer.body().contains(expectedNotices)) {
                     throw implausible(path, answer);
                 }
             }

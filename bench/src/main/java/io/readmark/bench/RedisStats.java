@@ -59,6 +59,12 @@ final class RedisStats implements AutoCloseable {
         return sum;
     }
 
+    /** Bytes Redis has read from and written to its clients, from one {@code INFO stats}. */
+    long netBytes() {
+        String info = connection.sync().info("stats");
+        return (long) (infoDouble(info, "total_net_input_bytes") + infoDouble(info, "total_net_output_bytes"));
+    }
+
     long usedMemory() {
         return infoLong("memory", "used_memory");
     }

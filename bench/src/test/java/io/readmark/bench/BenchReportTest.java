@@ -43,7 +43,12 @@ class BenchReportTest {
         report.figure("server_jdk_p99_ms", 3);
         report.figure("server_jetty_rps", 18_000);
         report.figure("server_jetty_p99_ms", 2);
+        report.figure("counts_api_notices_rps", 17_000);
+        report.figure("counts_api_notices_p99_ms", 2.2);
+        report.figure("counts_notices_ratio", 0.85);
         report.figure("seed000_counts_rps", 40);
+        report.figure("notice_publish_ms", 0.4);
+        report.figure("notice_publish_redis_bytes", 300);
         report.figure("bytes_per_unread_entry", 55);
         report.detail("graph_edges", 400_000);
         return report;
@@ -55,10 +60,11 @@ class BenchReportTest {
 
         assertThat(targets).extracting(BenchReport.Target::rule).containsExactly("pipeline >= 0.6 x ceiling",
                 "pipeline >= 20 x naive", "normal p99 during big-V <= 2 x idle p99", "counts API >= 0.5 x raw HGETALL",
-                "counts API p99 <= 2 ms", "bytes per unread entry <= 40");
+                "counts API p99 <= 2 ms", "counts with notices >= 0.8 x without", "notice publish p99 < 5 ms",
+                "notice publish < 4 KB of Redis traffic", "bytes per unread entry <= 40");
         // The counts target reads the ratio figure (a median of per-repetition ratios), not the ratio of two medians.
-        assertThat(targets).extracting(BenchReport.Target::value).containsExactly(0.5, 25.0, 250.0, 0.6, 2.0, 55.0);
-        assertThat(targets).extracting(BenchReport.Target::met).containsExactly(false, true, false, true, true, false);
+        assertThat(targets).extracting(BenchReport.Target::value).containsExactly(0.5, 25.0, 250.0, 0.6, 2.0, 0.85, 0.4, 300.0, 55.0);
+        assertThat(targets).extracting(BenchReport.Target::met).containsExactly(false, true, false, true, true, true, true, true, false);
     }
 
     @Test
@@ -72,7 +78,7 @@ class BenchReportTest {
             assertThat(json.get("figures").get(figure.name()).isNumber()).as(figure.name()).isTrue();
         }
         assertThat(json.get("figures").get("pipeline_deliveries_per_s").asDouble()).isEqualTo(50_000);
-        assertThat(json.get("targets")).hasSize(6);
+        assertThat(json.get("targets")).hasSize(9);
         assertThat(json.get("spreads").get("counts_api_rps").get("min").asDouble()).isEqualTo(18_000);
         assertThat(json.get("spreads").get("counts_api_rps").get("runs")).hasSize(3);
         assertThat(json.get("spreads").has("counts_raw_rps")).isFalse();

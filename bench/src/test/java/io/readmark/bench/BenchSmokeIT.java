@@ -30,7 +30,7 @@ class BenchSmokeIT {
                 Map.entry("BENCH_BIGV_POSTS", "1"), Map.entry("BENCH_READ_WARMUP", "100"),
                 Map.entry("BENCH_READ_DURATION", "300"), Map.entry("BENCH_READ_CONCURRENCY", "2"),
                 Map.entry("BENCH_READ_REPETITIONS", "2"),
-                Map.entry("BENCH_NOTICES", "50"), Map.entry("BENCH_MEMORY_USERS", "300"),
+                Map.entry("BENCH_NOTICES", "50"), Map.entry("BENCH_NOTICE_AUDIENCE", "2000"), Map.entry("BENCH_MEMORY_USERS", "300"),
                 Map.entry("PROCESSOR_COMMIT_INTERVAL", "200"), Map.entry("BENCH_OUTPUT_DIR", output.toString())), Map.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -40,7 +40,7 @@ class BenchSmokeIT {
             assertThat(report.figures()).as(figure.name()).containsKey(figure.name());
             assertThat(report.figure(figure.name())).as(figure.name()).isPositive().isFinite();
         }
-        assertThat(report.targets()).hasSize(6);
+        assertThat(report.targets()).hasSize(9);
         JsonNode json = Json.MAPPER.readTree(output.resolve("latest.json").toFile());
         assertThat(json.get("figures").size()).isEqualTo(BenchReport.FIGURES.size());
         assertThat(json.get("details").get("pipeline_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());

@@ -2,7 +2,9 @@ package io.readmark.store;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The audiences a user is a member of, and since when: {@link NoticeKeys#EVERYONE} since always, and those whose
@@ -23,6 +25,13 @@ record Memberships(Map<String, Long> joinedAt) {
                 .limit(MAX_AUDIENCES)
                 .forEach(field -> joined.put(field.getKey(), field.getValue()));
         return new Memberships(joined);
+    }
+
+    /** The audiences joined, everyone's not included. */
+    Set<String> joined() {
+        Set<String> joined = new LinkedHashSet<>(joinedAt.keySet());
+        joined.remove(NoticeKeys.EVERYONE);
+        return joined;
     }
 
     /** Whether a notice of the audience published then is one the user receives. */

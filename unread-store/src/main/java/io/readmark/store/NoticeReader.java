@@ -41,39 +41,52 @@ public final class NoticeReader {
     private final NoticeKeys keys;
     private final UnreadKeys unreadKeys;
     private final LiveNoticeSource source;
+    private final MembershipHints hints;
     private final LongSupplier clock;
 
     public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source, LongSupplier clock) {
+        this(connection, unreadKeys, source, MembershipHints.NONE, clock);
+    }
+
+    public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source,
+                        MembershipHints hints, LongSupplier clock) {
         this.connection = connection;
         this.unreadKeys = unreadKeys;
         this.keys = new NoticeKeys(unreadKeys.prefix());
         this.source = source;
+        this.hints = hints;
         this.clock = clock;
     }
 
     /**
      * The user's unread broadcasts: live notices of their audiences published after they joined and after both floors
-     * ({@code NoticesAllRead}, {@code AllRead}), without a read mark, each id once. Everyone's notices are asked for in
-     * the same flush as the user's memberships, so a user in no other audience costs one round trip.
+     * ({@code NoticesAllRead}, {@code AllRead}), without a read mark, each id once. The read marks of everyone's
+     * notices and of the audiences the user was last seen in go out in the same flush as the user's memberships, so
+     * one round trip suffices unless the user joined an audience with live notices since.
      */
     public CompletionStage<BroadcastUnread> broadcastUnreadAsync(long userId) {
         CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
-        CompletionStage<List<LiveNotice>> everyone = source.liveNotices(connection, NoticeKeys.EVERYONE);
-        CompletionStage<Set<Long>> everyoneRead = everyone.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
-        // The floors matter only when some notice is live: asked at once when everyone's are, else after the memberships.
-        CompletionStage<CompletionStage<Long>> earlyFloor = everyone.thenApply(notices -> notices.isEmpty() ? null : floorAsync(userId));
+        Set<String> guessed = hints.audiences(userId);
+        CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
+        CompletionStage<Set<Long>> earlyRead = early.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
+        // The floors matter only when some notice is live: asked at once when an early one is, else after the memberships.
+        CompletionStage<CompletionStage<Long>> earlyFloor = early.thenApply(notices -> notices.isEmpty() ? null : floorAsync(userId));
         return membershipHash.thenCompose(hash -> {
             Memberships memberships = Memberships.of(hash);
-            CompletionStage<List<LiveNotice>> others = othersOf(memberships);
-            CompletionStage<Set<Long>> othersRead = others.thenCombine(everyone, (more, first) -> {
+            Set<String> joined = memberships.joined();
+            hints.remember(userId, joined);
+            Set<String> unguessed = new LinkedHashSet<>(joined);
+            unguessed.removeAll(guessed);
+            CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
+            CompletionStage<Set<Long>> lateRead = late.thenCombine(early, (more, first) -> {
                 Set<Long> ids = ids(more);
                 ids.removeAll(ids(first));
                 return ids;
             }).thenCompose(ids -> readMarksAsync(userId, ids));
-            CompletionStage<Long> floor = earlyFloor.thenCombine(others, (early, more) -> early != null ? early
+            CompletionStage<Long> floor = earlyFloor.thenCombine(late, (asked, more) -> asked != null ? asked
                     : more.isEmpty() ? CompletableFuture.completedFuture(0L) : floorAsync(userId)).thenCompose(stage -> stage);
-            return everyone.thenCombine(others, NoticeReader::concat)
-                    .thenCombine(everyoneRead.thenCombine(othersRead, NoticeReader::union), Map::entry)
+            return early.thenCombine(late, NoticeReader::concat)
+                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeReader::union), Map::entry)
                     .thenCombine(floor, (noticesAndRead, floorMillis) ->
                             count(memberships, noticesAndRead.getKey(), noticesAndRead.getValue(), floorMillis, clock.getAsLong()));
         });
@@ -156,7 +169,7 @@ public final class NoticeReader {
         Memberships memberships = Memberships.of(connection.sync().hgetall(keys.audiences(userId)));
         List<LiveNotice> received = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
-        for (LiveNotice notice : concat(join(source.liveNotices(connection, NoticeKeys.EVERYONE)), join(othersOf(memberships)))) {
+        for (LiveNotice notice : join(liveNoticesOf(NoticeKeys.EVERYONE, memberships.joined()))) {
             if (memberships.receives(notice) && notice.liveAt(now) && seen.add(notice.noticeId())) received.add(notice);
         }
         return received;
@@ -186,12 +199,13 @@ public final class NoticeReader {
                 .toList();
     }
 
-    private CompletionStage<List<LiveNotice>> othersOf(Memberships memberships) {
+    /** The live notices of {@code first} (unless null) and of the audiences, in one list once all arrived. */
+    private CompletionStage<List<LiveNotice>> liveNoticesOf(String first, Collection<String> audiences) {
         List<CompletableFuture<List<LiveNotice>>> lists = new ArrayList<>();
-        for (String audience : memberships.joinedAt().keySet()) {
-            if (!audience.equals(NoticeKeys.EVERYONE)) lists.add(source.liveNotices(connection, audience).toCompletableFuture());
-        }
+        if (first != null) lists.add(source.liveNotices(connection, first).toCompletableFuture());
+        for (String audience : audiences) lists.add(source.liveNotices(connection, audience).toCompletableFuture());
         if (lists.isEmpty()) return CompletableFuture.completedFuture(List.of());
+        if (lists.size() == 1) return lists.getFirst();
         return CompletableFuture.allOf(lists.toArray(CompletableFuture[]::new)).thenApply(done -> {
             List<LiveNotice> all = new ArrayList<>();
             lists.forEach(list -> all.addAll(list.join()));

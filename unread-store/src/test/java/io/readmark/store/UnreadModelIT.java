@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
@@ -145,8 +146,16 @@ class UnreadModelIT {
     private static void assertSameNotices(RedisFixture.Scoped scoped, UnreadModel model, long user, String context) {
         NoticeReader reader = new NoticeReader(redis.redis.shared(), scoped.keys(),
                 LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), () -> RandomWorkload.READ_AT);
+        long expectedUnread = model.unreadBroadcasts(user, RandomWorkload.READ_AT);
         assertThat(reader.broadcastUnreadAsync(user).toCompletableFuture().join().count())
-                .as("unread broadcasts of user %d, %s", user, context).isEqualTo(model.unreadBroadcasts(user, RandomWorkload.READ_AT));
+                .as("unread broadcasts of user %d, %s", user, context).isEqualTo(expectedUnread);
+        // A reader's guess of the user's audiences changes only which round trip asks for what: right, too many, too few.
+        for (Set<String> guess : List.of(Set.of("a.1", "a.2"), Set.of("a.1"), Set.of("a.2", "not-an-audience"))) {
+            NoticeReader guessing = new NoticeReader(redis.redis.shared(), scoped.keys(),
+                    LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), new FixedGuess(guess), () -> RandomWorkload.READ_AT);
+            assertThat(guessing.broadcastUnreadAsync(user).toCompletableFuture().join().count())
+                    .as("unread broadcasts of user %d guessing %s, %s", user, guess, context).isEqualTo(expectedUnread);
+        }
         List<NoticeItem> expected = model.noticeInbox(user, RandomWorkload.READ_AT);
         for (int limit : new int[]{1, 3, 7}) {
             List<NoticeItem> all = new ArrayList<>();
@@ -162,6 +171,18 @@ class UnreadModelIT {
         for (NoticeItem item : expected) {
             assertThat(reader.notice(user, item.noticeId())).as("notice %d of user %d, %s", item.noticeId(), user, context)
                     .isEqualTo(new NoticeState(item.noticeId(), true, item.read(), item));
+        }
+    }
+
+    /** Always guesses the same audiences. */
+    private record FixedGuess(Set<String> guess) implements MembershipHints {
+        @Override
+        public Set<String> audiences(long userId) {
+            return guess;
+        }
+
+        @Override
+        public void remember(long userId, Set<String> audiences) {
         }
     }
 

@@ -13,6 +13,7 @@ import io.readmark.common.http.Response;
 import io.readmark.store.BroadcastUnread;
 import io.readmark.store.InvalidCursorException;
 import io.readmark.store.LiveNoticeSource;
+import io.readmark.store.MembershipHints;
 import io.readmark.store.NoticeItem;
 import io.readmark.store.NoticePage;
 import io.readmark.store.NoticeReader;
@@ -114,6 +115,7 @@ final class ViewRoutes {
     private final RedisGuard redis;
     private final UnreadKeys keys;
     private final LiveNoticeSource audiences;
+    private final MembershipHints memberships = new RecentMemberships();
     private final int defaultLimit;
     private final int maxLimit;
 
@@ -160,7 +162,7 @@ final class ViewRoutes {
     }
 
     NoticeReader noticeReader(RedisConnections.Connection connection) {
-        return new NoticeReader(connection, keys, audiences, System::currentTimeMillis);
+        return new NoticeReader(connection, keys, audiences, memberships, System::currentTimeMillis);
     }
 
     Response page(Request request) {
