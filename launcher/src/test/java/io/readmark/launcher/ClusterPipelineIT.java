@@ -34,7 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The whole pipeline on a real three-master Redis Cluster: each follower's scripts run on the master owning their
- * hash tag, so fan-out, read, read-all, unfollow and delete apply exactly, without CROSSSLOT or MOVED.
+ * hash tag, so fan-out, read, read-all, unfollow and delete apply exactly, without CROSSSLOT or MOVED; notices too,
+ * with each audience's keys on the master owning its own hash tag.
  */
 class ClusterPipelineIT {
 
@@ -62,6 +63,7 @@ class ClusterPipelineIT {
                 Map.entry("READMARK_TOPIC_BLOG_EVENTS", "blog-events-" + run),
                 Map.entry("READMARK_TOPIC_FOLLOW_EVENTS", "follow-events-" + run),
                 Map.entry("READMARK_TOPIC_READ_EVENTS", "read-events-" + run),
+                Map.entry("READMARK_TOPIC_NOTICE_EVENTS", "notice-events-" + run),
                 Map.entry("READMARK_TOPIC_DLQ", "dlq-" + run),
                 Map.entry("READMARK_TOPIC_FANOUT", "fanout-" + run),
                 Map.entry("PROCESSOR_APPLICATION_ID", "cluster-" + run),
@@ -130,11 +132,80 @@ class ClusterPipelineIT {
         for (long user : users) assertKeysOnOwningMasterAndCountsEqualSets(user);
     }
 
+    @Test
+    void keepsNoticesExactWhenAudiencesAndUsersLiveOnDifferentMasters() throws Exception {
+        // Given three users on three masters, all in one audience, the first also in a second on another master
+        List<Long> users = usersOnEveryMaster(5001);
+        long both = users.get(0), reader = users.get(1), member = users.get(2);
+        List<String> audiences = audiencesOnTwoMasters();
+        String team = audiences.get(0), staff = audiences.get(1);
+        for (long user : users.subList(0, 3)) {
+            post("AudienceJoined", "\"userId\":%d,\"audience\":\"%s\",\"at\":\"2026-01-01T09:00:00Z\"".formatted(user, team));
+        }
+        post("AudienceJoined", "\"userId\":%d,\"audience\":\"%s\",\"at\":\"2026-01-01T09:00:00Z\"".formatted(both, staff));
+
+        // When each audience gets a broadcast, two of them a targeted notice, and one reads the broadcast
+        post("NoticePublished", "\"noticeId\":901,\"audience\":\"%s\",\"publishedAt\":\"2026-01-01T10:00:00Z\"".formatted(team));
+        post("NoticePublished", "\"noticeId\":902,\"audience\":\"%s\",\"publishedAt\":\"2026-01-01T10:01:00Z\"".formatted(staff));
+        post("NoticeSent", "\"noticeId\":903,\"recipientIds\":[%d,%d],\"sentAt\":\"2026-01-01T10:02:00Z\"".formatted(both, reader));
+        post("NoticeRead", "\"userId\":%d,\"noticeId\":901,\"readAt\":\"2026-01-01T11:00:00Z\"".formatted(reader));
+
+        // Then each counts exactly their own, and the inbox lists them newest first across pages
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            assertThat(get("/v1/users/" + both + "/unread").get("notices").asLong()).isEqualTo(3);
+            assertThat(get("/v1/users/" + reader + "/unread").get("notices").asLong()).isEqualTo(1);
+            assertThat(get("/v1/users/" + member + "/unread").get("notices").asLong()).isEqualTo(1);
+            assertThat(pagedNotices(both)).containsExactly(903L, 902L, 901L);
+        });
+        assertThat(get("/v1/users/" + reader + "/notices/901").get("read").asBoolean()).isTrue();
+
+        // When the second audience's broadcast is withdrawn
+        post("NoticeWithdrawn", "\"noticeId\":902,\"audience\":\"%s\",\"withdrawnAt\":\"2026-01-01T12:00:00Z\"".formatted(staff));
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(pagedNotices(both)).containsExactly(903L, 901L));
+
+        // And no master answered a cross-slot or redirect error, and the view API never failed
+        assertThat(serverErrors).isEmpty();
+        for (int port : cluster.ports()) {
+            assertThat(redis.getConnection("127.0.0.1", port).sync().info("errorstats")).as("errorstats of " + port)
+                    .doesNotContain("errorstat_CROSSSLOT", "errorstat_MOVED", "errorstat_ASK", "errorstat_CLUSTERDOWN");
+        }
+    }
+
+    /** Two audience names whose keys live on different masters. */
+    private static List<String> audiencesOnTwoMasters() {
+        Partitions partitions = redis.getPartitions();
+        String first = "team-1";
+        int firstPort = partitions.getPartitionBySlot(SlotHash.getSlot("{a:" + first + "}")).getUri().getPort();
+        for (int i = 1; ; i++) {
+            String other = "staff-" + i;
+            if (partitions.getPartitionBySlot(SlotHash.getSlot("{a:" + other + "}")).getUri().getPort() != firstPort) {
+                return List.of(first, other);
+            }
+        }
+    }
+
+    /** The notice inbox two at a time, following nextCursor to the end. */
+    private static List<Long> pagedNotices(long user) throws Exception {
+        List<Long> ids = new ArrayList<>();
+        String cursor = null;
+        do {
+            JsonNode page = get("/v1/users/" + user + "/notices?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
+            page.get("items").forEach(item -> ids.add(item.get("noticeId").asLong()));
+            cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asText();
+        } while (cursor != null);
+        return ids;
+    }
+
     /** Four user ids: the first three owned by three different masters, the fourth by any. */
     private static List<Long> followersOnEveryMaster() {
+        return usersOnEveryMaster(1001);
+    }
+
+    /** Four user ids from {@code first} on: the first three owned by three different masters, the fourth by any. */
+    private static List<Long> usersOnEveryMaster(long first) {
         Partitions partitions = redis.getPartitions();
         Map<Integer, Long> userByPort = new LinkedHashMap<>();
-        long id = 1001;
+        long id = first;
         while (userByPort.size() < cluster.ports().size()) {
             userByPort.putIfAbsent(ownerPort(partitions, id), id);
             id++;

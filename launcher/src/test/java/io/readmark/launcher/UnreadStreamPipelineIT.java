@@ -99,4 +99,60 @@ class UnreadStreamPipelineIT {
         JsonNode after = expectPush(events, user, "[{\"kind\":\"unfollowed\",\"authorId\":" + normal + "}]");
         assertThat(after.get("total").asLong()).isZero();
     }
+
+    @Test
+    void shouldPushEveryKindOfNoticeChangeMadeThroughThePipeline() throws Exception {
+        long user = pipeline.newId();
+        String audience = "team-" + pipeline.newId();
+        BlockingQueue<String> events = open(user);
+        assertThat(Json.MAPPER.readTree(events.poll(10, TimeUnit.SECONDS)).get("notices").asLong()).isZero();
+
+        pipeline.produce(notice(audience, """
+                {"type":"AudienceJoined","eventId":"j-%d","userId":%d,"audience":"%s","at":"%s"}""".formatted(user, user, audience, T)));
+        expectPush(events, user, "[{\"kind\":\"joined\",\"audience\":\"" + audience + "\"}]");
+        // The stream follows the audience it was told of: a broadcast to it is pushed
+        long broadcast = pipeline.newId();
+        pipeline.produce(notice(audience, """
+                {"type":"NoticePublished","eventId":"p-%d","noticeId":%d,"audience":"%s","publishedAt":"%s"}"""
+                .formatted(broadcast, broadcast, audience, T.plusSeconds(1))));
+        JsonNode published = expectPush(events, user,
+                "[{\"kind\":\"notice-published\",\"noticeId\":" + broadcast + ",\"audience\":\"" + audience + "\"}]");
+        assertThat(published.get("notices").asLong()).isEqualTo(1);
+
+        long targeted = pipeline.newId();
+        pipeline.produce(notice(Long.toString(targeted), """
+                {"type":"NoticeSent","eventId":"s-%d","noticeId":%d,"recipientIds":[%d],"sentAt":"%s"}"""
+                .formatted(targeted, targeted, user, T.plusSeconds(2))));
+        assertThat(expectPush(events, user, "[{\"kind\":\"notice\",\"noticeId\":" + targeted + "}]").get("notices").asLong()).isEqualTo(2);
+        pipeline.produce(readEvent(user, """
+                {"type":"NoticeRead","eventId":"r-%d","userId":%d,"noticeId":%d,"readAt":"%s"}""".formatted(targeted, user, targeted, T.plusSeconds(3))));
+        assertThat(expectPush(events, user, "[{\"kind\":\"notice-read\",\"noticeId\":" + targeted + "}]").get("notices").asLong()).isEqualTo(1);
+        pipeline.produce(notice(audience, """
+                {"type":"NoticeWithdrawn","eventId":"w-%d","noticeId":%d,"audience":"%s","withdrawnAt":"%s"}"""
+                .formatted(broadcast, broadcast, audience, T.plusSeconds(4))));
+        assertThat(expectPush(events, user,
+                "[{\"kind\":\"notice-withdrawn\",\"noticeId\":" + broadcast + ",\"audience\":\"" + audience + "\"}]")
+                .get("notices").asLong()).isZero();
+
+        // A notice that expires: no event says so, the stream reads again when it does
+        long expiring = pipeline.newId();
+        Instant now = Instant.now();
+        pipeline.produce(notice(audience, """
+                {"type":"NoticePublished","eventId":"p-%d","noticeId":%d,"audience":"%s","publishedAt":"%s","expiresAt":"%s"}"""
+                .formatted(expiring, expiring, audience, now.minusSeconds(10), now.plusSeconds(3))));
+        expectPush(events, user, "[{\"kind\":\"notice-published\",\"noticeId\":" + expiring + ",\"audience\":\"" + audience + "\"}]");
+        assertThat(expectPush(events, user, "[{\"kind\":\"notice-expired\"}]").get("notices").asLong()).isZero();
+
+        pipeline.produce(notice(audience, """
+                {"type":"AudienceLeft","eventId":"l-%d","userId":%d,"audience":"%s","at":"%s"}""".formatted(user, user, audience, T.plusSeconds(5))));
+        expectPush(events, user, "[{\"kind\":\"left\",\"audience\":\"" + audience + "\"}]");
+    }
+
+    private static PipelineFixture.WireEvent readEvent(long userId, String json) {
+        return new PipelineFixture.WireEvent(pipeline.stack().topics().readEvents().name(), Long.toString(userId), json);
+    }
+
+    private static PipelineFixture.WireEvent notice(String key, String json) {
+        return new PipelineFixture.WireEvent(pipeline.stack().topics().noticeEvents().name(), key, json);
+    }
 }
