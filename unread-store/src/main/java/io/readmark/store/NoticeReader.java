@@ -3,8 +3,6 @@ package io.readmark.store;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
@@ -13,8 +11,8 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,95 +60,49 @@ public final class NoticeReader {
 
     /**
      * The user's unread broadcasts: live notices of their audiences published after they joined and after both floors
-     * ({@code NoticesAllRead}, {@code AllRead}), without a read mark, each id once. Everyone's live notices and those
-     * of the audiences the user was in when last read go to Redis in one read-only script ({@code notice_unread.lua})
-     * that also returns the memberships, in the same flush as the caller's other reads; only a user whose audiences
-     * changed since costs a second round trip. With no such notice live, the memberships alone are read.
+     * ({@code NoticesAllRead}, {@code AllRead}), without a read mark, each id once. The read marks of everyone's
+     * notices and of the audiences the user was last seen in go out in the same flush as the user's memberships, so
+     * one round trip suffices unless the user joined an audience with live notices since.
      */
     public CompletionStage<BroadcastUnread> broadcastUnreadAsync(long userId) {
+        CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
         Set<String> guessed = hints.audiences(userId);
-        return liveNoticesOf(NoticeKeys.EVERYONE, guessed).thenCompose(early -> {
-            List<LiveNotice> candidates = live(early);
-            if (candidates.isEmpty()) {
-                return connection.async().hgetall(keys.audiences(userId)).thenCompose(hash -> {
-                    Memberships memberships = remembered(userId, hash);
-                    if (memberships.joined().isEmpty()) return CompletableFuture.completedFuture(BroadcastUnread.NONE);
-                    return liveNoticesOf(null, memberships.joined()).thenCompose(more -> exactly(userId, live(more)));
-                });
-            }
-            return unreadAmong(userId, candidates).thenCompose(answer -> {
-                Memberships memberships = remembered(userId, answer.memberships());
-                if (memberships.joined().equals(guessed)) return CompletableFuture.completedFuture(answer.unread());
-                return liveNoticesOf(NoticeKeys.EVERYONE, memberships.joined()).thenCompose(all -> exactly(userId, live(all)));
-            });
+        CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
+        CompletionStage<Set<Long>> earlyRead = early.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
+        // The floors matter only when some notice is live: asked at once when an early one is, else after the memberships.
+        CompletionStage<CompletionStage<Long>> earlyFloor = early.thenApply(notices -> notices.isEmpty() ? null : floorAsync(userId));
+        return membershipHash.thenCompose(hash -> {
+            Memberships memberships = Memberships.of(hash);
+            Set<String> joined = memberships.joined();
+            hints.remember(userId, joined);
+            Set<String> unguessed = new LinkedHashSet<>(joined);
+            unguessed.removeAll(guessed);
+            CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
+            CompletionStage<Set<Long>> lateRead = late.thenCombine(early, (more, first) -> {
+                Set<Long> ids = ids(more);
+                ids.removeAll(ids(first));
+                return ids;
+            }).thenCompose(ids -> readMarksAsync(userId, ids));
+            CompletionStage<Long> floor = earlyFloor.thenCombine(late, (asked, more) -> asked != null ? asked
+                    : more.isEmpty() ? CompletableFuture.completedFuture(0L) : floorAsync(userId)).thenCompose(stage -> stage);
+            return early.thenCombine(late, NoticeReader::concat)
+                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeReader::union), Map::entry)
+                    .thenCombine(floor, (noticesAndRead, floorMillis) ->
+                            count(memberships, noticesAndRead.getKey(), noticesAndRead.getValue(), floorMillis, clock.getAsLong()));
         });
     }
 
-    /** The script's answer: the user's memberships hash, and which of the notices sent are unread. */
-    private record UnreadAnswer(Map<String, String> memberships, BroadcastUnread unread) {
-    }
-
-    /** The unread among notices of audiences known to be the user's: the script's memberships are not needed. */
-    private CompletionStage<BroadcastUnread> exactly(long userId, List<LiveNotice> candidates) {
-        if (candidates.isEmpty()) return CompletableFuture.completedFuture(BroadcastUnread.NONE);
-        return unreadAmong(userId, candidates).thenApply(UnreadAnswer::unread);
-    }
-
-    @SuppressWarnings("unchecked")
-    private CompletionStage<UnreadAnswer> unreadAmong(long userId, List<LiveNotice> candidates) {
-        String[] scriptKeys = {keys.audiences(userId), keys.noticeReads(userId), unreadKeys.floors(userId)};
-        String[] args = new String[1 + 3 * candidates.size()];
-        args[0] = NoticeKeys.EVERYONE;
-        for (int i = 0; i < candidates.size(); i++) {
-            LiveNotice notice = candidates.get(i);
-            args[1 + 3 * i] = notice.audience();
-            args[2 + 3 * i] = Long.toString(notice.noticeId());
-            args[3 + 3 * i] = Long.toString(notice.publishedAtMillis());
+    static BroadcastUnread count(Memberships memberships, List<LiveNotice> notices, Set<Long> read, long floor, long now) {
+        Set<Long> counted = new HashSet<>();
+        long nextExpiry = 0;
+        for (LiveNotice notice : notices) {
+            if (!memberships.receives(notice) || notice.publishedAtMillis() <= floor || !notice.liveAt(now)) continue;
+            if (read.contains(notice.noticeId()) || !counted.add(notice.noticeId())) continue;
+            if (notice.expiresAtMillis() > 0 && (nextExpiry == 0 || notice.expiresAtMillis() < nextExpiry)) {
+                nextExpiry = notice.expiresAtMillis();
+            }
         }
-        return runAsync(ReadScript.NOTICE_UNREAD, scriptKeys, args).thenApply(reply -> {
-            List<String> flat = (List<String>) reply.get(0);
-            Map<String, String> memberships = new HashMap<>();
-            for (int i = 0; i + 1 < flat.size(); i += 2) memberships.put(flat.get(i), flat.get(i + 1));
-            Set<Long> unread = new HashSet<>();
-            for (Object id : (List<Object>) reply.get(1)) unread.add(Long.parseLong((String) id));
-            long nextExpiry = 0;
-            for (LiveNotice notice : candidates) {
-                if (unread.contains(notice.noticeId()) && notice.expiresAtMillis() > 0
-                        && (nextExpiry == 0 || notice.expiresAtMillis() < nextExpiry)) {
-                    nextExpiry = notice.expiresAtMillis();
-                }
-            }
-            return new UnreadAnswer(memberships, unread.isEmpty() ? BroadcastUnread.NONE : new BroadcastUnread(unread.size(), nextExpiry));
-        });
-    }
-
-    private Memberships remembered(long userId, Map<String, String> hash) {
-        Memberships memberships = Memberships.of(hash);
-        hints.remember(userId, memberships.joined());
-        return memberships;
-    }
-
-    /** The notices not expired now. */
-    private List<LiveNotice> live(List<LiveNotice> notices) {
-        long now = clock.getAsLong();
-        return notices.stream().filter(notice -> notice.liveAt(now)).toList();
-    }
-
-    /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
-    private CompletionStage<List<Object>> runAsync(ReadScript script, String[] scriptKeys, String... args) {
-        CompletableFuture<List<Object>> answer = new CompletableFuture<>();
-        connection.async().<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args).whenComplete((reply, failure) -> {
-            if (failure == null) {
-                answer.complete(reply);
-            } else if (failure instanceof RedisNoScriptException) {
-                connection.async().<List<Object>>eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args).whenComplete((retried, again) -> {
-                    if (again == null) answer.complete(retried); else answer.completeExceptionally(again);
-                });
-            } else {
-                answer.completeExceptionally(failure);
-            }
-        });
-        return answer;
+        return counted.isEmpty() ? BroadcastUnread.NONE : new BroadcastUnread(counted.size(), nextExpiry);
     }
 
     /**
@@ -284,6 +236,26 @@ public final class NoticeReader {
             }
             return read;
         });
+    }
+
+    private static Set<Long> ids(List<LiveNotice> notices) {
+        Set<Long> ids = new LinkedHashSet<>();
+        notices.forEach(notice -> ids.add(notice.noticeId()));
+        return ids;
+    }
+
+    private static List<LiveNotice> concat(List<LiveNotice> first, List<LiveNotice> second) {
+        if (second.isEmpty()) return first;
+        List<LiveNotice> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    private static Set<Long> union(Set<Long> first, Set<Long> second) {
+        if (second.isEmpty()) return first;
+        Set<Long> all = new HashSet<>(first);
+        all.addAll(second);
+        return all;
     }
 
     /** Waits as the sync API does: at most the connection's command timeout, Redis's own failures rethrown as they are. */

@@ -6,9 +6,7 @@ package io.readmark.store;
  */
 enum ReadScript {
     /** One page of the user's merged index after a cursor, in one round trip (see the script). */
-    MERGED_PAGE("merged_page.lua"),
-    /** Which of the broadcasts sent along a user has unread, with their memberships, in one round trip. */
-    NOTICE_UNREAD("notice_unread.lua");
+    MERGED_PAGE("merged_page.lua");
 
     private final String body;
     private final String sha;
