@@ -21,7 +21,7 @@ final class StreamAudiences implements UnreadStream.Audiences {
     /** A lock, not a monitor: subscribing blocks, which would pin a virtual thread on Java 21. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, ChangeFeed.Subscription> followed = new HashMap<>(); // guarded by lock
-    private boolean stopped; // guarded by lock
+    private volatile boolean stopped;
 
     /** @param memberships reads the user's audiences now (blocking), everyone's included */
     StreamAudiences(Supplier<Set<String>> memberships, ChangeFeed feed, NoticeKeys keys, AudienceNoticeCache cache) {
@@ -53,13 +53,15 @@ final class StreamAudiences implements UnreadStream.Audiences {
         } finally {
             lock.unlock();
         }
+        if (stopped) stop(); // stopped while subscribing: what was subscribed meanwhile goes too
     }
 
+    /** Never waits: called on the thread that ends the stream, an event loop among them. A follow under way cancels. */
     @Override
     public void stop() {
-        lock.lock();
+        stopped = true;
+        if (!lock.tryLock()) return;
         try {
-            stopped = true;
             followed.values().forEach(ChangeFeed.Subscription::cancel);
             followed.clear();
         } finally {
