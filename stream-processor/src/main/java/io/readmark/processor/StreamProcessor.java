@@ -11,7 +11,9 @@ import io.readmark.processor.fanout.FanoutWorkerTopology;
 import io.readmark.processor.fanout.RateLimiter;
 import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.schemas.Topics;
+import io.lettuce.core.RedisException;
 import io.readmark.store.RedisConnections;
+import io.readmark.store.RedisRetry;
 import io.readmark.store.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -28,62 +30,96 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The stream processor deployable: checks its topics, connects Redis, runs the main topology and/or the big-V
- * fan-out worker (each its own Kafka Streams application), serves health and metrics over HTTP, stops cleanly.
+ * The stream processor deployable: checks its topics, serves health and metrics over HTTP, connects Redis — in the
+ * background while Redis cannot be reached, so a restart during an outage does not crash-loop — then runs the main
+ * topology and/or the big-V fan-out worker (each its own Kafka Streams application), and stops cleanly. Nothing is
+ * consumed before Redis answers, so no offset moves while the writes could not be applied.
  */
 public final class StreamProcessor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StreamProcessor.class);
     private static final String NAME = "stream-processor";
 
+    private final ProcessorConfig config;
     private final ServiceMetrics metrics;
-    private final RedisConnections redis;
-    private final List<StreamsApp> apps;
     private final JsonHttpServer server;
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("processor-redis-connect").daemon().factory());
+    private RedisConnections redis; // guarded by this; null until connected
+    private volatile List<StreamsApp> apps = List.of(); // set once, when connected
+    private final CountDownLatch connected = new CountDownLatch(1);
+    private boolean closed; // guarded by this
 
-    private StreamProcessor(ServiceMetrics metrics, RedisConnections redis, List<StreamsApp> apps, JsonHttpServer server) {
+    private StreamProcessor(ProcessorConfig config, ServiceMetrics metrics) throws IOException {
+        this.config = config;
         this.metrics = metrics;
-        this.redis = redis;
-        this.apps = apps;
-        this.server = server;
+        HealthRoutes health = new HealthRoutes(() -> apps);
+        this.server = JsonHttpServer.management(NAME, metrics.registry(), health::live, health::ready)
+                .start(config.httpHost(), config.httpPort());
     }
 
     /**
-     * Starts the applications and the HTTP server.
+     * Serves health and metrics, and starts the applications once Redis answers: now, or after background attempts
+     * ({@link RedisRetry}) while it cannot be reached, ready staying 503 until then.
      *
      * @throws UncheckedIOException if the HTTP port cannot be bound
+     * @throws IllegalArgumentException if the Redis URL is not one (no retry would help)
      */
     public static StreamProcessor start(ProcessorConfig config) {
         if (config.runMain()) requireTopics(config);
         log.atInfo().addKeyValue("applicationId", config.applicationId()).addKeyValue("main", config.runMain())
                 .addKeyValue("fanout", config.runFanoutWorker()).log("stream processor starting");
         ServiceMetrics metrics = new ServiceMetrics(NAME);
-        RedisConnections redis = null;
-        List<StreamsApp> apps = new ArrayList<>();
+        StreamProcessor processor;
         try {
-            redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false, metrics.registry());
-            apps.addAll(createApps(config, redis, metrics.registry()));
-            HealthRoutes health = new HealthRoutes(apps);
-            JsonHttpServer server = JsonHttpServer.management(NAME, metrics.registry(), health::live, health::ready)
-                    .start(config.httpHost(), config.httpPort());
-            apps.forEach(StreamsApp::start);
-            return new StreamProcessor(metrics, redis, apps, server);
+            processor = new StreamProcessor(config, metrics);
         } catch (IOException e) {
-            release(apps, redis, metrics);
+            metrics.close();
             throw new UncheckedIOException(NAME + " cannot listen on " + config.httpHost() + ":" + config.httpPort(), e);
         } catch (RuntimeException e) {
-            release(apps, redis, metrics);
+            metrics.close();
             throw e;
         }
+        try {
+            processor.attempt(RedisRetry.FIRST);
+        } catch (RuntimeException e) {
+            processor.close();
+            throw e;
+        }
+        return processor;
     }
 
-    /** Releases what a failed start had opened (the applications were never started). */
-    private static void release(List<StreamsApp> apps, RedisConnections redis, ServiceMetrics metrics) {
-        apps.forEach(StreamsApp::close);
-        if (redis != null) redis.close();
-        metrics.close();
+    /** Connects and starts the applications, or tries again after {@code nextRetry} while Redis is unreachable. */
+    private void attempt(Duration nextRetry) {
+        RedisConnections connection;
+        try {
+            connection = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false, metrics.registry());
+        } catch (RedisException e) {
+            synchronized (this) {
+                if (closed) return;
+                log.atWarn().addKeyValue("retryInMs", nextRetry.toMillis()).addKeyValue("error", e.getMessage())
+                        .log("Redis is unreachable; not ready, and nothing is consumed until it answers");
+                retries.schedule(() -> attempt(RedisRetry.after(nextRetry)), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return;
+        }
+        synchronized (this) {
+            if (closed) {
+                connection.close();
+                return;
+            }
+            redis = connection;
+            List<StreamsApp> created = createApps(config, connection, metrics.registry());
+            created.forEach(StreamsApp::start);
+            apps = List.copyOf(created);
+        }
+        this.connected.countDown();
+        log.info("stream processor connected to Redis; its applications are starting");
     }
 
     private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, MeterRegistry registry) {
@@ -109,9 +145,10 @@ public final class StreamProcessor implements AutoCloseable {
         return apps;
     }
 
-    /** Waits until every application first reports RUNNING; false if one did not within the timeout. */
+    /** Waits until Redis answered and every application first reports RUNNING; false if not within the timeout. */
     public boolean awaitRunning(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
+        if (!connected.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) return false;
         for (StreamsApp app : apps) {
             if (!app.awaitRunning(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) return false;
         }
@@ -119,7 +156,8 @@ public final class StreamProcessor implements AutoCloseable {
     }
 
     public boolean isRunning() {
-        return StreamsApp.allRunning(apps);
+        List<StreamsApp> current = apps;
+        return !current.isEmpty() && StreamsApp.allRunning(current);
     }
 
     /**
@@ -132,7 +170,8 @@ public final class StreamProcessor implements AutoCloseable {
 
     /** The states of the applications, for logs and health. */
     public String state() {
-        return StreamsApp.describe(apps);
+        List<StreamsApp> current = apps;
+        return current.isEmpty() ? HealthRoutes.WAITING_FOR_REDIS : StreamsApp.describe(current);
     }
 
     /** The bound HTTP port of health and metrics (the real one when the configuration asked for 0). */
@@ -172,12 +211,19 @@ public final class StreamProcessor implements AutoCloseable {
         }
     }
 
-    /** Applications first, so readiness turns 503 while they drain; the HTTP server and metrics last. */
+    /** Applications first, so readiness turns 503 while they drain; the HTTP server and metrics last; idempotent. */
     @Override
     public void close() {
+        RedisConnections connection;
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+            connection = redis;
+        }
+        retries.shutdownNow();
         apps.forEach(StreamsApp::close);
         server.close();
-        redis.close();
+        if (connection != null) connection.close();
         metrics.close();
     }
 

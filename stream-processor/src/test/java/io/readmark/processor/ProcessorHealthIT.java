@@ -55,7 +55,7 @@ class ProcessorHealthIT {
                     FanoutWorkerTopology.build(config.topics(), writers, new RateLimiter(1_000), new FanoutProgress(),
                             new ProcessorMeters(registry)),
                     config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry);
-            HealthRoutes health = new HealthRoutes(List.of(app));
+            HealthRoutes health = new HealthRoutes(() -> List.of(app));
             try (JsonHttpServer server = JsonHttpServer.management("test", new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), health::live, health::ready).start("127.0.0.1", 0)) {
                 String base = "http://127.0.0.1:" + server.port();
 

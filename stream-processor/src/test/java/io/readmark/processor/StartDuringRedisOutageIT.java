@@ -1,0 +1,143 @@
+package io.readmark.processor;
+
+import io.readmark.common.config.Settings;
+import io.readmark.infra.EmbeddedRedis;
+import io.readmark.infra.KafkaTopics;
+import io.readmark.infra.TestInfrastructure;
+import io.readmark.schemas.Json;
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A processor (re)started while Redis is down: it serves health, is not ready, consumes nothing, and once Redis
+ * answers starts and applies everything that waited, exactly once.
+ */
+class StartDuringRedisOutageIT {
+
+    private static final long AUTHOR = 7;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void shouldStartNotReadyAndApplyEverythingOnceRedisAnswers() throws Exception {
+        // Given a Redis that is not running, and events already on their topics
+        String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
+        String run = "outage-start-" + UUID.randomUUID();
+        Map<String, String> settings = settings(kafka, run);
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0);
+             KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka,
+                     ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
+            redis.stop();
+            long at = Instant.parse("2026-01-01T10:00:00Z").toEpochMilli();
+            for (long follower = 101; follower <= 103; follower++) {
+                send(producer, "follow-" + run, at++, """
+                        {"type":"Followed","eventId":"f-%d","followerId":%d,"authorId":%d,"at":"%s"}"""
+                        .formatted(follower, follower, AUTHOR, Instant.ofEpochMilli(at)));
+            }
+            producer.flush();
+            for (long blog = 1; blog <= 4; blog++) {
+                send(producer, "blog-" + run, at++, """
+                        {"type":"BlogPublished","eventId":"p-%d","blogId":%d,"authorId":%d,"publishedAt":"%s"}"""
+                        .formatted(blog, blog, AUTHOR, Instant.ofEpochMilli(at)));
+            }
+            send(producer, "read-" + run, at++, """
+                    {"type":"BlogRead","eventId":"r-1","userId":101,"blogId":2,"authorId":%d,"readAt":"%s"}"""
+                    .formatted(AUTHOR, Instant.ofEpochMilli(at)));
+            producer.flush();
+
+            // When the processor starts
+            try (StreamProcessor processor = StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", redis.url()), settings)))) {
+
+                // Then it is live, says why it is not ready, and consumed nothing
+                String base = "http://127.0.0.1:" + processor.httpPort();
+                assertThat(get(base + "/health/live").statusCode()).isEqualTo(200);
+                HttpResponse<String> ready = get(base + "/health/ready");
+                assertThat(ready.statusCode()).isEqualTo(503);
+                assertThat(Json.MAPPER.readTree(ready.body()).get("detail").asText()).contains("waiting for Redis");
+                assertThat(processor.isRunning()).isFalse();
+                assertThat(processor.state()).contains("waiting for Redis");
+
+                // When Redis comes back
+                redis.restart();
+
+                // Then it becomes ready by itself, and every event is applied exactly
+                assertThat(processor.awaitRunning(Duration.ofSeconds(60))).isTrue();
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(get(base + "/health/ready").statusCode()).isEqualTo(200));
+                try (RedisConnections reader = RedisConnections.connect(redis.url(), Duration.ofSeconds(5), false)) {
+                    UnreadKeys keys = new UnreadKeys(run);
+                    await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                        assertThat(reader.shared().sync().hgetall(keys.counts(101))).isEqualTo(Map.of("7", "3", "total", "3"));
+                        assertThat(reader.shared().sync().hgetall(keys.counts(102))).isEqualTo(Map.of("7", "4", "total", "4"));
+                        assertThat(reader.shared().sync().hgetall(keys.counts(103))).isEqualTo(Map.of("7", "4", "total", "4"));
+                    });
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldCloseAtOnceWhileStillWaitingForRedis() throws Exception {
+        // Given a processor waiting for a Redis that never comes
+        String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
+        String run = "outage-close-" + UUID.randomUUID();
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0)) {
+            redis.stop();
+            StreamProcessor processor = StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", redis.url()), settings(kafka, run))));
+            assertThat(processor.awaitRunning(Duration.ofMillis(300))).isFalse();
+
+            // When it is closed, Then it returns promptly and its port is released
+            long started = System.nanoTime();
+            processor.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+            assertThatThrownBy(() -> get("http://127.0.0.1:" + processor.httpPort() + "/health/live")).isInstanceOf(java.io.IOException.class);
+        }
+    }
+
+    @Test
+    void shouldStillRefuseAUrlThatIsNotOne() {
+        String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
+        String run = "outage-url-" + UUID.randomUUID();
+        assertThatThrownBy(() -> StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", "not a url"), settings(kafka, run)))))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static Map<String, String> settings(String kafka, String run) throws Exception {
+        Map<String, String> settings = new HashMap<>(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafka, "PROCESSOR_APPLICATION_ID", run,
+                "READMARK_REDIS_PREFIX", run, "READMARK_TOPIC_BLOG_EVENTS", "blog-" + run, "READMARK_TOPIC_FOLLOW_EVENTS", "follow-" + run,
+                "READMARK_TOPIC_READ_EVENTS", "read-" + run, "READMARK_TOPIC_DLQ", "dlq-" + run, "READMARK_TOPIC_FANOUT", "fanout-" + run,
+                "READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run));
+        settings.putAll(Map.of("PROCESSOR_STREAM_THREADS", "1", "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
+                "PROCESSOR_STATE_DIR", Files.createTempDirectory("outage-start").toString()));
+        KafkaTopics.createTopics(kafka, Map.of("blog-" + run, 1, "follow-" + run, 1, "read-" + run, 1, "dlq-" + run, 1,
+                "fanout-" + run, 1, "notice-" + run, 1));
+        return settings;
+    }
+
+    private static void send(KafkaProducer<String, String> producer, String topic, long timestamp, String json) {
+        String key = topic.startsWith("read-") ? "101" : Long.toString(AUTHOR);
+        producer.send(new ProducerRecord<>(topic, null, timestamp, key, json));
+    }
+
+    private HttpResponse<String> get(String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
