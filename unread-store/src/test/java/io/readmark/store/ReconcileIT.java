@@ -157,15 +157,16 @@ class ReconcileIT {
             List<Result> results = new ArrayList<>();
             for (int run = 0; run < 4; run++) {
                 long before = applied.get();
-                results.add(reconcile(scoped, false));
+                Result result = reconcile(scoped, false);
+                results.add(result);
                 assertThat(applied.get()).as("the writer wrote during run %d", run).isGreaterThan(before);
+                // The writer's unfollows and all-reads drain users at its own pace: the scan covers those still there.
+                assertThat(result.report().usersScanned()).as("users scanned in run %d", run)
+                        .isGreaterThan(usersWithCounts(scoped, 1_000) / 2);
             }
 
             // Then none of the runs saw drift
-            assertThat(results).allSatisfy(result -> {
-                assertThat(result.byUser()).isEmpty();
-                assertThat(result.report().usersScanned()).isGreaterThan(500);
-            });
+            assertThat(results).allSatisfy(result -> assertThat(result.byUser()).isEmpty());
         } finally {
             stop.set(true);
             writer.get();
