@@ -1,5 +1,6 @@
 package io.readmark.processor;
 
+import io.lettuce.core.RedisException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
@@ -11,7 +12,6 @@ import io.readmark.processor.fanout.FanoutWorkerTopology;
 import io.readmark.processor.fanout.RateLimiter;
 import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.schemas.Topics;
-import io.lettuce.core.RedisException;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.RedisRetry;
 import io.readmark.store.UnreadKeys;
@@ -104,7 +104,7 @@ public final class StreamProcessor implements AutoCloseable {
                 if (closed) return;
                 log.atWarn().addKeyValue("retryInMs", nextRetry.toMillis()).addKeyValue("error", e.getMessage())
                         .log("Redis is unreachable; not ready, and nothing is consumed until it answers");
-                retries.schedule(() -> attempt(RedisRetry.after(nextRetry)), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
+                retries.schedule(() -> attemptLater(RedisRetry.after(nextRetry)), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
             }
             return;
         }
@@ -120,6 +120,15 @@ public final class StreamProcessor implements AutoCloseable {
         }
         this.connected.countDown();
         log.info("stream processor connected to Redis; its applications are starting");
+    }
+
+    /** An attempt on the retry thread: a failure other than Redis's absence has no caller to go to, so it is logged. */
+    private void attemptLater(Duration nextRetry) {
+        try {
+            attempt(nextRetry);
+        } catch (RuntimeException e) {
+            log.atError().setCause(e).log("the stream processor could not start its applications; it stays not ready");
+        }
     }
 
     private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, MeterRegistry registry) {

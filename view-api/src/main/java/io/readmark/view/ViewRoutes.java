@@ -144,8 +144,8 @@ final class ViewRoutes {
 
     /**
      * The badge read, the most frequent request: served from the event loop with Lettuce's async API, no thread hop.
-     * The blog counts and the user's notice state go out in one flush; only members of audiences besides everyone's
-     * with live notices cost a second round trip.
+     * The blog counts and the user's notice state go out in one flush; only a user whose audiences changed since their
+     * last read here costs a second round trip ({@link NoticeReader#broadcastUnreadAsync}).
      */
     CompletionStage<Response> counts(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
