@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Draws the figures as a PNG with plain Java2D, headless: four panels (writes, latency, reads, memory), one bar per
- * figure with its value printed, and each target as a dashed line at the value it needs. Panels whose figures span
+ * figure with its value printed (the median, with a whisker over the range of its repetitions), and each target as a dashed line at the value it needs. Panels whose figures span
  * orders of magnitude use a log scale, so the small bars stay readable; the axis says which.
  */
 final class BenchChart {
@@ -22,7 +22,13 @@ final class BenchChart {
     private static final Color INK = new Color(0x22, 0x22, 0x22), GRID = new Color(0xDD, 0xDD, 0xDD);
     private static final Color BAR = new Color(0x3B, 0x6E, 0xA8), BASELINE = new Color(0xB0, 0xB0, 0xB0), TARGET = new Color(0xC0, 0x39, 0x2B);
 
-    private record Bar(String label, double value, boolean ours) {
+    /** A bar; {@code low}..{@code high} the range of its repetitions, drawn as a whisker (equal when measured once). */
+    private record Bar(String label, double value, double low, double high, boolean ours) {
+    }
+
+    private static Bar bar(BenchReport report, String label, String figure, boolean ours) {
+        Spread spread = report.spreadOf(figure);
+        return new Bar(label, spread.median(), spread.min(), spread.max(), ours);
     }
 
     static {
@@ -49,28 +55,28 @@ final class BenchChart {
 
         double ceiling = report.figure("ceiling_deliveries_per_s");
         panel(g, 20, 50, 570, 360, "Writes (deliveries/s)", false, List.of(
-                new Bar("Redis ceiling", ceiling, false),
-                new Bar("pipeline", report.figure("pipeline_deliveries_per_s"), true),
-                new Bar("naive (seed 003)", report.figure("naive_deliveries_per_s"), false),
-                new Bar("big-V fan-out", report.figure("bigv_fanout_deliveries_per_s"), true)),
+                bar(report, "Redis ceiling", "ceiling_deliveries_per_s", false),
+                bar(report, "pipeline", "pipeline_deliveries_per_s", true),
+                bar(report, "naive (seed 003)", "naive_deliveries_per_s", false),
+                bar(report, "big-V fan-out", "bigv_fanout_deliveries_per_s", true)),
                 0.6 * ceiling, "target 0.6 x ceiling");
         double idleP99 = report.figure("normal_p99_idle_ms");
         panel(g, 610, 50, 570, 360, "Publish-to-visible, normal author (ms, log)", true, List.of(
-                new Bar("p50 idle", report.figure("normal_p50_idle_ms"), true),
-                new Bar("p99 idle", idleP99, true),
-                new Bar("p99 during big-V", report.figure("normal_p99_during_bigv_ms"), true)),
+                bar(report, "p50 idle", "normal_p50_idle_ms", true),
+                bar(report, "p99 idle", "normal_p99_idle_ms", true),
+                bar(report, "p99 during big-V", "normal_p99_during_bigv_ms", true)),
                 2 * idleP99, "target 2 x idle p99");
         double raw = report.figure("counts_raw_rps");
         panel(g, 20, 440, 570, 360, "Reads (requests/s, medians, log)", true, List.of(
-                new Bar("raw HGETALL", raw, false),
-                new Bar("counts API", report.figure("counts_api_rps"), true),
-                new Bar("counts, 20 notices", report.figure("counts_api_notices_rps"), true),
-                new Bar("author page", report.figure("author_page_rps"), true),
-                new Bar("merged items", report.figure("items_rps"), true),
-                new Bar("seed 000", report.figure("seed000_counts_rps"), false)),
+                bar(report, "raw HGETALL", "counts_raw_rps", false),
+                bar(report, "counts API", "counts_api_rps", true),
+                bar(report, "counts, 20 notices", "counts_api_notices_rps", true),
+                bar(report, "author page", "author_page_rps", true),
+                bar(report, "merged items", "items_rps", true),
+                bar(report, "seed 000", "seed000_counts_rps", false)),
                 0.5 * raw, "target 0.5 x raw");
         panel(g, 610, 440, 570, 360, "Memory (bytes per unread entry)", false, List.of(
-                new Bar("bytes/entry", report.figure("bytes_per_unread_entry"), true)),
+                bar(report, "bytes/entry", "bytes_per_unread_entry", true)),
                 40, "target <= 40");
         g.dispose();
         ByteArrayOutputStream png = new ByteArrayOutputStream();
@@ -84,9 +90,9 @@ final class BenchChart {
         g.setColor(INK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
         g.drawString(title, x + 10, y + 20);
-        double max = Math.max(target, bars.stream().mapToDouble(Bar::value).max().orElse(1)) * 1.15;
+        double max = Math.max(target, bars.stream().mapToDouble(Bar::high).max().orElse(1)) * 1.15;
         double min = log ? Math.pow(10, Math.floor(Math.log10(Math.max(1e-3,
-                Math.min(target, bars.stream().mapToDouble(Bar::value).min().orElse(1)))))) : 0;
+                Math.min(target, bars.stream().mapToDouble(Bar::low).min().orElse(1)))))) : 0;
         Scale scale = new Scale(log, min, max, top, bottom);
 
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
@@ -104,8 +110,16 @@ final class BenchChart {
             g.setColor(bar.ours() ? BAR : BASELINE);
             g.fillRect(bx, by, bw, Math.max(1, bottom - by));
             g.setColor(INK);
+            int labelY = by;
+            if (bar.high() > bar.low()) { // the spread of the repetitions: a whisker from min to max
+                int cx = bx + bw / 2, lowY = scale.y(bar.low()), highY = scale.y(bar.high());
+                g.drawLine(cx, lowY, cx, highY);
+                g.drawLine(cx - 6, lowY, cx + 6, lowY);
+                g.drawLine(cx - 6, highY, cx + 6, highY);
+                labelY = Math.min(by, highY);
+            }
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-            centered(g, BenchReport.format(bar.value()), bx + bw / 2, by - 5);
+            centered(g, BenchReport.format(bar.value()), bx + bw / 2, labelY - 5);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             centered(g, bar.label(), bx + bw / 2, bottom + 16);
         }

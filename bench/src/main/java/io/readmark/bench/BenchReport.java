@@ -29,10 +29,32 @@ public final class BenchReport {
     public record Figure(String name, String unit, String description) {
     }
 
-    /** A target: {@code value} (a ratio or an absolute) against {@code threshold}; met if on the right side. */
-    public record Target(String rule, double value, double threshold, boolean atLeast) {
-        public boolean met() {
-            return atLeast ? value >= threshold : value <= threshold;
+    /** What a run says of a target: only a spread wholly on one side of it decides. */
+    public enum Verdict {
+        MET("met"), NOT_MET("NOT MET"), INCONCLUSIVE("inconclusive");
+
+        private final String label;
+
+        Verdict(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * A target: {@code value} (a ratio or an absolute; the median where repeated) against {@code threshold}, with the
+     * range {@code low}..{@code high} the repetitions spanned ({@code low == high} for a figure measured once).
+     */
+    public record Target(String rule, double value, double low, double high, int repetitions, double threshold, boolean atLeast) {
+
+        public Verdict verdict() {
+            boolean lowMeets = atLeast ? low >= threshold : low <= threshold;
+            boolean highMeets = atLeast ? high >= threshold : high <= threshold;
+            if (lowMeets && highMeets) return Verdict.MET;
+            return lowMeets || highMeets ? Verdict.INCONCLUSIVE : Verdict.NOT_MET;
         }
     }
 
@@ -107,18 +129,39 @@ public final class BenchReport {
         return value;
     }
 
-    /** The targets, evaluated on this run's figures. */
+    /**
+     * The targets, evaluated on this run's figures with their spreads. A target on the ratio of two figures measured
+     * apart takes the widest range the two spreads allow (lowest numerator over highest denominator, and the reverse).
+     */
     public List<Target> targets() {
         return List.of(
-                new Target("pipeline >= 0.6 x ceiling", figure("pipeline_deliveries_per_s") / figure("ceiling_deliveries_per_s"), 0.6, true),
-                new Target("pipeline >= 20 x naive", figure("pipeline_deliveries_per_s") / figure("naive_deliveries_per_s"), 20, true),
-                new Target("normal p99 during big-V <= 2 x idle p99", figure("normal_p99_during_bigv_ms") / figure("normal_p99_idle_ms"), 2, false),
-                new Target("counts API >= 0.5 x raw HGETALL", figure("counts_api_raw_ratio"), 0.5, true),
-                new Target("counts API p99 <= 2 ms", figure("counts_api_p99_ms"), 2, false),
-                new Target("counts with notices >= 0.8 x without", figure("counts_notices_ratio"), 0.8, true),
-                new Target("notice publish p99 < 5 ms", figure("notice_publish_ms"), 5, false),
-                new Target("notice publish < 4 KB of Redis traffic", figure("notice_publish_redis_bytes"), 4096, false),
-                new Target("bytes per unread entry <= 40", figure("bytes_per_unread_entry"), 40, false));
+                ratioTarget("pipeline >= 0.6 x ceiling", "pipeline_deliveries_per_s", "ceiling_deliveries_per_s", 0.6, true),
+                ratioTarget("pipeline >= 20 x naive", "pipeline_deliveries_per_s", "naive_deliveries_per_s", 20, true),
+                ratioTarget("normal p99 during big-V <= 2 x idle p99", "normal_p99_during_bigv_ms", "normal_p99_idle_ms", 2, false),
+                target("counts API >= 0.5 x raw HGETALL", "counts_api_raw_ratio", 0.5, true),
+                target("counts API p99 <= 2 ms", "counts_api_p99_ms", 2, false),
+                target("counts with notices >= 0.8 x without", "counts_notices_ratio", 0.8, true),
+                target("notice publish p99 < 5 ms", "notice_publish_ms", 5, false),
+                target("notice publish < 4 KB of Redis traffic", "notice_publish_redis_bytes", 4096, false),
+                target("bytes per unread entry <= 40", "bytes_per_unread_entry", 40, false));
+    }
+
+    private Target target(String rule, String name, double threshold, boolean atLeast) {
+        Spread spread = spreadOf(name);
+        return new Target(rule, spread.median(), spread.min(), spread.max(), spread.runs().size(), threshold, atLeast);
+    }
+
+    private Target ratioTarget(String rule, String numerator, String denominator, double threshold, boolean atLeast) {
+        Spread top = spreadOf(numerator);
+        Spread bottom = spreadOf(denominator);
+        return new Target(rule, top.median() / bottom.median(), top.min() / bottom.max(), top.max() / bottom.min(),
+                Math.min(top.runs().size(), bottom.runs().size()), threshold, atLeast);
+    }
+
+    /** The figure's spread, or the figure alone as a spread of one. */
+    Spread spreadOf(String name) {
+        Spread spread = spreads.get(name);
+        return spread != null ? spread : Spread.of(List.of(figure(name)));
     }
 
     /** Throws unless every figure of {@link #FIGURES} is present, finite and positive. */
@@ -141,10 +184,11 @@ public final class BenchReport {
             table.append(String.format(Locale.ROOT, "%-28s %14s  %-15s  %-13s %s%n", figure.name(), value == null ? "-" : format(value),
                     spread == null ? "" : spread.range(), figure.unit(), figure.description()));
         }
-        table.append(String.format(Locale.ROOT, "%n%-9s %-42s %10s %10s%n", "target", "rule", "measured", "needed"));
+        table.append(String.format(Locale.ROOT, "%n%-12s %-42s %10s  %-17s %4s %10s%n", "verdict", "rule", "measured", "range", "reps", "needed"));
         for (Target target : targets()) {
-            table.append(String.format(Locale.ROOT, "%-9s %-42s %10s %10s%n", target.met() ? "met" : "NOT MET", target.rule(),
-                    format(target.value()), (target.atLeast() ? ">= " : "<= ") + format(target.threshold())));
+            String range = target.high() > target.low() ? format(target.low()) + "–" + format(target.high()) : "";
+            table.append(String.format(Locale.ROOT, "%-12s %-42s %10s  %-17s %4d %10s%n", target.verdict().label(), target.rule(),
+                    format(target.value()), range, target.repetitions(), (target.atLeast() ? ">= " : "<= ") + format(target.threshold())));
         }
         return table.toString();
     }
@@ -159,8 +203,11 @@ public final class BenchReport {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("rule", target.rule());
             entry.put("value", target.value());
+            entry.put("min", target.low());
+            entry.put("max", target.high());
+            entry.put("repetitions", target.repetitions());
             entry.put("threshold", target.threshold());
-            entry.put("met", target.met());
+            entry.put("verdict", target.verdict().name().toLowerCase(Locale.ROOT));
             targetList.add(entry);
         }
         root.set("targets", Json.MAPPER.valueToTree(targetList));

@@ -12,6 +12,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
+import static io.readmark.bench.BenchReport.Verdict.INCONCLUSIVE;
+import static io.readmark.bench.BenchReport.Verdict.MET;
+import static io.readmark.bench.BenchReport.Verdict.NOT_MET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +26,7 @@ class BenchReportTest {
         report.run("cores", 2);
         report.figure("ceiling_deliveries_per_s", 100_000);
         report.figure("naive_deliveries_per_s", 2_000);
-        report.figure("pipeline_deliveries_per_s", 50_000);
+        report.figure("pipeline_deliveries_per_s", new Spread(50_000, 40_000, 70_000, List.of(50_000.0, 40_000.0, 70_000.0)));
         report.figure("normal_p50_idle_ms", 3);
         report.figure("normal_p99_idle_ms", 10);
         report.figure("normal_p99_during_bigv_ms", 2_500);
@@ -32,7 +35,7 @@ class BenchReportTest {
         report.figure("counts_api_rps", new Spread(20_000, 18_000, 21_000, List.of(20_000.0, 18_000.0, 21_000.0)));
         report.figure("counts_api_p99_ms", 2);
         report.figure("counts_raw_rps", 30_000);
-        report.figure("counts_api_raw_ratio", 0.6);
+        report.figure("counts_api_raw_ratio", new Spread(0.6, 0.45, 0.62, List.of(0.6, 0.45, 0.62)));
         report.figure("author_page_rps", 9_000);
         report.figure("author_page_p99_ms", 2.5);
         report.figure("items_rps", 4_000);
@@ -45,7 +48,7 @@ class BenchReportTest {
         report.figure("server_jetty_p99_ms", 2);
         report.figure("counts_api_notices_rps", 17_000);
         report.figure("counts_api_notices_p99_ms", 2.2);
-        report.figure("counts_notices_ratio", 0.85);
+        report.figure("counts_notices_ratio", new Spread(0.85, 0.81, 0.9, List.of(0.85, 0.81, 0.9)));
         report.figure("seed000_counts_rps", 40);
         report.figure("notice_publish_ms", 0.4);
         report.figure("notice_publish_redis_bytes", 300);
@@ -64,7 +67,27 @@ class BenchReportTest {
                 "notice publish < 4 KB of Redis traffic", "bytes per unread entry <= 40");
         // The counts target reads the ratio figure (a median of per-repetition ratios), not the ratio of two medians.
         assertThat(targets).extracting(BenchReport.Target::value).containsExactly(0.5, 25.0, 250.0, 0.6, 2.0, 0.85, 0.4, 300.0, 55.0);
-        assertThat(targets).extracting(BenchReport.Target::met).containsExactly(false, true, false, true, true, true, true, true, false);
+        assertThat(targets).extracting(BenchReport.Target::verdict).containsExactly(INCONCLUSIVE, MET, NOT_MET, INCONCLUSIVE, MET,
+                MET, MET, MET, NOT_MET);
+    }
+
+    @Test
+    void shouldDecideOnlyWhenTheWholeSpreadIsOnOneSide() {
+        assertThat(new BenchReport.Target("r", 0.6, 0.5, 0.7, 3, 0.5, true).verdict()).as("the low end on the line").isEqualTo(MET);
+        assertThat(new BenchReport.Target("r", 0.6, 0.49, 0.7, 3, 0.5, true).verdict()).isEqualTo(INCONCLUSIVE);
+        assertThat(new BenchReport.Target("r", 0.4, 0.3, 0.49, 3, 0.5, true).verdict()).isEqualTo(NOT_MET);
+        assertThat(new BenchReport.Target("r", 1.5, 1, 2, 3, 2, false).verdict()).isEqualTo(MET);
+        assertThat(new BenchReport.Target("r", 1.5, 1, 2.1, 3, 2, false).verdict()).isEqualTo(INCONCLUSIVE);
+        assertThat(new BenchReport.Target("r", 3, 3, 3, 1, 2, false).verdict()).as("measured once").isEqualTo(NOT_MET);
+    }
+
+    @Test
+    void shouldBoundARatioOfTwoSeparatelyMeasuredFiguresByTheirSpreads() {
+        BenchReport.Target pipeline = complete().targets().getFirst();
+
+        // 40,000..70,000 over a ceiling measured once at 100,000.
+        assertThat(List.of(pipeline.value(), pipeline.low(), pipeline.high())).containsExactly(0.5, 0.4, 0.7);
+        assertThat(pipeline.repetitions()).isEqualTo(1);
     }
 
     @Test
@@ -82,7 +105,9 @@ class BenchReportTest {
         assertThat(json.get("spreads").get("counts_api_rps").get("min").asDouble()).isEqualTo(18_000);
         assertThat(json.get("spreads").get("counts_api_rps").get("runs")).hasSize(3);
         assertThat(json.get("spreads").has("counts_raw_rps")).isFalse();
-        assertThat(json.get("targets").get(1).get("met").asBoolean()).isTrue();
+        assertThat(json.get("targets").get(1).get("verdict").asText()).isEqualTo("met");
+        assertThat(json.get("targets").get(3).get("verdict").asText()).isEqualTo("inconclusive");
+        assertThat(json.get("targets").get(3).get("min").asDouble()).isEqualTo(0.45);
         assertThat(json.get("run").get("mode").asText()).isEqualTo("quick");
         assertThat(json.get("details").get("graph_edges").asLong()).isEqualTo(400_000);
         assertThat(Files.readAllBytes(dir.resolve("bench-quick-20260102-030405.json")))
@@ -108,7 +133,9 @@ class BenchReportTest {
         String table = complete().table();
 
         for (BenchReport.Figure figure : BenchReport.FIGURES) assertThat(table).contains(figure.name());
-        assertThat(table).contains("100,000").contains("NOT MET   pipeline >= 0.6 x ceiling").contains("met       pipeline >= 20 x naive");
+        assertThat(table).contains("100,000").contains("inconclusive pipeline >= 0.6 x ceiling").contains("met          pipeline >= 20 x naive")
+                .contains("NOT MET      normal p99 during big-V");
+        assertThat(table).containsPattern("counts API >= 0.5 x raw HGETALL +0.60 +0.45–0.62 +3 +>= 0.50");
         assertThat(table).containsPattern("counts_api_rps +20,000  18,000–21,000 ");
     }
 

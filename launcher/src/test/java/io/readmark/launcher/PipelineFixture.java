@@ -249,6 +249,12 @@ final class PipelineFixture implements AutoCloseable {
         return Json.MAPPER.readTree(response.body());
     }
 
+    /** {@code GET} on the view API's management port: health and metrics. */
+    HttpResponse<String> viewManagement(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(stack.viewManagementUrl() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** {@code GET} on the stream processor's own HTTP server: health and metrics. */
     HttpResponse<String> processor(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(stack.processorUrl() + path)).GET().build(),

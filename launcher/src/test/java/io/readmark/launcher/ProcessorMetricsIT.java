@@ -10,6 +10,7 @@ import java.time.Instant;
 
 import static io.readmark.infra.PrometheusText.samples;
 import static io.readmark.infra.PrometheusText.sum;
+import static io.readmark.infra.PrometheusText.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,6 +47,8 @@ class ProcessorMetricsIT {
             assertThat(sum(scrape, "readmark_deliveries_total", "role=\"main\"")).isGreaterThanOrEqualTo(3);
             assertThat(sum(scrape, "readmark_dlq_records_total", "reason=\"malformed\"", "topic=\"blog-events-")).isGreaterThanOrEqualTo(1);
             assertThat(samples(scrape, "readmark_fanout_pending_followers")).isNotEmpty();
+            assertThat(samples(scrape, "readmark_redis_write_retries_total", "role=\"main\"")).as("present, at 0, before any outage")
+                    .isNotEmpty().allMatch(line -> value(line) == 0);
             assertThat(scrape.lines()).anyMatch(line -> line.startsWith("kafka_stream_"));
             assertThat(samples(scrape, "kafka_consumer_fetch_manager_records_lag_max", "-fanout-"))
                     .as("the fan-out worker's consumer lag").isNotEmpty();

@@ -9,7 +9,7 @@ import java.util.function.LongConsumer;
 
 /**
  * The stream processor's own meters, next to those Kafka Streams and Lettuce report: deliveries Redis acknowledged
- * ({@code readmark.deliveries}), records sent to the dead-letter topic ({@code readmark.dlq.records}), the
+ * ({@code readmark.deliveries}), writes sent again after Redis failed them ({@code readmark.redis.write.retries}), records sent to the dead-letter topic ({@code readmark.dlq.records}), the
  * big-V backlog ({@code readmark.fanout.pending.followers}) and follows too late for the recent posts
  * ({@code readmark.follows.late}).
  */
@@ -35,6 +35,15 @@ public final class ProcessorMeters {
     LongConsumer deliveries(String role) {
         Counter counter = Counter.builder("readmark.deliveries")
                 .description("Deliveries of a blog to a follower that Redis acknowledged, replays included")
+                .tag("role", role)
+                .register(registry);
+        return counter::increment;
+    }
+
+    /** Counts the writes one application sends again after Redis failed them: non-zero while Redis is away. */
+    LongConsumer redisWriteRetries(String role) {
+        Counter counter = Counter.builder("readmark.redis.write.retries")
+                .description("Writes sent to Redis again after it failed them (unreachable, timed out, read-only), by application")
                 .tag("role", role)
                 .register(registry);
         return counter::increment;

@@ -137,7 +137,7 @@ public final class StreamProcessor implements AutoCloseable {
         List<StreamsApp> apps = new ArrayList<>();
         if (config.runMain()) {
             ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
-                    meters.deliveries("main"));
+                    meters.deliveries("main"), meters.redisWriteRetries("main"));
             ThreadCommits commits = new ThreadCommits();
             apps.add(new StreamsApp("stream processor",
                     UnreadTopology.build(config.topics(), config.authorPartitions(), writers, commits, config.fanout(), meters),
@@ -145,7 +145,7 @@ public final class StreamProcessor implements AutoCloseable {
         }
         if (config.runFanoutWorker()) {
             ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
-                    meters.deliveries("fanout"));
+                    meters.deliveries("fanout"), meters.redisWriteRetries("fanout"));
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",
                     FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress(), meters),

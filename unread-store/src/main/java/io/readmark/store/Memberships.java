@@ -1,8 +1,10 @@
 package io.readmark.store;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -18,12 +20,16 @@ record Memberships(Map<String, Long> joinedAt) {
     static Memberships of(Map<String, String> hash) {
         Map<String, Long> joined = new LinkedHashMap<>();
         joined.put(NoticeKeys.EVERYONE, 0L);
-        hash.entrySet().stream()
-                .filter(field -> field.getValue().startsWith("J") && !field.getKey().equals(NoticeKeys.EVERYONE))
-                .map(field -> Map.entry(field.getKey(), Long.parseLong(field.getValue().substring(1))))
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
-                .limit(MAX_AUDIENCES)
-                .forEach(field -> joined.put(field.getKey(), field.getValue()));
+        List<Map.Entry<String, Long>> fields = new ArrayList<>(hash.size());
+        for (Map.Entry<String, String> field : hash.entrySet()) {
+            if (field.getValue().startsWith("J") && !field.getKey().equals(NoticeKeys.EVERYONE)) {
+                fields.add(Map.entry(field.getKey(), Long.parseLong(field.getValue(), 1, field.getValue().length(), 10)));
+            }
+        }
+        if (fields.size() > 1) {
+            fields.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()));
+        }
+        for (int i = 0; i < Math.min(fields.size(), MAX_AUDIENCES); i++) joined.put(fields.get(i).getKey(), fields.get(i).getValue());
         return new Memberships(joined);
     }
 

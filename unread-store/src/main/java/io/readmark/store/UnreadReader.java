@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 
 /** Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. */
@@ -41,17 +40,22 @@ public final class UnreadReader {
         long total = 0;
         long seen = 0;
         long notices = 0;
-        Map<Long, Long> byAuthor = new TreeMap<>();
+        long[] authorIds = new long[hash.size()];
+        long[] counts = new long[hash.size()];
+        int authors = 0;
         for (Map.Entry<String, String> field : hash.entrySet()) {
             switch (field.getKey()) {
                 case "total" -> total = Long.parseLong(field.getValue());
                 case "seen" -> seen = Long.parseLong(field.getValue());
                 case "notices" -> notices = Long.parseLong(field.getValue());
-                default -> byAuthor.put(Long.parseLong(field.getKey()), Long.parseLong(field.getValue()));
+                default -> {
+                    authorIds[authors] = Long.parseLong(field.getKey());
+                    counts[authors++] = Long.parseLong(field.getValue());
+                }
             }
         }
         // counts.seen: the unread entries at or before the seen watermark (counters.lua); the others are unseen.
-        return new UnreadCounts(userId, total, total - seen, byAuthor, notices);
+        return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices);
     }
 
     /**

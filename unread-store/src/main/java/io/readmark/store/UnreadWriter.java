@@ -59,6 +59,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final byte[] maxMarksPerUser;
     private final int maxPending;
     private final LongConsumer deliveriesApplied;
+    private final LongConsumer writesRetried;
     private final List<PendingWrite> pending = new ArrayList<>();
     private int unflushed;
 
@@ -81,6 +82,15 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
                         LongConsumer deliveriesApplied) {
+        this(connection, keys, limits, maxPending, deliveriesApplied, retried -> { });
+    }
+
+    /**
+     * @param writesRetried told how many writes are sent again after Redis failed them (not after it merely forgot
+     *                      the scripts), once per failed round: what an operator's retry alert counts
+     */
+    public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
+                        LongConsumer deliveriesApplied, LongConsumer writesRetried) {
         this.connection = connection;
         NoticeLimits noticeLimits = limits.notices();
         this.noticeKeys = new NoticeKeys(keys.prefix());
@@ -94,6 +104,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         this.maxMarksPerUser = UnreadKeys.decimal(limits.maxMarksPerUser());
         this.maxPending = maxPending;
         this.deliveriesApplied = deliveriesApplied;
+        this.writesRetried = writesRetried;
         loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
     }
@@ -333,6 +344,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 log.atInfo().addKeyValue("writes", toSend.size()).log("Redis had lost the scripts; loading them and sending the writes again");
             } else {
                 if (retries++ == 0) failingSince = roundStarted;
+                writesRetried.accept(toSend.size());
                 log.atWarn().addKeyValue("writes", toSend.size()).addKeyValue("error", lastError.toString())
                         .addKeyValue("retryInMs", backoff.toMillis())
                         .addKeyValue("failingForMs", Duration.ofNanos(System.nanoTime() - failingSince).toMillis())

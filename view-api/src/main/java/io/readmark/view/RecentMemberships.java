@@ -27,7 +27,9 @@ final class RecentMemberships implements MembershipHints {
             byUser.remove(userId);
             return;
         }
-        if (byUser.size() >= MAX_USERS && !byUser.containsKey(userId)) byUser.clear();
+        Set<String> known = byUser.get(userId);
+        if (audiences.equals(known)) return; // the usual case: nothing to write
+        if (known == null && byUser.size() >= MAX_USERS) byUser.clear();
         byUser.put(userId, Set.copyOf(audiences));
     }
 }

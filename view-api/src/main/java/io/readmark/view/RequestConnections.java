@@ -49,7 +49,8 @@ final class RequestConnections implements AutoCloseable {
         List<RedisConnections> clients = new ArrayList<>();
         try {
             for (EventExecutor loop : loops) {
-                ClientResources pinned = shared.mutate().eventLoopGroupProvider(new PinnedEventLoop((EventLoop) loop)).build();
+                ClientResources pinned = shared.mutate()
+                        .eventLoopGroupProvider(new PinnedEventLoop((EventLoop) loop)).nettyCustomizer(new ConsolidatedFlushes()).build();
                 clients.add(RedisConnections.connect(url, commandTimeout, true, pinned));
                 executors.add(loop);
             }

@@ -2,9 +2,11 @@ package io.readmark.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.readmark.common.http.EventSink;
 import io.readmark.common.http.ServerSentEvent;
 import io.readmark.schemas.Json;
+import io.readmark.store.AuthorCounts;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,7 +64,8 @@ final class UnreadStream implements ChangeFeed.Listener {
     }
 
     /** The counts as {@code GET /v1/users/{userId}/unread} answers them, and the changes they include. */
-    record ChangedBody(long userId, long total, long unseen, long notices, Map<String, Long> byAuthor, List<Change> changes,
+    record ChangedBody(long userId, long total, long unseen, long notices,
+                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor, List<Change> changes,
                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int changesOmitted) {
     }
 
@@ -225,7 +228,7 @@ final class UnreadStream implements ChangeFeed.Listener {
                 reading = false;
                 if (ended) return;
                 sent = send(new ChangedBody(userId, counts.total(), counts.unseen(), counts.notices(),
-                        ViewRoutes.CountsBody.byAuthor(counts.blogs()), changes, changesOmitted));
+                        counts.blogs().byAuthor(), changes, changesOmitted));
                 scheduleExpiry(counts);
             }
             if (!sent) {

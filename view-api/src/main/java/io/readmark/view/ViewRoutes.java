@@ -1,6 +1,7 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.readmark.common.auth.Access;
 import io.readmark.common.auth.AccessRule;
 import io.readmark.common.auth.Scopes;
@@ -10,6 +11,7 @@ import io.readmark.common.http.OpenApiDocument;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
+import io.readmark.store.AuthorCounts;
 import io.readmark.store.BroadcastUnread;
 import io.readmark.store.InvalidCursorException;
 import io.readmark.store.LiveNoticeSource;
@@ -48,28 +50,22 @@ final class ViewRoutes {
      * broadcast and targeted; byAuthor keys are author ids, as JSON object keys must be strings; {@code unseen} the
      * unread blogs published after the user last saw the inbox; {@code display} only when the request named a cap.
      */
-    record CountsBody(long userId, long total, long unseen, long notices, Map<String, Long> byAuthor,
+    record CountsBody(long userId, long total, long unseen, long notices,
+                      @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
         static CountsBody of(InboxCounts counts, OptionalInt cap) {
-            Map<String, Long> byAuthor = byAuthor(counts.blogs());
-            DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, byAuthor, cap.getAsInt()) : null;
-            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), byAuthor, display);
-        }
-
-        static Map<String, Long> byAuthor(UnreadCounts counts) {
-            Map<String, Long> byAuthor = new LinkedHashMap<>();
-            counts.byAuthor().forEach((authorId, count) -> byAuthor.put(Long.toString(authorId), count));
-            return byAuthor;
+            DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, cap.getAsInt()) : null;
+            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(), display);
         }
     }
 
     /** The counts as a badge shows them: a count above the cap reads {@code "<cap>+"}. */
     record DisplayBody(String total, String unseen, String notices, Map<String, String> byAuthor) {
 
-        static DisplayBody of(InboxCounts counts, Map<String, Long> byAuthor, int cap) {
+        static DisplayBody of(InboxCounts counts, int cap) {
             Map<String, String> shown = new LinkedHashMap<>();
-            byAuthor.forEach((authorId, count) -> shown.put(authorId, capped(count, cap)));
+            counts.blogs().byAuthor().forEach((authorId, count) -> shown.put(Long.toString(authorId), capped(count, cap)));
             return new DisplayBody(capped(counts.total(), cap), capped(counts.unseen(), cap), capped(counts.notices(), cap), shown);
         }
 

@@ -28,6 +28,7 @@ public final class ThreadWriters implements ThreadWrites, AutoCloseable {
     private final UnreadLimits limits;
     private final int maxPendingWrites;
     private final LongConsumer deliveriesApplied;
+    private final LongConsumer writesRetried;
     private final ThreadLocal<UnreadWriter> perThread = new ThreadLocal<>();
     private final Set<UnreadWriter> all = ConcurrentHashMap.newKeySet();
 
@@ -36,18 +37,27 @@ public final class ThreadWriters implements ThreadWrites, AutoCloseable {
      */
     public ThreadWriters(RedisConnections redis, UnreadKeys keys, UnreadLimits limits, int maxPendingWrites,
                          LongConsumer deliveriesApplied) {
+        this(redis, keys, limits, maxPendingWrites, deliveriesApplied, retried -> { });
+    }
+
+    /**
+     * @param writesRetried told how many writes a writer sends again after Redis failed them
+     */
+    public ThreadWriters(RedisConnections redis, UnreadKeys keys, UnreadLimits limits, int maxPendingWrites,
+                         LongConsumer deliveriesApplied, LongConsumer writesRetried) {
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;
         this.maxPendingWrites = maxPendingWrites;
         this.deliveriesApplied = deliveriesApplied;
+        this.writesRetried = writesRetried;
     }
 
     @Override
     public UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
-            writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied);
+            writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied, writesRetried);
             perThread.set(writer);
             all.add(writer);
         }
