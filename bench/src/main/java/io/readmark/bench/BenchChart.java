@@ -68,11 +68,11 @@ final class BenchChart {
                 2 * idleP99, "target 2 x idle p99");
         double raw = report.figure("counts_raw_rps");
         panel(g, 20, 440, 570, 360, "Reads (requests/s, medians, log)", true, List.of(
-                bar(report, "raw HGETALL", "counts_raw_rps", false),
-                bar(report, "counts API", "counts_api_rps", true),
-                bar(report, "counts, 20 notices", "counts_api_notices_rps", true),
-                bar(report, "author page", "author_page_rps", true),
-                bar(report, "merged items", "items_rps", true),
+                bar(report, "raw", "counts_raw_rps", false),
+                bar(report, "counts", "counts_api_rps", true),
+                bar(report, "+notices", "counts_api_notices_rps", true),
+                bar(report, "author", "author_page_rps", true),
+                bar(report, "items", "items_rps", true),
                 bar(report, "seed 000", "seed000_counts_rps", false)),
                 0.5 * raw, "target 0.5 x raw");
         panel(g, 610, 440, 570, 360, "Memory (bytes per unread entry)", false, List.of(

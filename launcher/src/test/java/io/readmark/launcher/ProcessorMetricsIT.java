@@ -46,6 +46,9 @@ class ProcessorMetricsIT {
             // Then
             assertThat(sum(scrape, "readmark_deliveries_total", "role=\"main\"")).isGreaterThanOrEqualTo(3);
             assertThat(sum(scrape, "readmark_dlq_records_total", "reason=\"malformed\"", "topic=\"blog-events-")).isGreaterThanOrEqualTo(1);
+            assertThat(samples(scrape, "readmark_dlq_records_total", "reason=\"field\"", "topic=\"notice-events-"))
+                    .as("present, at 0, before a bad record: the first one then shows as an increase").hasSize(1)
+                    .allMatch(line -> value(line) == 0);
             assertThat(samples(scrape, "readmark_fanout_pending_followers")).isNotEmpty();
             assertThat(samples(scrape, "readmark_redis_write_retries_total", "role=\"main\"")).as("present, at 0, before any outage")
                     .isNotEmpty().allMatch(line -> value(line) == 0);

@@ -7,19 +7,26 @@ import java.util.Random;
 /**
  * SIGKILLs one running processor process, as a crashed host, and starts it again with the same state dir; every
  * {@code wipeStateEvery}-th crash it starts with an empty one, as a host that lost its disk, so every store is
- * restored from its changelog topic. Returns once the restarted process is ready.
+ * restored from its changelog topic. The host may stay down a while first. Returns once the restarted process is ready.
  */
 public final class ProcessorCrash implements Fault {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
     private final int wipeStateEvery;
+    private final Duration downtime;
     private int crashes;
     private int wipes;
 
     /** @param wipeStateEvery 0: never wipe; n: wipe on the n-th, 2n-th, … crash */
     public ProcessorCrash(int wipeStateEvery) {
+        this(wipeStateEvery, Duration.ZERO);
+    }
+
+    /** @param downtime how long the host stays down before the process starts again */
+    public ProcessorCrash(int wipeStateEvery, Duration downtime) {
         this.wipeStateEvery = wipeStateEvery;
+        this.downtime = downtime;
     }
 
     @Override
@@ -38,6 +45,7 @@ public final class ProcessorCrash implements Fault {
             victim.wipeState();
             wipes++;
         }
+        if (downtime.isPositive()) Poll.pause(downtime);
         victim.start();
         victim.awaitReady(READY_TIMEOUT);
     }

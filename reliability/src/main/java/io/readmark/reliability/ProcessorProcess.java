@@ -78,6 +78,11 @@ public final class ProcessorProcess implements AutoCloseable {
         return p != null && p.isAlive();
     }
 
+    /** The health and metrics port of the current run, or of the last one while stopped; 0 before the first start. */
+    public int httpPort() {
+        return httpPort;
+    }
+
     /** The OS process id of the current run. */
     public long pid() {
         Process p = process;

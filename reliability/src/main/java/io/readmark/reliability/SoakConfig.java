@@ -9,11 +9,11 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * How long and how hard {@code readmark soak} runs: the workload's duration and rate, how many processor processes
  * share the work, and how often each fault comes (processor crashes, Redis outages, bursts of bad records, broker
- * restarts).
+ * restarts), and whether a real Prometheus watches them.
  */
 public record SoakConfig(Duration duration, long seed, int processors, int eventsPerSecond, Duration killEvery,
                          Duration redisOutageEvery, Duration redisOutage, Duration poisonEvery, int poisonBurst,
-                         Duration brokerRestartEvery, Duration brokerDowntime, int partitions) {
+                         Duration brokerRestartEvery, Duration brokerDowntime, int partitions, boolean prometheus) {
 
     public static final String MINUTES = "SOAK_MINUTES";
     public static final String SEED = "SOAK_SEED";
@@ -26,9 +26,12 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
     public static final String POISON_BURST = "SOAK_POISON_BURST";
     public static final String BROKER_RESTART_EVERY = "SOAK_BROKER_RESTART_EVERY";
     public static final String BROKER_DOWNTIME = "SOAK_BROKER_DOWNTIME";
+    /** {@code true}: a real Prometheus scrapes the processors, and each fault's alert must fire and resolve. */
+    public static final String PROMETHEUS = "SOAK_PROMETHEUS";
     /** Every setting of the soak; {@code readmark soak} also takes each without its {@code SOAK_} prefix ({@code --minutes 3}). */
     public static final List<String> SETTINGS = List.of(MINUTES, SEED, PROCESSORS, EVENTS_PER_SECOND, KILL_EVERY,
-            REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY, POISON_BURST, BROKER_RESTART_EVERY, BROKER_DOWNTIME);
+            REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY, POISON_BURST, BROKER_RESTART_EVERY, BROKER_DOWNTIME,
+            PROMETHEUS);
 
     public SoakConfig {
         if (!duration.isPositive()) throw new IllegalArgumentException(MINUTES + " must be positive");
@@ -54,7 +57,8 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
                 settings.positiveInteger(POISON_BURST, 200),
                 settings.duration(BROKER_RESTART_EVERY, Duration.ofSeconds(120)),
                 settings.duration(BROKER_DOWNTIME, Duration.ofSeconds(10)),
-                3);
+                3,
+                settings.bool(PROMETHEUS, false));
     }
 
     public WorkloadShape shape() {

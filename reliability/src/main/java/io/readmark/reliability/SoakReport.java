@@ -11,6 +11,7 @@ import java.util.Map;
  * audit of the dead-letter topic, and the rebuild and reconcile after Redis lost everything.
  *
  * @param faultsSurvived by fault name, e.g. {@code processor-crash → 6}
+ * @param alertsConfirmed alerts Prometheus fired and resolved for their faults, by name; empty when none watched
  * @param failures       faults the system did not recover from, and a phase that did not finish
  * @param check          null if the state could not be read at all
  * @param badInputsTried bad records Kafka stored during the run
@@ -18,12 +19,13 @@ import java.util.Map;
  * @param redisLoss      null if the rebuild or the reconcile did not finish
  */
 public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
-                         Map<String, Integer> faultsSurvived, List<String> failures, Duration drained,
+                         Map<String, Integer> faultsSurvived, Map<String, Integer> alertsConfirmed, List<String> failures, Duration drained,
                          CheckResult check, long badInputsTried, DeadLetterAudit deadLetters,
                          RedisLossRecovery.Outcome redisLoss, Path workDir) {
 
     public SoakReport {
         faultsSurvived = Map.copyOf(faultsSurvived);
+        alertsConfirmed = Map.copyOf(alertsConfirmed);
         failures = List.copyOf(failures);
     }
 
@@ -47,6 +49,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   workload          %s, %d processor processes
                   events produced   %,d
                   faults survived   %s
+                  alerts confirmed  %s
                   drained in        %s
                   users checked     %s
                   entries expected  %s
@@ -59,8 +62,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   reconcile         %s
                   took              %s
                 """, passed() ? "PASSED" : "FAILED", seed, minutesAndSeconds(workload), processors,
-                eventsProduced, faultsSurvived.isEmpty() ? "none" : faultsSurvived.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                        .map(e -> e.getKey() + " × " + e.getValue()).reduce((a, b) -> a + ", " + b).orElseThrow(),
+                eventsProduced, timesEach(faultsSurvived, "none"), timesEach(alertsConfirmed, "no Prometheus watched"),
                 drained == null ? "did not drain" : "%.1f s".formatted(drained.toMillis() / 1000.0),
                 figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()),
                 figure(check == null ? null : check.lost()), figure(check == null ? null : check.extra()),
@@ -94,6 +96,12 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
     private String reconcile() {
         if (redisLoss == null) return "-";
         return "%,d users scanned, drift %,d".formatted(redisLoss.reconcile().usersScanned(), redisLoss.reconcile().usersDrifted());
+    }
+
+    /** {@code a × 2, b × 1} by name, or {@code none} when empty. */
+    private static String timesEach(Map<String, Integer> counts, String none) {
+        return counts.isEmpty() ? none : counts.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> e.getKey() + " × " + e.getValue()).reduce((a, b) -> a + ", " + b).orElseThrow();
     }
 
     /** {@code 3 min 05 s}, or {@code 45 s} under a minute. */

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -28,16 +29,29 @@ public final class SoakRun {
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(30);
     /** Every third crash loses the state dir, so changelog restore is exercised too. */
     private static final int WIPE_STATE_EVERY = 3;
+    /** The deployed rules' windows shortened to this, so an alert resolves seconds after its fault. */
+    private static final Duration ALERT_WINDOW = Duration.ofSeconds(10);
+    /** With Prometheus watching, a crashed host stays down long enough to be scraped as down. */
+    private static final Duration WATCHED_CRASH_DOWNTIME = Duration.ofSeconds(5);
+    /** With Prometheus watching, the broker stays down long enough for a window without heartbeats, and then some. */
+    private static final Duration WATCHED_BROKER_DOWNTIME = ALERT_WINDOW.plusSeconds(10);
+    /** The alert each default fault must fire, by fault name. */
+    private static final Map<String, String> ALERT_OF_FAULT = Map.of("processor-crash", "ReadmarkProcessorDown",
+            "redis-outage", "ReadmarkRedisWriteRetries", "poison-pills", "ReadmarkDeadLetters",
+            "broker-restart", "ReadmarkKafkaUnreachable");
 
     private SoakRun() {
     }
 
     /** The faults of a soak: processor crashes, Redis outages, bad records and broker restarts, as often as configured. */
     public static List<FaultSchedule.Periodic> defaultFaults(SoakConfig config) {
-        return List.of(new FaultSchedule.Periodic(new ProcessorCrash(WIPE_STATE_EVERY), config.killEvery()),
+        Duration crashDowntime = config.prometheus() ? WATCHED_CRASH_DOWNTIME : Duration.ZERO;
+        Duration brokerDowntime = config.prometheus() && config.brokerDowntime().compareTo(WATCHED_BROKER_DOWNTIME) < 0
+                ? WATCHED_BROKER_DOWNTIME : config.brokerDowntime();
+        return List.of(new FaultSchedule.Periodic(new ProcessorCrash(WIPE_STATE_EVERY, crashDowntime), config.killEvery()),
                 new FaultSchedule.Periodic(new RedisOutage(config.redisOutage()), config.redisOutageEvery()),
                 new FaultSchedule.Periodic(new PoisonPills(config.poisonBurst()), config.poisonEvery()),
-                new FaultSchedule.Periodic(new BrokerRestart(config.brokerDowntime()), config.brokerRestartEvery()));
+                new FaultSchedule.Periodic(new BrokerRestart(brokerDowntime), config.brokerRestartEvery()));
     }
 
     public static SoakReport run(SoakConfig config, PrintStream out) {
@@ -65,40 +79,74 @@ public final class SoakRun {
             harness.awaitReady();
             harness.setUpWorkload();
             out.printf("soak: %d processors ready, follower graph produced; workload and faults start%n", config.processors());
-
-            List<String> failures = new ArrayList<>();
-            long workloadStarted = System.nanoTime();
-            FaultSchedule schedule = runWorkloadWithFaults(harness, config, faults, failures, out);
-            Duration workloadTook = Duration.ofNanos(System.nanoTime() - workloadStarted);
-            out.printf("soak: workload stopped after %,d events; draining%n", harness.eventsProduced());
-
-            Duration drained = null;
-            CheckResult check = null;
-            try {
-                restartStopped(harness);
-                drained = harness.drain(DRAIN_TIMEOUT);
-            } catch (IllegalStateException e) {
-                failures.add("drain: " + e.getMessage());
+            try (PrometheusServer prometheus = config.prometheus() ? startPrometheus(harness, workDir, out) : null) {
+                List<FaultSchedule.Periodic> scheduled = prometheus == null ? faults : alerted(faults, prometheus);
+                return soakWith(config, scheduled, out, harness, workDir, started);
             }
-            try {
-                check = harness.check();
-            } catch (RuntimeException e) {
-                failures.add("check: " + e);
-            }
-            Map<PoisonPills.Source, BadRecords.Category> badRecords = faults.stream().map(FaultSchedule.Periodic::fault)
-                    .filter(PoisonPills.class::isInstance).map(PoisonPills.class::cast).findFirst()
-                    .map(PoisonPills::sentBySource).orElse(Map.of());
-            DeadLetterAudit deadLetters = null;
-            try {
-                deadLetters = DeadLetterAudit.of(harness.pipeline(), badRecords);
-            } catch (RuntimeException e) {
-                failures.add("dead-letter topic: " + e);
-            }
-            RedisLossRecovery.Outcome redisLoss = drained == null ? null : redisLost(harness, workDir, failures, out);
-            return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
-                    config.processors(), harness.eventsProduced(), schedule.survived(), failures, drained, check,
-                    badRecords.size(), deadLetters, redisLoss, workDir);
         }
+    }
+
+    private static SoakReport soakWith(SoakConfig config, List<FaultSchedule.Periodic> faults, PrintStream out, Harness harness,
+                                       Path workDir, long started) {
+        List<String> failures = new ArrayList<>();
+        long workloadStarted = System.nanoTime();
+        FaultSchedule schedule = runWorkloadWithFaults(harness, config, faults, failures, out);
+        Duration workloadTook = Duration.ofNanos(System.nanoTime() - workloadStarted);
+        out.printf("soak: workload stopped after %,d events; draining%n", harness.eventsProduced());
+
+        Duration drained = null;
+        CheckResult check = null;
+        try {
+            restartStopped(harness);
+            drained = harness.drain(DRAIN_TIMEOUT);
+        } catch (IllegalStateException e) {
+            failures.add("drain: " + e.getMessage());
+        }
+        try {
+            check = harness.check();
+        } catch (RuntimeException e) {
+            failures.add("check: " + e);
+        }
+        Map<PoisonPills.Source, BadRecords.Category> badRecords = faults.stream().map(FaultSchedule.Periodic::fault)
+                .map(fault -> fault instanceof AlertedFault alerted ? alerted.fault() : fault)
+                .filter(PoisonPills.class::isInstance).map(PoisonPills.class::cast).findFirst()
+                .map(PoisonPills::sentBySource).orElse(Map.of());
+        DeadLetterAudit deadLetters = null;
+        try {
+            deadLetters = DeadLetterAudit.of(harness.pipeline(), badRecords);
+        } catch (RuntimeException e) {
+            failures.add("dead-letter topic: " + e);
+        }
+        RedisLossRecovery.Outcome redisLoss = drained == null ? null : redisLost(harness, workDir, failures, out);
+        return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
+                config.processors(), harness.eventsProduced(), schedule.survived(), alertsConfirmed(faults), failures,
+                drained, check, badRecords.size(), deadLetters, redisLoss, workDir);
+    }
+
+    /** Prometheus scraping every processor process, on the deployed alert rules with shorter windows. */
+    private static PrometheusServer startPrometheus(Harness harness, Path workDir, PrintStream out) {
+        PrometheusServer prometheus = PrometheusServer.start(workDir.resolve("prometheus"),
+                AlertRules.quickened(AlertRules.deployed(), PrometheusServer.INTERVAL, ALERT_WINDOW),
+                () -> harness.processors().stream().filter(p -> p.httpPort() > 0).map(p -> "127.0.0.1:" + p.httpPort()).toList());
+        out.println("soak: Prometheus scrapes the processors; each fault's alert must fire and resolve");
+        return prometheus;
+    }
+
+    /** Each fault with an alert of its own wrapped so that the alert must fire and resolve; the others as they are. */
+    private static List<FaultSchedule.Periodic> alerted(List<FaultSchedule.Periodic> faults, PrometheusServer prometheus) {
+        return faults.stream().map(periodic -> {
+            String alert = ALERT_OF_FAULT.get(periodic.fault().name());
+            return alert == null ? periodic
+                    : new FaultSchedule.Periodic(new AlertedFault(periodic.fault(), alert, prometheus), periodic.every());
+        }).toList();
+    }
+
+    /** Alerts seen firing and resolving, by name; empty when no Prometheus watched. */
+    private static Map<String, Integer> alertsConfirmed(List<FaultSchedule.Periodic> faults) {
+        Map<String, Integer> confirmed = new TreeMap<>();
+        faults.stream().map(FaultSchedule.Periodic::fault).filter(AlertedFault.class::isInstance).map(AlertedFault.class::cast)
+                .forEach(fault -> confirmed.merge(fault.alert(), fault.confirmed(), Integer::sum));
+        return confirmed;
     }
 
     /** The workload for the configured time with the faults coming meanwhile; adds what did not recover to {@code failures}. */

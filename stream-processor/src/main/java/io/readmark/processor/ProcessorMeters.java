@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.processor.fanout.FanoutBacklog;
 
+import java.util.Collection;
 import java.util.function.LongConsumer;
 
 /**
@@ -56,12 +57,26 @@ public final class ProcessorMeters {
 
     /** One record sent to the dead-letter topic; {@code reason} must be a bounded category, not the detail. */
     public void deadLettered(String sourceTopic, String reason) {
-        Counter.builder("readmark.dlq.records")
+        deadLetters(sourceTopic, reason).increment();
+    }
+
+    /**
+     * Registers the dead-letter counter of every topic and reason at zero. A counter that first appears at its
+     * first increment shows Prometheus no increase (rate() needs two samples), so the first burst of bad records
+     * after a start would never alert.
+     */
+    void expectDeadLetters(Collection<String> sourceTopics, Collection<String> reasons) {
+        for (String topic : sourceTopics) {
+            for (String reason : reasons) deadLetters(topic, reason);
+        }
+    }
+
+    private Counter deadLetters(String sourceTopic, String reason) {
+        return Counter.builder("readmark.dlq.records")
                 .description("Records sent to the dead-letter topic, by source topic and reason")
                 .tag("topic", sourceTopic)
                 .tag("reason", reason)
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     FanoutBacklog fanoutBacklog() {

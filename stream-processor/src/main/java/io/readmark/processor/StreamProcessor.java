@@ -7,6 +7,7 @@ import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
 import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.fanout.FanoutProgress;
 import io.readmark.processor.fanout.FanoutWorkerTopology;
 import io.readmark.processor.fanout.RateLimiter;
@@ -139,6 +140,9 @@ public final class StreamProcessor implements AutoCloseable {
             ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
                     meters.deliveries("main"), meters.redisWriteRetries("main"));
             ThreadCommits commits = new ThreadCommits();
+            Topics topics = config.topics();
+            meters.expectDeadLetters(List.of(topics.blogEvents().name(), topics.followEvents().name(), topics.readEvents().name(),
+                    topics.noticeEvents().name()), DeadLetterCategory.labels());
             apps.add(new StreamsApp("stream processor",
                     UnreadTopology.build(config.topics(), config.authorPartitions(), writers, commits, config.fanout(), meters),
                     config.streamsProperties(), writers, commits, registry));
@@ -146,6 +150,7 @@ public final class StreamProcessor implements AutoCloseable {
         if (config.runFanoutWorker()) {
             ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
                     meters.deliveries("fanout"), meters.redisWriteRetries("fanout"));
+            meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",
                     FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress(), meters),

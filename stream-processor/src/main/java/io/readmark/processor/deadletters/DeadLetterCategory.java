@@ -2,6 +2,8 @@ package io.readmark.processor.deadletters;
 
 import io.readmark.schemas.InvalidEventException;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -26,6 +28,11 @@ public enum DeadLetterCategory {
 
     String label() {
         return label;
+    }
+
+    /** Every category's label: the values of the {@code reason} tag of the dead-letter counter. */
+    public static List<String> labels() {
+        return Arrays.stream(values()).map(DeadLetterCategory::label).toList();
     }
 
     static DeadLetterCategory of(InvalidEventException reason) {
