@@ -9,11 +9,12 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * How long and how hard {@code readmark soak} runs: the workload's duration and rate, how many processor processes
  * share the work, and how often each fault comes (processor crashes, Redis outages, bursts of bad records, broker
- * restarts), and whether a real Prometheus watches them.
+ * restarts, a crash during a Redis outage), and whether a real Prometheus watches them.
  */
 public record SoakConfig(Duration duration, long seed, int processors, int eventsPerSecond, Duration killEvery,
                          Duration redisOutageEvery, Duration redisOutage, Duration poisonEvery, int poisonBurst,
-                         Duration brokerRestartEvery, Duration brokerDowntime, int partitions, boolean prometheus) {
+                         Duration brokerRestartEvery, Duration brokerDowntime, Duration crashDuringOutageEvery, int partitions,
+                         boolean prometheus) {
 
     public static final String MINUTES = "SOAK_MINUTES";
     public static final String SEED = "SOAK_SEED";
@@ -26,21 +27,22 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
     public static final String POISON_BURST = "SOAK_POISON_BURST";
     public static final String BROKER_RESTART_EVERY = "SOAK_BROKER_RESTART_EVERY";
     public static final String BROKER_DOWNTIME = "SOAK_BROKER_DOWNTIME";
+    public static final String CRASH_DURING_OUTAGE_EVERY = "SOAK_CRASH_DURING_OUTAGE_EVERY";
     /** {@code true}: a real Prometheus scrapes the processors, and each fault's alert must fire and resolve. */
     public static final String PROMETHEUS = "SOAK_PROMETHEUS";
     /** Every setting of the soak; {@code readmark soak} also takes each without its {@code SOAK_} prefix ({@code --minutes 3}). */
     public static final List<String> SETTINGS = List.of(MINUTES, SEED, PROCESSORS, EVENTS_PER_SECOND, KILL_EVERY,
             REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY, POISON_BURST, BROKER_RESTART_EVERY, BROKER_DOWNTIME,
-            PROMETHEUS);
+            CRASH_DURING_OUTAGE_EVERY, PROMETHEUS);
 
     public SoakConfig {
         if (!duration.isPositive()) throw new IllegalArgumentException(MINUTES + " must be positive");
         if (processors < 1) throw new IllegalArgumentException(PROCESSORS + " must be at least 1");
         if (poisonBurst < 1) throw new IllegalArgumentException(POISON_BURST + " must be at least 1");
         if (!killEvery.isPositive() || !redisOutageEvery.isPositive() || !redisOutage.isPositive() || !poisonEvery.isPositive()
-                || !brokerRestartEvery.isPositive() || !brokerDowntime.isPositive()) {
+                || !brokerRestartEvery.isPositive() || !brokerDowntime.isPositive() || !crashDuringOutageEvery.isPositive()) {
             throw new IllegalArgumentException(String.join(", ", KILL_EVERY, REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY,
-                    BROKER_RESTART_EVERY) + " and " + BROKER_DOWNTIME + " must be positive");
+                    BROKER_RESTART_EVERY, BROKER_DOWNTIME) + " and " + CRASH_DURING_OUTAGE_EVERY + " must be positive");
         }
     }
 
@@ -57,6 +59,7 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
                 settings.positiveInteger(POISON_BURST, 200),
                 settings.duration(BROKER_RESTART_EVERY, Duration.ofSeconds(120)),
                 settings.duration(BROKER_DOWNTIME, Duration.ofSeconds(10)),
+                settings.duration(CRASH_DURING_OUTAGE_EVERY, Duration.ofMinutes(3)),
                 3,
                 settings.bool(PROMETHEUS, false));
     }

@@ -38,12 +38,15 @@ public final class SoakRun {
     /** The alert each default fault must fire, by fault name. */
     private static final Map<String, String> ALERT_OF_FAULT = Map.of("processor-crash", "ReadmarkProcessorDown",
             "redis-outage", "ReadmarkRedisWriteRetries", "poison-pills", "ReadmarkDeadLetters",
-            "broker-restart", "ReadmarkKafkaUnreachable");
+            "broker-restart", "ReadmarkKafkaUnreachable", "crash-during-redis-outage", "ReadmarkRedisWriteRetries");
 
     private SoakRun() {
     }
 
-    /** The faults of a soak: processor crashes, Redis outages, bad records and broker restarts, as often as configured. */
+    /**
+     * The faults of a soak, as often as configured: processor crashes, Redis outages, bad records, broker restarts,
+     * and a processor crash during a Redis outage.
+     */
     public static List<FaultSchedule.Periodic> defaultFaults(SoakConfig config) {
         Duration crashDowntime = config.prometheus() ? WATCHED_CRASH_DOWNTIME : Duration.ZERO;
         Duration brokerDowntime = config.prometheus() && config.brokerDowntime().compareTo(WATCHED_BROKER_DOWNTIME) < 0
@@ -51,7 +54,8 @@ public final class SoakRun {
         return List.of(new FaultSchedule.Periodic(new ProcessorCrash(WIPE_STATE_EVERY, crashDowntime), config.killEvery()),
                 new FaultSchedule.Periodic(new RedisOutage(config.redisOutage()), config.redisOutageEvery()),
                 new FaultSchedule.Periodic(new PoisonPills(config.poisonBurst()), config.poisonEvery()),
-                new FaultSchedule.Periodic(new BrokerRestart(brokerDowntime), config.brokerRestartEvery()));
+                new FaultSchedule.Periodic(new BrokerRestart(brokerDowntime), config.brokerRestartEvery()),
+                new FaultSchedule.Periodic(new CrashDuringRedisOutage(config.redisOutage()), config.crashDuringOutageEvery()));
     }
 
     public static SoakReport run(SoakConfig config, PrintStream out) {
