@@ -9,12 +9,12 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * How long and how hard {@code readmark soak} runs: the workload's duration and rate, how many processor processes
  * share the work, and how often each fault comes (processor crashes, Redis outages, bursts of bad records, broker
- * restarts, a crash during a Redis outage), and whether a real Prometheus watches them.
+ * restarts, a crash during a Redis outage, a restart of the view API serving open streams), and whether a real Prometheus watches them.
  */
 public record SoakConfig(Duration duration, long seed, int processors, int eventsPerSecond, Duration killEvery,
                          Duration redisOutageEvery, Duration redisOutage, Duration poisonEvery, int poisonBurst,
-                         Duration brokerRestartEvery, Duration brokerDowntime, Duration crashDuringOutageEvery, int partitions,
-                         boolean prometheus) {
+                         Duration brokerRestartEvery, Duration brokerDowntime, Duration crashDuringOutageEvery,
+                         Duration viewRestartEvery, int partitions, boolean prometheus) {
 
     public static final String MINUTES = "SOAK_MINUTES";
     public static final String SEED = "SOAK_SEED";
@@ -28,21 +28,23 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
     public static final String BROKER_RESTART_EVERY = "SOAK_BROKER_RESTART_EVERY";
     public static final String BROKER_DOWNTIME = "SOAK_BROKER_DOWNTIME";
     public static final String CRASH_DURING_OUTAGE_EVERY = "SOAK_CRASH_DURING_OUTAGE_EVERY";
+    public static final String VIEW_RESTART_EVERY = "SOAK_VIEW_RESTART_EVERY";
     /** {@code true}: a real Prometheus scrapes the processors, and each fault's alert must fire and resolve. */
     public static final String PROMETHEUS = "SOAK_PROMETHEUS";
     /** Every setting of the soak; {@code readmark soak} also takes each without its {@code SOAK_} prefix ({@code --minutes 3}). */
     public static final List<String> SETTINGS = List.of(MINUTES, SEED, PROCESSORS, EVENTS_PER_SECOND, KILL_EVERY,
             REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY, POISON_BURST, BROKER_RESTART_EVERY, BROKER_DOWNTIME,
-            CRASH_DURING_OUTAGE_EVERY, PROMETHEUS);
+            CRASH_DURING_OUTAGE_EVERY, VIEW_RESTART_EVERY, PROMETHEUS);
 
     public SoakConfig {
         if (!duration.isPositive()) throw new IllegalArgumentException(MINUTES + " must be positive");
         if (processors < 1) throw new IllegalArgumentException(PROCESSORS + " must be at least 1");
         if (poisonBurst < 1) throw new IllegalArgumentException(POISON_BURST + " must be at least 1");
         if (!killEvery.isPositive() || !redisOutageEvery.isPositive() || !redisOutage.isPositive() || !poisonEvery.isPositive()
-                || !brokerRestartEvery.isPositive() || !brokerDowntime.isPositive() || !crashDuringOutageEvery.isPositive()) {
+                || !brokerRestartEvery.isPositive() || !brokerDowntime.isPositive() || !crashDuringOutageEvery.isPositive()
+                || !viewRestartEvery.isPositive()) {
             throw new IllegalArgumentException(String.join(", ", KILL_EVERY, REDIS_OUTAGE_EVERY, REDIS_OUTAGE, POISON_EVERY,
-                    BROKER_RESTART_EVERY, BROKER_DOWNTIME) + " and " + CRASH_DURING_OUTAGE_EVERY + " must be positive");
+                    BROKER_RESTART_EVERY, BROKER_DOWNTIME, CRASH_DURING_OUTAGE_EVERY) + " and " + VIEW_RESTART_EVERY + " must be positive");
         }
     }
 
@@ -60,6 +62,7 @@ public record SoakConfig(Duration duration, long seed, int processors, int event
                 settings.duration(BROKER_RESTART_EVERY, Duration.ofSeconds(120)),
                 settings.duration(BROKER_DOWNTIME, Duration.ofSeconds(10)),
                 settings.duration(CRASH_DURING_OUTAGE_EVERY, Duration.ofMinutes(3)),
+                settings.duration(VIEW_RESTART_EVERY, Duration.ofMinutes(2)),
                 3,
                 settings.bool(PROMETHEUS, false));
     }

@@ -14,13 +14,14 @@ import java.util.Map;
  * @param alertsConfirmed alerts Prometheus fired and resolved for their faults, by name; empty when none watched
  * @param failures       faults the system did not recover from, and a phase that did not finish
  * @param check          null if the state could not be read at all
+ * @param pushes         the open streams' last pushes against the final state
  * @param badInputsTried bad records Kafka stored during the run
  * @param deadLetters    null if the dead-letter topic could not be read
  * @param redisLoss      null if the rebuild or the reconcile did not finish
  */
 public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
                          Map<String, Integer> faultsSurvived, Map<String, Integer> alertsConfirmed, List<String> failures, Duration drained,
-                         CheckResult check, long badInputsTried, DeadLetterAudit deadLetters,
+                         CheckResult check, PushCheck pushes, long badInputsTried, DeadLetterAudit deadLetters,
                          RedisLossRecovery.Outcome redisLoss, Path workDir) {
 
     public SoakReport {
@@ -30,11 +31,12 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
     }
 
     /**
-     * Every fault recovered from, the final state exactly the model's, every bad record dead-lettered (and nothing
-     * else), and after Redis was lost the rebuilt state exactly the model's again with no drift.
+     * Every fault recovered from, the final state exactly the model's and every open stream's last push equal to it,
+     * every bad record dead-lettered (and nothing else), and after Redis was lost the rebuilt state exactly the
+     * model's again with no drift.
      */
     public boolean passed() {
-        return failures.isEmpty() && check != null && check.exact() && deadLetters != null && deadLetters.exact()
+        return failures.isEmpty() && check != null && check.exact() && pushes.exact() && deadLetters != null && deadLetters.exact()
                 && deadLetters.deadLettered() == badInputsTried && redisLoss != null && redisLoss.exact();
     }
 
@@ -56,6 +58,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   lost              %s
                   extra             %s
                   double-counted    %s
+                  pushes checked    %s
                   bad inputs tried  %,d
                   dead-lettered     %s
                   rebuild           %s
@@ -66,7 +69,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                 drained == null ? "did not drain" : "%.1f s".formatted(drained.toMillis() / 1000.0),
                 figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()),
                 figure(check == null ? null : check.lost()), figure(check == null ? null : check.extra()),
-                figure(check == null ? null : check.doubleCounted()), badInputsTried, deadLettered(), rebuild(), reconcile(),
+                figure(check == null ? null : check.doubleCounted()), pushed(), badInputsTried, deadLettered(), rebuild(), reconcile(),
                 minutesAndSeconds(elapsed));
         failures.forEach(failure -> out.println("  failure: " + failure));
         if (check != null) check.examples().forEach(example -> out.println("  difference: " + example));
@@ -76,6 +79,11 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
             redisLoss.reconcile().examples().forEach(drift -> out.println("  drift: " + drift));
         }
         if (!passed()) out.println("  processor logs in " + workDir);
+    }
+
+    private String pushed() {
+        return "%d streams, %,d pushes, %,d streams opened; last push %s".formatted(pushes.users(), pushes.pushes(),
+                pushes.streamsOpened(), pushes.exact() ? "equal to the final state for every user" : "DIFFERENT for " + pushes.differing() + " users");
     }
 
     private String deadLettered() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 /**
@@ -35,6 +36,10 @@ public final class SoakRun {
     private static final Duration WATCHED_CRASH_DOWNTIME = Duration.ofSeconds(5);
     /** With Prometheus watching, the broker stays down long enough for a window without heartbeats, and then some. */
     private static final Duration WATCHED_BROKER_DOWNTIME = ALERT_WINDOW.plusSeconds(10);
+    /** Users with an open unread stream through the soak. */
+    private static final int WATCH_EVERY_NTH_USER = 12;
+    /** How long the last pushes may take to reach the drained state. */
+    private static final Duration PUSH_SETTLE = Duration.ofSeconds(60);
     /** The alert each default fault must fire, by fault name. */
     private static final Map<String, String> ALERT_OF_FAULT = Map.of("processor-crash", "ReadmarkProcessorDown",
             "redis-outage", "ReadmarkRedisWriteRetries", "poison-pills", "ReadmarkDeadLetters",
@@ -83,15 +88,18 @@ public final class SoakRun {
             harness.awaitReady();
             harness.setUpWorkload();
             out.printf("soak: %d processors ready, follower graph produced; workload and faults start%n", config.processors());
-            try (PrometheusServer prometheus = config.prometheus() ? startPrometheus(harness, workDir, out) : null) {
-                List<FaultSchedule.Periodic> scheduled = prometheus == null ? faults : alerted(faults, prometheus);
-                return soakWith(config, scheduled, out, harness, workDir, started);
+            try (PushWatch push = PushWatch.start(redis.url(), names.redisPrefix(), watchedUsers(config));
+                 PrometheusServer prometheus = config.prometheus() ? startPrometheus(harness, workDir, out) : null) {
+                List<FaultSchedule.Periodic> scheduled = new ArrayList<>(prometheus == null ? faults : alerted(faults, prometheus));
+                scheduled.add(new FaultSchedule.Periodic(new ViewApiRestart(push), config.viewRestartEvery()));
+                out.printf("soak: %d unread streams open on a view API, reconnecting whenever they end%n", push.users());
+                return soakWith(config, scheduled, out, harness, push, workDir, started);
             }
         }
     }
 
     private static SoakReport soakWith(SoakConfig config, List<FaultSchedule.Periodic> faults, PrintStream out, Harness harness,
-                                       Path workDir, long started) {
+                                       PushWatch push, Path workDir, long started) {
         List<String> failures = new ArrayList<>();
         long workloadStarted = System.nanoTime();
         FaultSchedule schedule = runWorkloadWithFaults(harness, config, faults, failures, out);
@@ -111,6 +119,7 @@ public final class SoakRun {
         } catch (RuntimeException e) {
             failures.add("check: " + e);
         }
+        PushCheck pushCheck = checkPushes(harness, push, failures);
         Map<PoisonPills.Source, BadRecords.Category> badRecords = faults.stream().map(FaultSchedule.Periodic::fault)
                 .map(fault -> fault instanceof AlertedFault alerted ? alerted.fault() : fault)
                 .filter(PoisonPills.class::isInstance).map(PoisonPills.class::cast).findFirst()
@@ -124,7 +133,29 @@ public final class SoakRun {
         RedisLossRecovery.Outcome redisLoss = drained == null ? null : redisLost(harness, workDir, failures, out);
         return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
                 config.processors(), harness.eventsProduced(), schedule.survived(), alertsConfirmed(faults), failures,
-                drained, check, badRecords.size(), deadLetters, redisLoss, workDir);
+                drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss, workDir);
+    }
+
+    /** Every watched stream's last push against the model's final counts; a difference is a failure of the run. */
+    private static PushCheck checkPushes(Harness harness, PushWatch push, List<String> failures) {
+        ExpectedUnread expected = harness.expected();
+        List<String> differing = push.awaitFinal(user -> expectedCounts(expected, user), PUSH_SETTLE);
+        differing.stream().limit(5).forEach(difference -> failures.add("push: " + difference));
+        return new PushCheck(push.users(), push.pushes(), push.connections(), differing.size());
+    }
+
+    /** What the counts route answers for {@code user} once everything is applied: blogs and notices, unread. */
+    static PushWatch.Counts expectedCounts(ExpectedUnread expected, long user) {
+        Map<Long, Long> byAuthor = new TreeMap<>();
+        expected.unreadOf(user).forEach((author, blogs) -> byAuthor.put(author, (long) blogs.size()));
+        long notices = expected.unreadNoticesOf(user) + expected.unreadBroadcastsOf(user);
+        return new PushWatch.Counts(byAuthor.values().stream().mapToLong(Long::longValue).sum() + notices, notices, byAuthor);
+    }
+
+    /** Every twelfth user: a few dozen streams, spread over the workload's users. */
+    private static List<Long> watchedUsers(SoakConfig config) {
+        int users = config.shape().users();
+        return LongStream.rangeClosed(1, users).filter(user -> user % WATCH_EVERY_NTH_USER == 0).boxed().toList();
     }
 
     /** Prometheus scraping every processor process, on the deployed alert rules with shorter windows. */

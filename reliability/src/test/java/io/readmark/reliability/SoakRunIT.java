@@ -9,9 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code readmark soak --prometheus true} in about three minutes: two processor processes on their own restartable
  * Kafka and persistent Redis, the workload flowing, processor crashes, a Redis outage, bursts of bad records, a
- * broker restart and a processor crash during a Redis outage one after another, a real Prometheus scraping the processors on the deployed alert rules; each
- * fault's alert fires and resolves after it; then nothing lost, nothing extra, nothing double-counted, every bad
- * record dead-lettered, and after Redis lost everything the rebuild brings back exactly the same state with no drift.
+ * broker restart, a processor crash during a Redis outage and a restart of the view API serving 25 open unread
+ * streams one after another, a real Prometheus scraping the processors on the deployed alert rules; each fault's
+ * alert fires and resolves after it; then nothing lost, nothing extra, nothing double-counted, every stream's last
+ * push equal to the final state, every bad record dead-lettered, and after Redis lost everything the rebuild brings
+ * back exactly the same state with no drift.
  */
 class SoakRunIT {
 
@@ -22,7 +24,7 @@ class SoakRunIT {
         // plus the alert's 10 s window) they all begin within the 105 s.
         SoakConfig config = new SoakConfig(Duration.ofSeconds(105), Scenario.SEED, 2, Scenario.EVENTS_PER_SECOND,
                 Duration.ofSeconds(12), Duration.ofSeconds(13), Duration.ofSeconds(5), Duration.ofSeconds(8), 150,
-                Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ofSeconds(14), Scenario.PARTITIONS, true);
+                Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ofSeconds(14), Duration.ofSeconds(9), Scenario.PARTITIONS, true);
 
         SoakReport report = SoakRun.run(config, System.out);
 
@@ -33,6 +35,12 @@ class SoakRunIT {
         assertThat(report.survived("poison-pills")).isGreaterThanOrEqualTo(1);
         assertThat(report.survived("broker-restart")).isGreaterThanOrEqualTo(1);
         assertThat(report.survived("crash-during-redis-outage")).isGreaterThanOrEqualTo(1);
+        assertThat(report.survived("view-api-restart")).isGreaterThanOrEqualTo(1);
+        assertThat(report.pushes().users()).isEqualTo(25);
+        assertThat(report.pushes().exact()).as("%s", report.pushes()).isTrue();
+        assertThat(report.pushes().pushes()).isGreaterThan(report.pushes().streamsOpened());
+        assertThat(report.pushes().streamsOpened()).as("reconnected after view-API restarts and Redis outages")
+                .isGreaterThanOrEqualTo(3L * report.pushes().users());
         // A fault whose alert did not fire and resolve is not survived; so each count is the fault's.
         assertThat(report.alertsConfirmed()).containsOnlyKeys("ReadmarkProcessorDown", "ReadmarkRedisWriteRetries",
                 "ReadmarkDeadLetters", "ReadmarkKafkaUnreachable");

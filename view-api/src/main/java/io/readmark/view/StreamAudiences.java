@@ -38,7 +38,11 @@ final class StreamAudiences implements UnreadStream.Audiences {
      */
     @Override
     public void follow(UnreadStream stream) {
-        Set<String> audiences = memberships.get();
+        follow(stream, memberships.get());
+    }
+
+    /** As {@link #follow(UnreadStream)}, with the user's audiences already read (by a caller holding a connection). */
+    void follow(UnreadStream stream, Set<String> audiences) {
         lock.lock();
         try {
             if (stopped) return;

@@ -50,8 +50,10 @@ final class StreamRoute {
             snapshot = redis.callFor(userId, connection -> {
                 stream.subscribed(feed.subscribe(keys.changes(userId), stream));
                 liveKeys.mark(connection, userId);
-                // After the live key: a join from now on is told on the user's channel, one before is read here.
-                audiences.follow(stream);
+                // After the live key: a join from now on is told on the user's channel, one before is read here, on
+                // this call's connection: a second guarded call for the same user would be refused while this one
+                // is its breaker's trial, and the trial would never succeed.
+                audiences.follow(stream, routes.noticeReader(connection).audiences(userId));
                 return routes.readCounts(connection, userId).toCompletableFuture().join();
             });
         } catch (RuntimeException e) {

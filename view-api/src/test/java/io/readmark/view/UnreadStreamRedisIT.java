@@ -58,6 +58,34 @@ class UnreadStreamRedisIT {
     }
 
     @Test
+    void shouldAcceptStreamsAgainOnceRedisIsBackThoughClientsKeptRetryingMeanwhile() {
+        EmbeddedRedis own = EmbeddedRedis.start(0);
+        try (own; ViewApiFixture view = ViewApiFixture.on(own.url())) {
+            view.deliver(601, 7, 1);
+            SseClient stream = view.stream(path(601), Map.of());
+            stream.nextEvent("counts");
+
+            own.stop();
+            await().atMost(Duration.ofSeconds(10)).until(stream::ended);
+            stream.close();
+            // As EventSource does: retry every 100 ms while Redis is away, for several breaker periods.
+            for (int attempt = 0; attempt < 40; attempt++) {
+                try (SseClient refused = view.stream(path(601), Map.of())) {
+                    assertThat(refused.status).isEqualTo(503);
+                }
+                await().pollDelay(Duration.ofMillis(100)).until(() -> true);
+            }
+
+            own.restart();
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                try (SseClient again = view.stream(path(601), Map.of())) {
+                    assertThat(again.status).as(again.body()).isEqualTo(200);
+                }
+            });
+        }
+    }
+
+    @Test
     void shouldPushChangesOnRedisCluster() {
         cluster = EmbeddedRedisCluster.start(3);
         try (ViewApiFixture view = ViewApiFixture.on(cluster.url())) {

@@ -1,0 +1,185 @@
+package io.readmark.reliability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.auth.AuthConfig;
+import io.readmark.common.config.Settings;
+import io.readmark.schemas.Json;
+import io.readmark.view.ViewApi;
+import io.readmark.view.ViewApiConfig;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import java.util.stream.Stream;
+
+/**
+ * Badges kept open through the soak: a view API on the soak's Redis and one unread stream per watched user, each
+ * reconnecting 200 ms after it ends — a Redis outage ends streams, a view-API restart drops them — as a browser's
+ * EventSource does. What matters is the end: once the pipeline drained, every watched user's last pushed counts must
+ * equal the final state.
+ */
+public final class PushWatch implements AutoCloseable {
+
+    /** The counts a stream pushes, as far as the model knows them. */
+    public record Counts(long total, long notices, Map<Long, Long> byAuthor) {
+    }
+
+    private static final Duration RECONNECT_AFTER = Duration.ofMillis(200);
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final String redisUrl;
+    private final String redisPrefix;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final Map<Long, Counts> lastPushed = new ConcurrentHashMap<>();
+    private final AtomicLong pushes = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
+    private final List<Long> users = new ArrayList<>();
+    private final List<Thread> clients = new ArrayList<>();
+    private volatile ViewApi view;
+    private volatile int port;
+    private volatile boolean closed;
+    private int restarts;
+
+    private PushWatch(String redisUrl, String redisPrefix) {
+        this.redisUrl = redisUrl;
+        this.redisPrefix = redisPrefix;
+    }
+
+    /** Starts a view API and a stream for each of {@code users}. */
+    public static PushWatch start(String redisUrl, String redisPrefix, List<Long> users) {
+        PushWatch watch = new PushWatch(redisUrl, redisPrefix);
+        watch.view = watch.startView(0);
+        watch.port = watch.view.port();
+        for (long user : users) {
+            watch.users.add(user);
+            watch.clients.add(Thread.ofVirtual().name("push-watch-" + user).start(() -> watch.follow(user)));
+        }
+        return watch;
+    }
+
+    /** Closes the view API with its streams open and starts a new one on the same port; the clients reconnect. */
+    public synchronized void restartView() {
+        view.close();
+        view = startView(port);
+        restarts++;
+    }
+
+    /**
+     * Waits until every watched user's last pushed counts equal {@code expected}; the users that never got there,
+     * each with what was pushed and what was expected.
+     */
+    public List<String> awaitFinal(LongFunction<Counts> expected, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<String> differing = new ArrayList<>();
+            for (long user : users) {
+                Counts want = expected.apply(user);
+                Counts got = lastPushed.get(user);
+                if (!want.equals(got)) differing.add("user " + user + ": pushed " + got + ", expected " + want);
+            }
+            if (differing.isEmpty() || System.nanoTime() > deadline) return differing;
+            Poll.pause(POLL);
+        }
+    }
+
+    public int users() {
+        return users.size();
+    }
+
+    public long pushes() {
+        return pushes.get();
+    }
+
+    /** Streams opened, the first of each user included. */
+    public long connections() {
+        return connections.get();
+    }
+
+    public synchronized int restarts() {
+        return restarts;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        clients.forEach(Thread::interrupt);
+        http.shutdownNow();
+        synchronized (this) {
+            view.close();
+        }
+    }
+
+    private ViewApi startView(int onPort) {
+        return ViewApi.start(ViewApiConfig.from(Settings.of(Map.of(ViewApiConfig.HOST, "127.0.0.1",
+                ViewApiConfig.PORT, Integer.toString(onPort), ViewApiConfig.MANAGEMENT_PORT, "0",
+                ViewApiConfig.REDIS_URL, redisUrl, ViewApiConfig.REDIS_PREFIX, redisPrefix, AuthConfig.MODE, "off"), Map.of())));
+    }
+
+    /** One user's stream, opened again whenever it ends, until closed. */
+    private void follow(long user) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/users/" + user + "/unread/stream"))
+                .header("Accept", "text/event-stream").GET().build();
+        while (!closed) {
+            try {
+                HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+                if (response.statusCode() == 200) {
+                    connections.incrementAndGet();
+                    try (Stream<String> lines = response.body()) {
+                        readEvents(user, lines.iterator());
+                    }
+                } else {
+                    response.body().close();
+                }
+            } catch (IOException | RuntimeException e) {
+                // The stream ended (Redis outage, view-API restart); reconnect below, as EventSource does.
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (closed) return;
+            try {
+                Thread.sleep(RECONNECT_AFTER);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Server-Sent Events: fields until a blank line; only {@code counts} events carry counts. */
+    private void readEvents(long user, Iterator<String> lines) throws IOException {
+        String event = null;
+        StringBuilder data = new StringBuilder();
+        while (lines.hasNext()) {
+            String line = lines.next();
+            if (line.isEmpty()) {
+                if ("counts".equals(event) && !data.isEmpty()) {
+                    lastPushed.put(user, parse(Json.MAPPER.readTree(data.toString())));
+                    pushes.incrementAndGet();
+                }
+                event = null;
+                data.setLength(0);
+            } else if (line.startsWith("event:")) {
+                event = line.substring("event:".length()).strip();
+            } else if (line.startsWith("data:")) {
+                data.append(line.substring("data:".length()).strip());
+            }
+        }
+    }
+
+    private static Counts parse(JsonNode body) {
+        Map<Long, Long> byAuthor = new TreeMap<>();
+        body.path("byAuthor").properties().forEach(field -> byAuthor.put(Long.parseLong(field.getKey()), field.getValue().asLong()));
+        return new Counts(body.path("total").asLong(), body.path("notices").asLong(), byAuthor);
+    }
+}
