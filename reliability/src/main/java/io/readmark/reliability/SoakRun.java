@@ -19,10 +19,12 @@ import java.util.stream.Stream;
 
 /**
  * The long run: on its own restartable Kafka and persistent Redis, several processor processes share the work while
- * a continuous workload flows and faults come one after another (by default processor crashes, Redis outages, bursts
- * of bad records and broker restarts; further {@link Fault}s plug in through {@link #run(SoakConfig, List, PrintStream)}).
- * At the end the pipeline must drain, Redis must hold exactly the model's state and every bad record must be on the
- * dead-letter topic; then Redis loses everything, and the rebuild must bring back exactly the model's state.
+ * a continuous workload flows, a view API keeps unread streams open, and faults come one after another (by default
+ * processor crashes, Redis outages, bursts of bad records, broker restarts, a crash during an outage and view-API
+ * restarts; further {@link Fault}s plug in through {@link #run(SoakConfig, List, PrintStream)}), each with its alert
+ * when a Prometheus watches. At the end the pipeline must drain, Redis must hold exactly the model's state, every
+ * stream's last push must equal it and every bad record must be on the dead-letter topic; then Redis loses
+ * everything, and the rebuild must bring back exactly the model's state.
  */
 public final class SoakRun {
 
@@ -145,7 +147,7 @@ public final class SoakRun {
     }
 
     /** What the counts route answers for {@code user} once everything is applied: blogs and notices, unread. */
-    static PushWatch.Counts expectedCounts(ExpectedUnread expected, long user) {
+    private static PushWatch.Counts expectedCounts(ExpectedUnread expected, long user) {
         Map<Long, Long> byAuthor = new TreeMap<>();
         expected.unreadOf(user).forEach((author, blogs) -> byAuthor.put(author, (long) blogs.size()));
         long notices = expected.unreadNoticesOf(user) + expected.unreadBroadcastsOf(user);
