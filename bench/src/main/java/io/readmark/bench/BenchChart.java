@@ -13,8 +13,9 @@ import java.util.List;
 
 /**
  * Draws the figures as a PNG with plain Java2D, headless: four panels (writes, latency, reads, memory), one bar per
- * figure with its value printed (the median, with a whisker over the range of its repetitions), and each target as a dashed line at the value it needs. Panels whose figures span
- * orders of magnitude use a log scale, so the small bars stay readable; the axis says which.
+ * figure with its value printed (the median, with a whisker over the range of its repetitions), and each target as a
+ * dashed line at the value it needs. Panels whose figures span orders of magnitude use a log scale, so the small bars
+ * stay readable; the axis says which.
  */
 final class BenchChart {
 

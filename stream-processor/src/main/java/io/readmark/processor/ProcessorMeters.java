@@ -10,9 +10,9 @@ import java.util.function.LongConsumer;
 
 /**
  * The stream processor's own meters, next to those Kafka Streams and Lettuce report: deliveries Redis acknowledged
- * ({@code readmark.deliveries}), writes sent again after Redis failed them ({@code readmark.redis.write.retries}), records sent to the dead-letter topic ({@code readmark.dlq.records}), the
- * big-V backlog ({@code readmark.fanout.pending.followers}) and follows too late for the recent posts
- * ({@code readmark.follows.late}).
+ * ({@code readmark.deliveries}), writes sent again after Redis failed them ({@code readmark.redis.write.retries}),
+ * records sent to the dead-letter topic ({@code readmark.dlq.records}), the big-V backlog
+ * ({@code readmark.fanout.pending.followers}) and follows too late for the recent posts ({@code readmark.follows.late}).
  */
 public final class ProcessorMeters {
 
