@@ -6,9 +6,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Stops the Kafka broker for a while and starts it again on the same port with its data ({@link RestartableKafka}),
- * as a broker restart or upgrade. Producers and processors must wait and carry on by themselves: no processor may
- * exit and no stream thread may fail meanwhile. Returns once every processor is ready again.
+ * SIGKILLs the Kafka broker's process, keeps it down for a while and starts it again on the same port with its data
+ * ({@link RestartableKafka}), as a crashed broker that its supervisor restarts: nothing flushed, the log recovered at
+ * the start. Producers and processors must wait and carry on by themselves: no processor may exit and no stream thread
+ * may fail meanwhile. Returns once every processor is ready again.
  */
 public final class BrokerRestart implements Fault {
 
@@ -33,7 +34,7 @@ public final class BrokerRestart implements Fault {
         RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
         Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
         harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
-        kafka.stop();
+        kafka.kill();
         try {
             Poll.pause(downtime);
         } finally {

@@ -8,17 +8,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -30,15 +27,13 @@ public final class ProcessorProcess implements AutoCloseable {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(40);
     private static final Duration POLL = Duration.ofMillis(200);
-    private static final List<String> INHERITED_VARIABLES = List.of("PATH", "HOME", "TMPDIR", "LANG", "LC_ALL");
 
     private final String name;
     private final Map<String, String> environment;
     private final Path stateDir;
     private final Path logFile;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final Thread shutdownHook;
-    private volatile Process process;
+    private final ChildJvm jvm;
     private volatile int httpPort;
     private int starts;
 
@@ -51,9 +46,7 @@ public final class ProcessorProcess implements AutoCloseable {
         this.environment = Map.copyOf(environment);
         this.stateDir = workDir.resolve(name + "-state");
         this.logFile = workDir.resolve(name + ".log");
-        // Without it a processor would outlive a test JVM that exits without closing it.
-        this.shutdownHook = new Thread(this::destroyNow, name + "-kill-on-exit");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.jvm = new ChildJvm(name, logFile);
     }
 
     public String name() {
@@ -74,8 +67,7 @@ public final class ProcessorProcess implements AutoCloseable {
     }
 
     public boolean isAlive() {
-        Process p = process;
-        return p != null && p.isAlive();
+        return jvm.isAlive();
     }
 
     /** The health and metrics port of the current run, or of the last one while stopped; 0 before the first start. */
@@ -85,9 +77,7 @@ public final class ProcessorProcess implements AutoCloseable {
 
     /** The OS process id of the current run. */
     public long pid() {
-        Process p = process;
-        if (p == null) throw new IllegalStateException(name + " is not running");
-        return p.pid();
+        return jvm.pid();
     }
 
     /** Starts the process (not waiting for it to be ready); its previous state dir is used as it is. */
@@ -95,32 +85,16 @@ public final class ProcessorProcess implements AutoCloseable {
         if (isAlive()) throw new IllegalStateException(name + " is already running");
         httpPort = freePort();
         starts++;
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java command")));
-        command.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED"));
-        // Kafka's clients still use sun.misc.Unsafe; JDK 24+ warns about it unless told it is allowed.
-        if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
-        command.addAll(List.of("-D" + ChildProcessorMain.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid(),
-                "-cp", System.getProperty("java.class.path"), ChildProcessorMain.class.getName()));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        // Only this run's settings: a PROCESSOR_* or READMARK_CONFIG of the caller's environment must not leak in.
-        Map<String, String> env = builder.environment();
-        Map<String, String> inherited = Map.copyOf(env);
-        env.clear();
-        INHERITED_VARIABLES.forEach(variable -> {
-            if (inherited.containsKey(variable)) env.put(variable, inherited.get(variable));
-        });
-        env.putAll(environment);
-        env.put("PROCESSOR_STATE_DIR", stateDir.toString());
-        env.put("PROCESSOR_HTTP_PORT", Integer.toString(httpPort));
         try {
             Files.createDirectories(stateDir);
-            Files.writeString(logFile, "==== " + Instant.now() + " start #" + starts + " of " + name + " on port " + httpPort + "\n",
-                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            process = builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name, e);
+            throw new UncheckedIOException("cannot create " + stateDir, e);
         }
+        Map<String, String> env = new HashMap<>(environment);
+        env.put("PROCESSOR_STATE_DIR", stateDir.toString());
+        env.put("PROCESSOR_HTTP_PORT", Integer.toString(httpPort));
+        jvm.start(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), ChildProcessorMain.class, List.of(), env,
+                "start #" + starts + " of " + name + " on port " + httpPort);
     }
 
     /**
@@ -136,24 +110,13 @@ public final class ProcessorProcess implements AutoCloseable {
     }
 
     /** SIGKILL, as a crashed host: no commit, no flush, no leaving the group. Returns once the process is gone. */
-    public synchronized void kill() {
-        Process p = process;
-        if (p == null) return;
-        p.destroyForcibly();
-        waitFor(p, STOP_TIMEOUT);
-        append("==== " + Instant.now() + " killed (SIGKILL)");
+    public void kill() {
+        jvm.kill(STOP_TIMEOUT);
     }
 
     /** SIGTERM: the processor commits what Redis acknowledged and leaves its groups. Killed if it does not end in time. */
-    public synchronized void stop() {
-        Process p = process;
-        if (p == null || !p.isAlive()) return;
-        p.destroy();
-        if (!waitFor(p, STOP_TIMEOUT)) {
-            append("==== " + Instant.now() + " did not stop within " + STOP_TIMEOUT.toSeconds() + " s; killed");
-            p.destroyForcibly();
-            waitFor(p, STOP_TIMEOUT);
-        }
+    public void stop() {
+        jvm.stop(STOP_TIMEOUT);
     }
 
     /** Stops (gracefully) if running and starts again with the same state dir. */
@@ -171,7 +134,7 @@ public final class ProcessorProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot wipe " + stateDir, e);
         }
-        append("==== " + Instant.now() + " state dir wiped");
+        jvm.append("==== " + Instant.now() + " state dir wiped");
     }
 
     /** The status of a GET on the process's HTTP port, or -1 when it does not answer. */
@@ -199,50 +162,17 @@ public final class ProcessorProcess implements AutoCloseable {
 
     /** The whole log of every start so far. */
     public String log() {
-        try {
-            return Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + logFile, e);
-        }
+        return jvm.log();
     }
 
     /** The last lines of the log, for failure messages. */
     public String logTail(int lines) {
-        List<String> all = log().lines().toList();
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        return jvm.logTail(lines);
     }
 
     @Override
-    public synchronized void close() {
-        stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already exiting: the hook runs (or ran) and kills the process anyway.
-        }
-    }
-
-    private void destroyNow() {
-        Process p = process;
-        if (p != null) p.destroyForcibly();
-    }
-
-    private void append(String line) {
-        try {
-            Files.writeString(logFile, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + logFile, e);
-        }
-    }
-
-    private static boolean waitFor(Process process, Duration timeout) {
-        try {
-            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a processor to end", e);
-        }
+    public void close() {
+        jvm.close(STOP_TIMEOUT);
     }
 
     private static int freePort() {

@@ -1,6 +1,6 @@
 package io.readmark.reliability;
 
-import io.readmark.infra.EmbeddedKafka;
+import io.readmark.infra.KafkaTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,41 +10,48 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * A single-node Kafka (in this JVM) that can be stopped and started again on the same port with the same data: to its
- * clients, a broker that goes away and comes back with everything it had acknowledged. A stop is a controlled
- * shutdown, so the broker flushes its logs first, as a restarted or upgraded broker does. The data lives in a
- * temporary directory deleted on {@link #close()}.
+ * A single-node Kafka in its own OS process ({@link ChildKafkaMain}) that can go away and come back on the same port
+ * with the same data: stopped (SIGTERM, a controlled shutdown that flushes its logs, as a restart or upgrade) or
+ * killed (SIGKILL, as a crashed broker process: nothing flushed, the log recovered at the next start). The data and
+ * the broker's log live in a temporary directory deleted on {@link #close()}.
  */
 public final class RestartableKafka implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RestartableKafka.class);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(100);
 
+    private final Path workDir;
     private final Path logDir;
-    private final int port;
-    private EmbeddedKafka broker;
+    private final ChildJvm jvm;
+    private int port;
 
-    private RestartableKafka(Path logDir, EmbeddedKafka broker) {
-        this.logDir = logDir;
-        this.broker = broker;
-        this.port = broker.port();
+    private RestartableKafka(Path workDir) {
+        this.workDir = workDir;
+        this.logDir = workDir.resolve("data");
+        this.jvm = new ChildJvm("kafka", workDir.resolve("kafka.log"));
     }
 
     /** A running broker on a free port with a fresh log dir. */
     public static RestartableKafka launch() {
-        Path logDir;
+        Path workDir;
         try {
-            logDir = Files.createTempDirectory("readmark-restartable-kafka-");
+            workDir = Files.createTempDirectory("readmark-restartable-kafka-");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a Kafka log dir", e);
+            throw new UncheckedIOException("cannot create a Kafka work dir", e);
         }
+        RestartableKafka kafka = new RestartableKafka(workDir);
         try {
-            return new RestartableKafka(logDir, EmbeddedKafka.start(0, logDir));
+            kafka.start();
+            return kafka;
         } catch (RuntimeException e) {
-            deleteRecursively(logDir);
+            kafka.close();
             throw e;
         }
     }
@@ -55,57 +62,70 @@ public final class RestartableKafka implements AutoCloseable {
     }
 
     public synchronized boolean isRunning() {
-        return broker != null;
+        return jvm.isAlive();
     }
 
     /** Creates topics (replication factor 1) that do not exist yet; the broker must be running. */
-    public synchronized void createTopics(Map<String, Integer> partitionsByTopic) {
-        requireRunning().createTopics(partitionsByTopic);
+    public void createTopics(Map<String, Integer> partitionsByTopic) {
+        KafkaTopics.createTopics(bootstrapServers(), partitionsByTopic);
     }
 
     /** Shuts the broker down (controlled: logs flushed); clients see connections refused until {@link #start()}. */
     public synchronized void stop() {
         long started = System.nanoTime();
-        requireRunning().close();
-        broker = null;
+        requireRunning();
+        jvm.stop(STOP_TIMEOUT);
         log.info("Kafka on {} stopped in {} ms", bootstrapServers(), Duration.ofNanos(System.nanoTime() - started).toMillis());
     }
 
-    /** Starts the broker again on the same port with the data it had; returns once it accepts clients. */
-    public synchronized void start() {
-        if (broker != null) throw new IllegalStateException("Kafka on " + bootstrapServers() + " is already running");
-        long started = System.nanoTime();
-        broker = EmbeddedKafka.start(port, logDir);
-        log.info("Kafka on {} started again in {} ms", bootstrapServers(), Duration.ofNanos(System.nanoTime() - started).toMillis());
+    /** SIGKILLs the broker process: no controlled shutdown, no flush; clients see connections refused until {@link #start()}. */
+    public synchronized void kill() {
+        requireRunning();
+        jvm.kill(STOP_TIMEOUT);
+        log.info("Kafka on {} killed (SIGKILL)", bootstrapServers());
     }
 
-    /** Stops the broker, keeps it down for {@code downtime}, and starts it again: one broker outage. */
-    public void restart(Duration downtime) throws InterruptedException {
-        stop();
-        Thread.sleep(downtime);
-        start();
+    /** Starts the broker (again on the same port, with the data it had); returns once it accepts clients. */
+    public synchronized void start() {
+        if (jvm.isAlive()) throw new IllegalStateException("Kafka on " + bootstrapServers() + " is already running");
+        long started = System.nanoTime();
+        int logLength = jvm.log().length();
+        jvm.start(List.of("-Xmx768m", "-XX:+UseSerialGC"), ChildKafkaMain.class, List.of(Integer.toString(port), logDir.toString()),
+                Map.of(), port == 0 ? "start on a free port" : "start again on port " + port);
+        Poll.until(() -> {
+            if (!jvm.isAlive()) throw new IllegalStateException("Kafka exited before it was ready:\n" + jvm.logTail(40));
+            return readyPort(jvm.log().substring(logLength)) > 0;
+        }, START_TIMEOUT, POLL, () -> "Kafka not ready:\n" + jvm.logTail(40));
+        port = readyPort(jvm.log().substring(logLength));
+        log.info("Kafka on {} started in {} ms", bootstrapServers(), Duration.ofNanos(System.nanoTime() - started).toMillis());
+    }
+
+    /** The last lines of the broker's log, for failure messages. */
+    public String logTail(int lines) {
+        return jvm.logTail(lines);
     }
 
     /** Stops the broker if it runs and deletes its data. */
     @Override
     public synchronized void close() {
-        if (broker != null) {
-            broker.close();
-            broker = null;
-        }
-        deleteRecursively(logDir);
-    }
-
-    private EmbeddedKafka requireRunning() {
-        if (broker == null) throw new IllegalStateException("Kafka on " + bootstrapServers() + " is stopped");
-        return broker;
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
+        jvm.close(STOP_TIMEOUT);
+        try (Stream<Path> paths = Files.walk(workDir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
-            log.warn("could not delete {}", dir, e);
+            log.warn("could not delete {}", workDir, e);
         }
+    }
+
+    private void requireRunning() {
+        if (!jvm.isAlive()) throw new IllegalStateException("Kafka on " + bootstrapServers() + " is stopped");
+    }
+
+    /** The port of the ready line in the log, 0 until the whole line is there. */
+    private static int readyPort(String log) {
+        int at = log.indexOf(ChildKafkaMain.READY);
+        if (at < 0) return 0;
+        int from = at + ChildKafkaMain.READY.length();
+        int end = log.indexOf('\n', from);
+        return end < 0 ? 0 : Integer.parseInt(log.substring(from, end).strip());
     }
 }

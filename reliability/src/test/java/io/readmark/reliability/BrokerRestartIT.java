@@ -11,7 +11,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The producer API under continuous load while its Kafka broker goes down for 10 s and comes back: no acknowledged
- * event is lost, every request during the outage is answered 503 within the ack timeout, and the API recovers by
- * itself.
+ * The producer API under continuous load while its Kafka broker goes down for 10 s — stopped, or its process SIGKILLed
+ * — and comes back: no acknowledged event is lost or stored twice, every request during the outage is answered 503
+ * within the ack timeout, and the API recovers by itself.
  */
 class BrokerRestartIT {
 
@@ -47,8 +48,14 @@ class BrokerRestartIT {
     private static final int BATCH_SIZE = 20;
     private static final Topics TOPICS = Topics.defaults();
 
-    @Test
-    void shouldLoseNoAcknowledgedEventAnswer503DuringTheOutageAndRecoverWithoutARestart() throws Exception {
+    /** How the broker goes away: a controlled shutdown, or its process SIGKILLed with nothing flushed. */
+    enum Outage {
+        STOPPED, KILLED
+    }
+
+    @ParameterizedTest
+    @EnumSource(Outage.class)
+    void shouldLoseNoAcknowledgedEventAnswer503DuringTheOutageAndRecoverWithoutARestart(Outage outage) throws Exception {
         try (RestartableKafka kafka = RestartableKafka.launch()) {
             kafka.createTopics(Map.of(TOPICS.blogEvents().name(), 3, TOPICS.followEvents().name(), 3,
                     TOPICS.readEvents().name(), 3, TOPICS.deadLetters().name(), 1));
@@ -65,9 +72,9 @@ class BrokerRestartIT {
                 await().atMost(Duration.ofSeconds(60)).until(() -> load.acceptedEvents() >= 1_000
                         && System.nanoTime() - loadStarted >= LOAD_BEFORE_AND_AFTER.toNanos());
 
-                // When the broker stops for 10 s while they go on
+                // When the broker stops, or its process is killed, for 10 s while they go on
                 stopping = System.nanoTime();
-                kafka.stop();
+                if (outage == Outage.KILLED) kafka.kill(); else kafka.stop();
                 down = System.nanoTime();
                 await().atMost(OUTAGE.multipliedBy(3)).until(() -> System.nanoTime() - down >= OUTAGE.toNanos()
                         && load.count(call -> call.started() > down && call.status() == 503) >= 20);
@@ -108,11 +115,11 @@ class BrokerRestartIT {
 
             Call firstAfter = calls.stream().filter(call -> call.started() > up && call.allAccepted())
                     .min((a, b) -> Long.compare(a.ended(), b.ended())).orElseThrow();
-            System.out.printf("broker restart: %d requests (%d events), %d events acknowledged, %d answered 503; "
+            System.out.printf("broker %s: %d requests (%d events), %d events acknowledged, %d answered 503; "
                             + "outage %d ms (stop %d ms, start %d ms): %d requests, all 503, slowest %d ms; "
                             + "slowest request overall %d ms; first acknowledgement %d ms after the broker was back; "
                             + "%d unacknowledged events stored anyway%n",
-                    calls.size(), calls.stream().mapToInt(Call::events).sum(), acknowledged.size(),
+                    outage, calls.size(), calls.stream().mapToInt(Call::events).sum(), acknowledged.size(),
                     calls.stream().filter(call -> call.status() == 503).count(),
                     millis(up - stopping), millis(down - stopping), millis(up - starting),
                     duringOutage.size(), duringOutage.stream().mapToLong(call -> call.latency().toMillis()).max().orElse(0),
