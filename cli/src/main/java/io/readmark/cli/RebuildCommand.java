@@ -87,5 +87,12 @@ final class RebuildCommand {
             summary.skippedExamples().forEach(example -> out.println("  e.g. " + example));
         }
         out.println("temporary applications removed: " + String.join(", ", summary.applicationIds()));
+        if (!summary.leftoversRemoved().isEmpty()) {
+            out.println("also removed what interrupted rebuilds left: " + String.join(", ", summary.leftoversRemoved()));
+        }
+        if (!summary.leftoversStillRunning().isEmpty()) {
+            out.println("left for the next run (their groups still have members: running elsewhere, or killed less than "
+                    + Rebuild.SESSION_TIMEOUT.toSeconds() + " s ago): " + String.join(", ", summary.leftoversStillRunning()));
+        }
     }
 }

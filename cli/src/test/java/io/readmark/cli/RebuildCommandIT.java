@@ -5,9 +5,17 @@ import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,14 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@code readmark rebuild}: summary, progress and exit status, on a real Kafka and Redis. */
 class RebuildCommandIT {
@@ -64,6 +76,46 @@ class RebuildCommandIT {
     }
 
     @Test
+    void shouldRemoveWhatAnInterruptedRebuildLeftAndLeaveOneThatIsRunning(@TempDir Path stateDir) throws Exception {
+        // Given what a rebuild killed before its clean-up leaves — a group with offsets and no member, an internal
+        // topic, a state folder — and a rebuild running elsewhere, whose group has a member
+        Map<String, String> settings = settings(stateDir);
+        String bootstrap = TestInfrastructure.shared().kafkaBootstrapServers();
+        String killed = run + "-rebuild-20260101-000000000";
+        String running = run + "-rebuild-20260101-000000001";
+        KafkaTopics.createTopics(bootstrap, Map.of("follow-" + run, 1, "blog-" + run, 1, "read-" + run, 1, "notice-" + run, 1,
+                "dlq-" + run, 1, "fanout-" + run, 1, killed + "-reads-KSTREAM-0-repartition", 1, running + "-KSTREAM-0-repartition", 1));
+        TopicPartition follows = new TopicPartition("follow-" + run, 0);
+        try (KafkaConsumer<String, String> dead = consumer(bootstrap, killed + "-reads")) {
+            dead.assign(List.of(follows));
+            dead.commitSync(Map.of(follows, new OffsetAndMetadata(0)));
+        }
+        Files.createDirectories(stateDir.resolve(killed + "-reads").resolve("0_0"));
+        try (KafkaConsumer<String, String> member = consumer(bootstrap, running);
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            member.subscribe(List.of("follow-" + run));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                member.poll(Duration.ofMillis(100));
+                return !member.assignment().isEmpty();
+            });
+
+            // When rebuilding
+            int status = RebuildCommand.from(Settings.of(Map.of(), settings), Instant.now()).run(print(out), print(err), false);
+
+            // Then the killed rebuild's leftovers are gone, the running one's are not, and the summary says which is which
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(RebuildCommand.DONE);
+            assertThat(out.toString(StandardCharsets.UTF_8)).contains("also removed what interrupted rebuilds left: " + killed + "\n")
+                    .contains("left for the next run (their groups still have members: running elsewhere, or killed less than 10 s ago): "
+                            + running + "\n");
+            List<String> groups = admin.listGroups().all().get().stream().map(GroupListing::groupId).toList();
+            assertThat(groups).doesNotContain(killed + "-reads").contains(running);
+            Set<String> topics = admin.listTopics().names().get();
+            assertThat(topics).doesNotContain(killed + "-reads-KSTREAM-0-repartition").contains(running + "-KSTREAM-0-repartition");
+            assertThat(stateDir.resolve(killed + "-reads")).doesNotExist();
+        }
+    }
+
+    @Test
     void shouldExitOneAndSayWhyWhenTheTopicsAreMissing(@TempDir Path stateDir) throws Exception {
         int status = RebuildCommand.from(Settings.of(Map.of(), settings(stateDir)), Instant.now()).run(print(out), print(err), false);
 
@@ -87,6 +139,11 @@ class RebuildCommandIT {
         settings.put("READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run);
         settings.put("READMARK_PROGRESS_INTERVAL", "PT0S");
         return settings;
+    }
+
+    private static KafkaConsumer<String, String> consumer(String bootstrap, String group) {
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new StringDeserializer());
     }
 
     private static PrintStream print(ByteArrayOutputStream bytes) {

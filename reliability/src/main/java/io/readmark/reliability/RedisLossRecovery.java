@@ -8,25 +8,45 @@ import io.readmark.store.Reconciler;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: {@link Rebuild} replays Kafka into it
- * with the processors' own settings while the processors keep running, then the state is compared with the model
- * and {@link Reconciler} checks every user's counts against their sets. Call once the pipeline drained.
+ * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: a first {@link Rebuild}, in a process of
+ * its own, is SIGKILLed midway; once its session expired, a second one replays Kafka with the processors' own
+ * settings while the processors keep running, and must remove what the first left (consumer groups, internal topics,
+ * state folders). Then the state is compared with the model and {@link Reconciler} checks every user's counts against
+ * their sets. Call once the pipeline drained.
  */
 public final class RedisLossRecovery {
 
-    /** What the rebuild replayed and how long it took, the comparison with the model after it, and the reconcile. */
-    public record Outcome(RebuildSummary rebuild, CheckResult check, ReconcileReport reconcile) {
+    /**
+     * What the rebuild replayed and how long it took, the comparison with the model after it, the reconcile, and the
+     * names left in Kafka or on disk by any rebuild afterwards (none expected).
+     */
+    public record Outcome(RebuildSummary rebuild, CheckResult check, ReconcileReport reconcile, List<String> leftovers) {
 
-        /** The rebuilt state exactly the model's and no user's counts drifted from their sets. */
+        /**
+         * The rebuilt state exactly the model's, no user's counts drifted from their sets, and the killed rebuild's
+         * leftovers removed by the second one, with nothing left behind.
+         */
         public boolean exact() {
-            return check.exact() && reconcile.clean();
+            return check.exact() && reconcile.clean() && rebuild.leftoversRemoved().size() == 1 && leftovers.isEmpty();
         }
     }
+
+    private static final Duration PROGRESS_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration POLL = Duration.ofMillis(200);
 
     private RedisLossRecovery() {
     }
@@ -37,12 +57,64 @@ public final class RedisLossRecovery {
         try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             redis.shared().sync().flushall();
         }
-        RebuildSummary rebuilt = new Rebuild(config, Instant.now()).run((applied, total, pass) -> { });
-        CheckResult check = harness.check();
+        String rebuildPrefix = config.applicationId() + "-rebuild-";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+            killMidway(harness, stateDir);
+            // Until the killed rebuild's session expires its groups still have a member, and a rebuild leaves them be.
+            Poll.until(() -> rebuildGroupsWithMembers(admin, rebuildPrefix) == 0, Rebuild.SESSION_TIMEOUT.multipliedBy(3), POLL,
+                    () -> "the killed rebuild's groups still have members");
+            RebuildSummary rebuilt = new Rebuild(config, Instant.now()).run((applied, total, pass) -> { });
+            return new Outcome(rebuilt, harness.check(), reconcile(config), leftovers(admin, rebuildPrefix, stateDir));
+        }
+    }
+
+    /** Starts a rebuild in a process of its own and SIGKILLs it once Redis acknowledged some of its records. */
+    private static void killMidway(Harness harness, Path stateDir) {
+        try (ChildJvm rebuild = new ChildJvm("rebuild", harness.workDir().resolve("killed-rebuild.log"))) {
+            rebuild.start(List.of("-Xmx384m", "-XX:+UseSerialGC"), ChildRebuildMain.class, List.of(),
+                    harness.processorEnvironment(stateDir), "rebuild, to be killed midway");
+            Poll.until(() -> {
+                if (!rebuild.isAlive()) throw new IllegalStateException("the rebuild to kill ended first:\n" + rebuild.logTail(20));
+                return rebuild.log().lines().anyMatch(line -> line.startsWith(ChildRebuildMain.APPLIED) && !line.startsWith(ChildRebuildMain.APPLIED + "0 "));
+            }, PROGRESS_TIMEOUT, POLL, () -> "the rebuild to kill made no progress:\n" + rebuild.logTail(20));
+            rebuild.kill(Duration.ofSeconds(30));
+        }
+    }
+
+    private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {
         try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(10), false)) {
-            ReconcileReport reconcile = new Reconciler(redis, new UnreadKeys(config.redisPrefix()),
-                    config.limits().maxUnreadPerAuthor()).run(false, (keys, users, drifted, pass) -> { });
-            return new Outcome(rebuilt, check, reconcile);
+            return new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.limits().maxUnreadPerAuthor())
+                    .run(false, (keys, users, drifted, pass) -> { });
+        }
+    }
+
+    private static long rebuildGroupsWithMembers(Admin admin, String prefix) {
+        List<String> groups = rebuildGroups(admin, prefix);
+        if (groups.isEmpty()) return 0;
+        try {
+            return admin.describeConsumerGroups(groups).all().get().values().stream().filter(group -> !group.members().isEmpty()).count();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe the rebuilds' groups", e);
+        }
+    }
+
+    /** Every consumer group, topic and state folder of any rebuild still there. */
+    private static List<String> leftovers(Admin admin, String prefix, Path stateDir) {
+        try (Stream<Path> folders = Files.exists(stateDir) ? Files.list(stateDir) : Stream.empty()) {
+            List<String> left = new ArrayList<>(rebuildGroups(admin, prefix));
+            admin.listTopics().names().get().stream().filter(topic -> topic.startsWith(prefix)).forEach(left::add);
+            folders.map(folder -> folder.getFileName().toString()).filter(folder -> folder.startsWith(prefix)).forEach(left::add);
+            return left;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list what the rebuilds left", e);
+        }
+    }
+
+    private static List<String> rebuildGroups(Admin admin, String prefix) {
+        try {
+            return admin.listGroups().all().get().stream().map(GroupListing::groupId).filter(group -> group.startsWith(prefix)).toList();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list the rebuilds' groups", e);
         }
     }
 }

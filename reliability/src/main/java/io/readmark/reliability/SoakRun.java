@@ -213,11 +213,13 @@ public final class SoakRun {
 
     /** Redis loses everything while the processors keep running; the rebuild and the reconcile must make it whole. */
     private static RedisLossRecovery.Outcome redisLost(Harness harness, Path workDir, List<String> failures, PrintStream out) {
-        out.println("soak: Redis loses everything (FLUSHALL); rebuilding from Kafka beside the running processors");
+        out.println("soak: Redis loses everything (FLUSHALL); a rebuild is SIGKILLed midway, then one rebuilds from Kafka beside the running processors");
         try {
             RedisLossRecovery.Outcome outcome = RedisLossRecovery.run(harness, workDir.resolve("rebuild-state"));
-            out.printf("soak: rebuilt %,d records in %.1f s; %s%n", outcome.rebuild().records(),
-                    outcome.rebuild().elapsed().toMillis() / 1000.0, outcome.exact() ? "exact, no drift" : "NOT EXACT");
+            out.printf("soak: rebuilt %,d records in %.1f s, removed what the killed rebuild left (%s), nothing left after: %s; %s%n",
+                    outcome.rebuild().records(), outcome.rebuild().elapsed().toMillis() / 1000.0,
+                    String.join(", ", outcome.rebuild().leftoversRemoved()), outcome.leftovers().isEmpty() ? "yes" : outcome.leftovers(),
+                    outcome.exact() ? "exact, no drift" : "NOT EXACT");
             return outcome;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -27,14 +27,11 @@ import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Comparator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -42,14 +39,14 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
  * Repopulates Redis from Kafka: replays every retained event through the processor's own topology, run as temporary
  * Kafka Streams applications with fresh application ids (so fresh offsets from the earliest record and fresh state),
  * and stops once their committed offsets — committed only after Redis acknowledged — reach the end offsets captured
  * at the start (and, for the author path, those of its internal topic once the inputs are in). Then it removes the
- * applications' consumer groups, internal topics and local state.
+ * applications' consumer groups, internal topics and local state, and, at its start and end, what earlier rebuilds
+ * killed before their clean-up left ({@link RebuildLeftovers}).
  * <p>
  * Three passes, one after the other: first follow and blog events (the follower graph, every publish and delete
  * fanned out to those who followed before it, in whatever order the re-partitioning brings follows and posts, as
@@ -86,11 +83,15 @@ public final class Rebuild {
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     /** Every delete and post of the retained history stays known for the whole replay (the live retentions are wall-clock time). */
     private static final Duration KEEP_FOR_THE_WHOLE_REPLAY = Duration.ofDays(365_000);
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmssSSS").withZone(ZoneOffset.UTC);
+    private static final String STAMP_PATTERN = "yyyyMMdd-HHmmssSSS";
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern(STAMP_PATTERN).withZone(ZoneOffset.UTC);
+    /** A killed rebuild's groups are empty this long after, and then removed by the next run ({@link RebuildLeftovers}). */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
     private static final Set<KafkaStreams.State> STOPPED = Set.of(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR,
             KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
 
     private final ProcessorConfig config;
+    private final String rebuildPrefix;
     private final String applicationId;
     private final String noticesApplicationId;
     private final String readsApplicationId;
@@ -99,7 +100,8 @@ public final class Rebuild {
     /** A rebuild whose temporary applications are named after {@code PROCESSOR_APPLICATION_ID} and {@code now}. */
     public Rebuild(ProcessorConfig config, Instant now) {
         this.config = config;
-        this.applicationId = config.applicationId() + "-rebuild-" + STAMP.format(now);
+        this.rebuildPrefix = config.applicationId() + "-rebuild-";
+        this.applicationId = rebuildPrefix + STAMP.format(now);
         this.noticesApplicationId = applicationId + "-notices";
         this.readsApplicationId = applicationId + "-reads";
     }
@@ -126,6 +128,8 @@ public final class Rebuild {
         SkippedRecords skipped = new SkippedRecords();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
              RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
+            RebuildLeftovers leftovers = new RebuildLeftovers(admin, rebuildPrefix, STAMP_PATTERN.length(), config.stateDir());
+            List<String> removed = new ArrayList<>(leftovers.remove(applicationId).removed());
             RebuildOffsets authors = RebuildOffsets.capture(admin,
                     List.of(config.topics().followEvents().name(), config.topics().blogEvents().name()));
             RebuildOffsets notices = RebuildOffsets.capture(admin, List.of(config.topics().noticeEvents().name()));
@@ -164,9 +168,12 @@ public final class Rebuild {
             } finally {
                 removeKafkaState(admin);
             }
+            // A rebuild killed shortly before this one started had a member then; its session has expired by now.
+            RebuildLeftovers.Sweep last = leftovers.remove(applicationId);
+            removed.addAll(last.removed());
             listener.progress(total, total, READ_PASS);
             RebuildSummary summary = new RebuildSummary(total, Duration.ofNanos(System.nanoTime() - startNanos),
-                    skipped.counts(), skipped.examples(), applicationIds());
+                    skipped.counts(), skipped.examples(), applicationIds(), removed, last.stillRunning());
             log.atInfo().addKeyValue("records", total).addKeyValue("seconds", summary.elapsed().toSeconds())
                     .addKeyValue("skipped", summary.skippedTotal()).log("rebuild done");
             return summary;
@@ -201,17 +208,7 @@ public final class Rebuild {
         } finally {
             app.close();
             app.deleteLocalState();
-            deleteFolder(config.stateDir().resolve(groupId));
-        }
-    }
-
-    /** Kafka Streams' clean-up leaves the application's folder with its lock and process id behind. */
-    private static void deleteFolder(Path folder) {
-        if (!Files.exists(folder)) return;
-        try (Stream<Path> paths = Files.walk(folder)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(path);
-        } catch (IOException e) {
-            log.warn("could not delete the rebuild's state folder {}: {}", folder, e.toString());
+            RebuildLeftovers.deleteFolder(config.stateDir().resolve(groupId));
         }
     }
 
@@ -231,6 +228,8 @@ public final class Rebuild {
 
     private Properties properties(String id) {
         Properties props = config.streamsProperties(id, config.streamThreads());
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) SESSION_TIMEOUT.toMillis());
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) SESSION_TIMEOUT.toMillis() / 3);
         props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // 0: no idling, but a task still waits for data the broker has for an empty partition, so an author's follow
         // and blog partitions are interleaved strictly by record timestamp.

@@ -6,11 +6,12 @@ import java.util.Map;
 
 /**
  * What a rebuild did: the records it replayed (those retained when it started), how long it took, the bad records
- * it skipped ({@code "<topic> <reason>"} → count, and a few examples with their coordinates) and the temporary
- * Kafka Streams applications it ran and removed again.
+ * it skipped ({@code "<topic> <reason>"} → count, and a few examples with their coordinates), the temporary
+ * Kafka Streams applications it ran and removed again, what earlier interrupted rebuilds had left and this one removed,
+ * and those it left because their groups still had members (running elsewhere, or killed moments ago).
  */
 public record RebuildSummary(long records, Duration elapsed, Map<String, Long> skipped, List<String> skippedExamples,
-                             List<String> applicationIds) {
+                             List<String> applicationIds, List<String> leftoversRemoved, List<String> leftoversStillRunning) {
 
     public long skippedTotal() {
         return skipped.values().stream().mapToLong(Long::longValue).sum();
