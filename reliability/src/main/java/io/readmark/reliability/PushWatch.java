@@ -2,16 +2,18 @@ package io.readmark.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.auth.AuthConfig;
-import io.readmark.common.config.Settings;
 import io.readmark.schemas.Json;
-import io.readmark.view.ViewApi;
 import io.readmark.view.ViewApiConfig;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -25,9 +27,9 @@ import java.util.stream.Stream;
 
 /**
  * Badges kept open through the soak: a view API on the soak's Redis and one unread stream per watched user, each
- * reconnecting 200 ms after it ends — a Redis outage ends streams, a view-API restart drops them — as a browser's
- * EventSource does. What matters is the end: once the pipeline drained, every watched user's last pushed counts must
- * equal the final state.
+ * reconnecting 200 ms after it ends — a Redis outage ends streams, a view API SIGKILLed drops them — as a browser's
+ * EventSource does. The view API runs in a process of its own. What matters is the end: once the pipeline drained,
+ * every watched user's last pushed counts must equal the final state.
  */
 public final class PushWatch implements AutoCloseable {
 
@@ -37,9 +39,12 @@ public final class PushWatch implements AutoCloseable {
 
     private static final Duration RECONNECT_AFTER = Duration.ofMillis(200);
     private static final Duration POLL = Duration.ofMillis(250);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final String redisUrl;
     private final String redisPrefix;
+    private final ChildJvm view;
+    private final int port;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
     private final Map<Long, Counts> lastPushed = new ConcurrentHashMap<>();
@@ -47,21 +52,20 @@ public final class PushWatch implements AutoCloseable {
     private final AtomicLong connections = new AtomicLong();
     private final List<Long> users = new ArrayList<>();
     private final List<Thread> clients = new ArrayList<>();
-    private volatile ViewApi view;
-    private volatile int port;
     private volatile boolean closed;
     private int restarts;
 
-    private PushWatch(String redisUrl, String redisPrefix) {
+    private PushWatch(String redisUrl, String redisPrefix, Path workDir) {
         this.redisUrl = redisUrl;
         this.redisPrefix = redisPrefix;
+        this.view = new ChildJvm("view-api", workDir.resolve("view-api.log"));
+        this.port = freePort();
     }
 
-    /** Starts a view API and a stream for each of {@code users}. */
-    public static PushWatch start(String redisUrl, String redisPrefix, List<Long> users) {
-        PushWatch watch = new PushWatch(redisUrl, redisPrefix);
-        watch.view = watch.startView(0);
-        watch.port = watch.view.port();
+    /** Starts a view API in a process of its own (its log in {@code workDir}) and a stream for each of {@code users}. */
+    public static PushWatch start(String redisUrl, String redisPrefix, List<Long> users, Path workDir) {
+        PushWatch watch = new PushWatch(redisUrl, redisPrefix, workDir);
+        watch.startView();
         for (long user : users) {
             watch.users.add(user);
             watch.clients.add(Thread.ofVirtual().name("push-watch-" + user).start(() -> watch.follow(user)));
@@ -69,10 +73,10 @@ public final class PushWatch implements AutoCloseable {
         return watch;
     }
 
-    /** Closes the view API with its streams open and starts a new one on the same port; the clients reconnect. */
+    /** SIGKILLs the view API with its streams open and starts a new one on the same port; the clients reconnect. */
     public synchronized void restartView() {
-        view.close();
-        view = startView(port);
+        view.kill(START_TIMEOUT);
+        startView();
         restarts++;
     }
 
@@ -121,10 +125,31 @@ public final class PushWatch implements AutoCloseable {
         }
     }
 
-    private ViewApi startView(int onPort) {
-        return ViewApi.start(ViewApiConfig.from(Settings.of(Map.of(ViewApiConfig.HOST, "127.0.0.1",
-                ViewApiConfig.PORT, Integer.toString(onPort), ViewApiConfig.MANAGEMENT_PORT, "0",
-                ViewApiConfig.REDIS_URL, redisUrl, ViewApiConfig.REDIS_PREFIX, redisPrefix, AuthConfig.MODE, "off"), Map.of())));
+    /** Starts the view API on the watch's port; returns once it answers. */
+    private void startView() {
+        view.start(List.of("-Xmx256m", "-XX:+UseSerialGC"), ChildViewApiMain.class, List.of(), Map.of(ViewApiConfig.HOST, "127.0.0.1",
+                ViewApiConfig.PORT, Integer.toString(port), ViewApiConfig.MANAGEMENT_PORT, "0",
+                ViewApiConfig.REDIS_URL, redisUrl, ViewApiConfig.REDIS_PREFIX, redisPrefix, AuthConfig.MODE, "off"), "view API on port " + port);
+        HttpRequest openApi = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/openapi.json")).timeout(Duration.ofSeconds(2)).build();
+        Poll.until(() -> {
+            if (!view.isAlive()) throw new IllegalStateException("the view API exited:\n" + view.logTail(30));
+            try {
+                return http.send(openApi, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }, START_TIMEOUT, Duration.ofMillis(100), () -> "the view API did not start:\n" + view.logTail(30));
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free local port", e);
+        }
     }
 
     /** One user's stream, opened again whenever it ends, until closed. */

@@ -90,7 +90,7 @@ public final class SoakRun {
             harness.awaitReady();
             harness.setUpWorkload();
             out.printf("soak: %d processors ready, follower graph produced; workload and faults start%n", config.processors());
-            try (PushWatch push = PushWatch.start(redis.url(), names.redisPrefix(), watchedUsers(config));
+            try (PushWatch push = PushWatch.start(redis.url(), names.redisPrefix(), watchedUsers(config), workDir);
                  PrometheusServer prometheus = config.prometheus() ? startPrometheus(harness, workDir, out) : null) {
                 List<FaultSchedule.Periodic> scheduled = new ArrayList<>(prometheus == null ? faults : alerted(faults, prometheus));
                 scheduled.add(new FaultSchedule.Periodic(new ViewApiRestart(push), config.viewRestartEvery()));

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Random;
 
 /**
- * The view API that serves the soak's open streams is closed with them open and started again on the same port, as
- * an instance replaced in a rolling deploy: every client reconnects and, at the end, must still show the final state.
+ * The view API that serves the soak's open streams is SIGKILLed with them open and started again on the same port, as
+ * a crashed instance that its supervisor restarts: every client reconnects and, at the end, must still show the final
+ * state.
  * Returns once every client has opened a new stream.
  */
 public final class ViewApiRestart implements Fault {
