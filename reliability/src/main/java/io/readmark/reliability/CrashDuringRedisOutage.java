@@ -7,8 +7,8 @@ import java.util.Random;
 /**
  * Two faults at once: Redis stops, and while it is down a processor process is SIGKILLed and started again, as a
  * host restarted during an outage. The new process must not crash-loop nor start consuming: it answers live and
- * not ready until Redis is back, then starts by itself and applies what waited. Returns once every processor is
- * ready again.
+ * not ready until Redis is back (and says so: {@code readmark_waiting_for_redis}), then starts by itself and applies
+ * what waited. Returns once every processor is ready again.
  */
 public final class CrashDuringRedisOutage implements Fault {
 
@@ -19,7 +19,7 @@ public final class CrashDuringRedisOutage implements Fault {
     private final Duration length;
     private int injected;
 
-    /** @param length how long Redis stays down at least; longer if the restarted process is slow to answer */
+    /** @param length how long Redis stays down after the restarted process answered, waiting for it */
     public CrashDuringRedisOutage(Duration length) {
         this.length = length;
     }
@@ -31,7 +31,11 @@ public final class CrashDuringRedisOutage implements Fault {
 
     @Override
     public synchronized void inject(Harness harness, Random random) throws Exception {
-        new RedisOutage(length, (h, redisBackAt) -> crashAndRestart(h, random)).inject(harness, random);
+        new RedisOutage(length, (h, redisBackAt) -> {
+            crashAndRestart(h, random);
+            // The restarted process waits for Redis as long as a real outage lasts, not just while it started.
+            Poll.pause(length);
+        }).inject(harness, random);
         harness.awaitReady();
         injected++;
     }

@@ -35,6 +35,10 @@ public final class ExpectedUnread {
     private final Map<Long, Long> noticeFloor = new TreeMap<>();
     /** audience → live notice → publishedAt ms (published, not withdrawn, the newest of the cap). */
     private final NavigableMap<String, NavigableMap<Long, Long>> live = new TreeMap<>();
+    /** A notice expired this long before a publish in its audience is gone after it, whatever the processor's clock lag. */
+    private static final long EXPIRED_FOR_SURE_AFTER = 1_000;
+    /** notice → expiresAt ms, for the notices that expire. */
+    private final Map<Long, Long> expiresAt = new TreeMap<>();
     /** user → audience → J<ms> or L<ms>, the latest membership change. */
     private final NavigableMap<Long, NavigableMap<String, String>> memberships = new TreeMap<>();
 
@@ -97,8 +101,14 @@ public final class ExpectedUnread {
     }
 
     /** Stored once for the audience; beyond the cap of live notices the oldest goes (times are distinct). */
-    void noticePublished(String audience, long notice, long publishedAt) {
+    /**
+     * A broadcast, expiring at {@code expiresAtMillis} unless 0. The audience's notices that expired a second or more
+     * before it are forgotten, as the publish script drops them: its clock, when it runs, is at least the event's.
+     */
+    void noticePublished(String audience, long notice, long publishedAt, long expiresAtMillis) {
         NavigableMap<Long, Long> notices = live.computeIfAbsent(audience, a -> new TreeMap<>());
+        notices.keySet().removeIf(held -> expiresAt.getOrDefault(held, Long.MAX_VALUE) <= publishedAt - EXPIRED_FOR_SURE_AFTER);
+        if (expiresAtMillis > 0) expiresAt.put(notice, expiresAtMillis);
         notices.put(notice, publishedAt);
         if (notices.size() > NoticeLimits.DEFAULTS.maxNoticesPerAudience()) {
             notices.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(oldest -> notices.remove(oldest.getKey()));
@@ -120,9 +130,31 @@ public final class ExpectedUnread {
         return live.values().stream().mapToLong(Map::size).sum();
     }
 
-    /** audience → live notice → publishedAt ms. */
-    public NavigableMap<String, NavigableMap<Long, Long>> liveNotices() {
-        return Collections.unmodifiableNavigableMap(live);
+    /** audience → notice live at {@code now} → publishedAt ms. */
+    public NavigableMap<String, NavigableMap<Long, Long>> liveNotices(long now) {
+        NavigableMap<String, NavigableMap<Long, Long>> liveNow = new TreeMap<>();
+        live.forEach((audience, notices) -> {
+            NavigableMap<Long, Long> unexpired = new TreeMap<>(notices);
+            unexpired.keySet().removeIf(notice -> !liveAt(notice, now));
+            liveNow.put(audience, unexpired);
+        });
+        return liveNow;
+    }
+
+    /** Whether a broadcast that was published is unexpired at {@code now}; one the model never saw counts as live. */
+    public boolean liveAt(long notice, long now) {
+        return expiresAt.getOrDefault(notice, Long.MAX_VALUE) > now;
+    }
+
+    /** How many broadcasts published with an expiry had expired at {@code now}. */
+    public long noticesExpiredBy(long now) {
+        return expiresAt.values().stream().filter(at -> at <= now).count();
+    }
+
+    /** How many notices the audience may hold: its live ones and those expired too recently to be sure they are gone. */
+    int noticesHeld(String audience) {
+        NavigableMap<Long, Long> notices = live.get(audience);
+        return notices == null ? 0 : notices.size();
     }
 
     /** user → audience → J<ms> or L<ms>. */
@@ -149,10 +181,11 @@ public final class ExpectedUnread {
     }
 
     /**
-     * The broadcasts the user has unread: live notices of everyone's audience and of those the user joined (the latest
-     * change a join), published after the join and after the notice floor, not read; each id once.
+     * The broadcasts the user has unread at {@code now}: live notices of everyone's audience and of those the user
+     * joined (the latest change a join), published after the join and after the notice floor, not read, not expired;
+     * each id once.
      */
-    public long unreadBroadcastsOf(long user) {
+    public long unreadBroadcastsOf(long user, long now) {
         long floor = noticeFloor.getOrDefault(user, Long.MIN_VALUE);
         Set<Long> read = noticeReads.getOrDefault(user, Set.of());
         Map<String, Long> joined = new TreeMap<>();
@@ -162,7 +195,7 @@ public final class ExpectedUnread {
         });
         Set<Long> unread = new TreeSet<>();
         joined.forEach((audience, since) -> live.getOrDefault(audience, new TreeMap<>()).forEach((notice, publishedAt) -> {
-            if (publishedAt > since && publishedAt > floor && !read.contains(notice)) unread.add(notice);
+            if (publishedAt > since && publishedAt > floor && !read.contains(notice) && liveAt(notice, now)) unread.add(notice);
         }));
         return unread.size();
     }

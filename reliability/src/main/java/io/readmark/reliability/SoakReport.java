@@ -18,11 +18,12 @@ import java.util.Map;
  * @param badInputsTried bad records Kafka stored during the run
  * @param deadLetters    null if the dead-letter topic could not be read
  * @param redisLoss      null if the rebuild or the reconcile did not finish
+ * @param noticesExpired broadcasts that expired before the check, so that the check saw them gone
  */
 public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
                          Map<String, Integer> faultsSurvived, Map<String, Integer> alertsConfirmed, List<String> failures, Duration drained,
                          CheckResult check, PushCheck pushes, long badInputsTried, DeadLetterAudit deadLetters,
-                         RedisLossRecovery.Outcome redisLoss, Path workDir) {
+                         RedisLossRecovery.Outcome redisLoss, long noticesExpired, Path workDir) {
 
     public SoakReport {
         faultsSurvived = Map.copyOf(faultsSurvived);
@@ -55,6 +56,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   drained in        %s
                   users checked     %s
                   entries expected  %s
+                  notices expired   %,d
                   lost              %s
                   extra             %s
                   double-counted    %s
@@ -67,7 +69,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                 """, passed() ? "PASSED" : "FAILED", seed, minutesAndSeconds(workload), processors,
                 eventsProduced, timesEach(faultsSurvived, "none"), timesEach(alertsConfirmed, "no Prometheus watched"),
                 drained == null ? "did not drain" : "%.1f s".formatted(drained.toMillis() / 1000.0),
-                figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()),
+                figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()), noticesExpired,
                 figure(check == null ? null : check.lost()), figure(check == null ? null : check.extra()),
                 figure(check == null ? null : check.doubleCounted()), pushed(), badInputsTried, deadLettered(), rebuild(), reconcile(),
                 minutesAndSeconds(elapsed));

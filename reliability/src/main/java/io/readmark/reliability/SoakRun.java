@@ -45,7 +45,7 @@ public final class SoakRun {
     /** The alert each default fault must fire, by fault name. */
     private static final Map<String, String> ALERT_OF_FAULT = Map.of("processor-crash", "ReadmarkProcessorDown",
             "redis-outage", "ReadmarkRedisWriteRetries", "poison-pills", "ReadmarkDeadLetters",
-            "broker-restart", "ReadmarkKafkaUnreachable", "crash-during-redis-outage", "ReadmarkRedisWriteRetries");
+            "broker-restart", "ReadmarkKafkaUnreachable", "crash-during-redis-outage", "ReadmarkProcessorWaitingForRedis");
 
     private SoakRun() {
     }
@@ -135,7 +135,8 @@ public final class SoakRun {
         RedisLossRecovery.Outcome redisLoss = drained == null ? null : redisLost(harness, workDir, failures, out);
         return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
                 config.processors(), harness.eventsProduced(), schedule.survived(), alertsConfirmed(faults), failures,
-                drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss, workDir);
+                drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss,
+                harness.expected().noticesExpiredBy(System.currentTimeMillis()), workDir);
     }
 
     /** Every watched stream's last push against the model's final counts; a difference is a failure of the run. */
@@ -146,11 +147,14 @@ public final class SoakRun {
         return new PushCheck(push.users(), push.pushes(), push.connections(), differing.size());
     }
 
-    /** What the counts route answers for {@code user} once everything is applied: blogs and notices, unread. */
+    /**
+     * What the counts route answers for {@code user} now that everything is applied: blogs and notices, unread. Asked
+     * again while the pushes settle, so a notice expiring meanwhile leaves the count, as the stream's own push does.
+     */
     private static PushWatch.Counts expectedCounts(ExpectedUnread expected, long user) {
         Map<Long, Long> byAuthor = new TreeMap<>();
         expected.unreadOf(user).forEach((author, blogs) -> byAuthor.put(author, (long) blogs.size()));
-        long notices = expected.unreadNoticesOf(user) + expected.unreadBroadcastsOf(user);
+        long notices = expected.unreadNoticesOf(user) + expected.unreadBroadcastsOf(user, System.currentTimeMillis());
         return new PushWatch.Counts(byAuthor.values().stream().mapToLong(Long::longValue).sum() + notices, notices, byAuthor);
     }
 

@@ -57,7 +57,14 @@ public final class Workload {
     private static final int RESENDABLE = 2_000;
     private static final int MAX_NOTICE_RECIPIENTS = 5;
     /** Broadcast audiences: {@code everyone}, and two that users join and leave. */
-    private static final List<String> AUDIENCES = List.of("everyone", "staff", "beta-testers");
+    private static final List<String> AUDIENCES = List.of("everyone", "staff", "beta-testers", "flash");
+    /** The audience whose notices expire, 2 to 20 s after they are published. */
+    private static final String EXPIRING = "flash";
+    /**
+     * At most this many notices held in the expiring audience, far below its cap: a capped audience drops its oldest,
+     * and which those are would depend on when the processor dropped the expired ones.
+     */
+    private static final int MAX_EXPIRING_HELD = 60;
 
     private enum Op {
         PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), ALL_READ(2), INBOX_SEEN(5), DELETE(6),
@@ -292,12 +299,16 @@ public final class Workload {
         model.noticeRead(user, notice);
     }
 
-    /** A broadcast: one write for the whole audience (read diffusion). */
+    /** A broadcast: one write for the whole audience (read diffusion); those of the expiring audience expire. */
     private void publishNotice(String audience) {
+        boolean expiring = audience.equals(EXPIRING);
+        if (expiring && model.noticesHeld(EXPIRING) >= MAX_EXPIRING_HELD) return;
         long notice = ++blogSequence;
         long at = clock.next();
-        remember(producer.send(new NoticePublished(nextEventId(), notice, audience, Instant.ofEpochMilli(at)), at));
-        model.noticePublished(audience, notice, at);
+        long expiresAt = expiring ? at + 2_000 + random.nextInt(18_000) : 0;
+        remember(producer.send(new NoticePublished(nextEventId(), notice, audience, Instant.ofEpochMilli(at),
+                expiring ? Instant.ofEpochMilli(expiresAt) : null), at));
+        model.noticePublished(audience, notice, at, expiresAt);
         broadcasts.add(new Object[]{audience, notice});
     }
 

@@ -1,6 +1,7 @@
 package io.readmark.processor;
 
 import io.lettuce.core.RedisException;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
@@ -34,6 +35,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The stream processor deployable: checks its topics, serves health and metrics over HTTP, connects Redis — in the
@@ -54,11 +56,16 @@ public final class StreamProcessor implements AutoCloseable {
     private RedisConnections redis; // guarded by this; null until connected
     private volatile List<StreamsApp> apps = List.of(); // set once, when connected
     private final CountDownLatch connected = new CountDownLatch(1);
+    /** 1 while the applications wait for Redis to answer: a process that started during an outage (an alert's input). */
+    private final AtomicInteger waitingForRedis = new AtomicInteger();
     private boolean closed; // guarded by this
 
     private StreamProcessor(ProcessorConfig config, ServiceMetrics metrics) throws IOException {
         this.config = config;
         this.metrics = metrics;
+        Gauge.builder("readmark.waiting.for.redis", waitingForRedis, AtomicInteger::get)
+                .description("1 while the processor cannot start its applications because Redis does not answer")
+                .register(metrics.registry());
         HealthRoutes health = new HealthRoutes(() -> apps);
         this.server = JsonHttpServer.management(NAME, metrics.registry(), health::live, health::ready)
                 .start(config.httpHost(), config.httpPort());
@@ -103,6 +110,7 @@ public final class StreamProcessor implements AutoCloseable {
         } catch (RedisException e) {
             synchronized (this) {
                 if (closed) return;
+                waitingForRedis.set(1);
                 log.atWarn().addKeyValue("retryInMs", nextRetry.toMillis()).addKeyValue("error", e.getMessage())
                         .log("Redis is unreachable; not ready, and nothing is consumed until it answers");
                 retries.schedule(() -> attemptLater(RedisRetry.after(nextRetry)), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
@@ -115,6 +123,7 @@ public final class StreamProcessor implements AutoCloseable {
                 return;
             }
             redis = connection;
+            waitingForRedis.set(0);
             List<StreamsApp> created = createApps(config, connection, metrics.registry());
             created.forEach(StreamsApp::start);
             apps = List.copyOf(created);
