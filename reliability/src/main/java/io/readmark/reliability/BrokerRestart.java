@@ -1,5 +1,7 @@
 package io.readmark.reliability;
 
+import io.readmark.infra.PrometheusText;
+
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -8,8 +10,9 @@ import java.util.Random;
 /**
  * SIGKILLs the Kafka broker's process, keeps it down for a while and starts it again on the same port with its data
  * ({@link RestartableKafka}), as a crashed broker that its supervisor restarts: nothing flushed, the log recovered at
- * the start. Producers and processors must wait and carry on by themselves: no processor may exit and no stream thread
- * may fail meanwhile. Returns once every processor is ready again.
+ * the start. The kill waits (a while at most) for a big-V fan-out in flight, so that it falls between a post's chunks.
+ * Producers and processors must wait and carry on by themselves: no processor may exit and no stream thread may fail
+ * meanwhile. Returns once every processor is ready again.
  */
 public final class BrokerRestart implements Fault {
 
@@ -17,8 +20,13 @@ public final class BrokerRestart implements Fault {
     /** What a processor logs when a stream thread dies of an exception and is replaced. */
     private static final String THREAD_FAILED = "stream thread failed";
 
+    private static final Duration FANOUT_WAIT = Duration.ofSeconds(15);
+    private static final Duration FANOUT_POLL = Duration.ofMillis(20);
+    private static final String PENDING_FOLLOWERS = "readmark_fanout_pending_followers";
+
     private final Duration downtime;
     private int restarts;
+    private int duringFanout;
 
     public BrokerRestart(Duration downtime) {
         this.downtime = downtime;
@@ -34,12 +42,14 @@ public final class BrokerRestart implements Fault {
         RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
         Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
         harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
+        boolean fanoutInFlight = awaitFanoutInFlight(harness);
         kafka.kill();
         try {
             Poll.pause(downtime);
         } finally {
             kafka.start();
             restarts++;
+            if (fanoutInFlight) duringFanout++;
         }
         for (ProcessorProcess processor : logBefore.keySet()) {
             if (!processor.isAlive()) {
@@ -58,5 +68,26 @@ public final class BrokerRestart implements Fault {
 
     public synchronized int restarts() {
         return restarts;
+    }
+
+    /** How many of the kills fell while a processor had followers of a big-V post still to fan out. */
+    public synchronized int duringFanout() {
+        return duringFanout;
+    }
+
+    /** True once a processor reports followers still to fan out; false if none did within the wait. */
+    private static boolean awaitFanoutInFlight(Harness harness) {
+        long deadline = System.nanoTime() + FANOUT_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ProcessorProcess processor : harness.runningProcessors()) {
+                try {
+                    if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
+                } catch (RuntimeException e) {
+                    // Restarting or busy: ask the next one.
+                }
+            }
+            Poll.pause(FANOUT_POLL);
+        }
+        return false;
     }
 }

@@ -71,8 +71,10 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         env.put("PROCESSOR_AUTHOR_PARTITIONS", Integer.toString(authorPartitions()));
         env.put("PROCESSOR_SESSION_TIMEOUT", SESSION_TIMEOUT.toString());
         env.put("PROCESSOR_BIGV_THRESHOLD", Integer.toString(bigVThreshold));
-        // Small chunks, so that one big-V post is several chunks and a crash can fall between them.
+        // Small chunks, one per tick, so that one big-V post is several chunks over a quarter of a second and a crash
+        // or a broker kill can fall between them.
         env.put("PROCESSOR_FANOUT_CHUNK_SIZE", "40");
+        env.put("PROCESSOR_FANOUT_CHUNKS_PER_TICK", "1");
         env.put("READMARK_MAX_UNREAD_PER_AUTHOR", NO_CAP);
         env.put("READMARK_MAX_READ_MARKS_PER_USER", NO_CAP);
         env.put("PROCESSOR_HTTP_HOST", "127.0.0.1");

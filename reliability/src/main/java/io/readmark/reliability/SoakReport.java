@@ -19,11 +19,13 @@ import java.util.Map;
  * @param deadLetters    null if the dead-letter topic could not be read
  * @param redisLoss      null if the rebuild or the reconcile did not finish
  * @param noticesExpired broadcasts that expired before the check, so that the check saw them gone
+ * @param brokerKillsDuringFanout broker kills that fell while a big-V post's followers were still being fanned out
  */
 public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
                          Map<String, Integer> faultsSurvived, Map<String, Integer> alertsConfirmed, List<String> failures, Duration drained,
                          CheckResult check, PushCheck pushes, long badInputsTried, DeadLetterAudit deadLetters,
-                         RedisLossRecovery.Outcome redisLoss, long noticesExpired, Path workDir) {
+                         RedisLossRecovery.Outcome redisLoss, long noticesExpired,
+                         int brokerKillsDuringFanout, Path workDir) {
 
     public SoakReport {
         faultsSurvived = Map.copyOf(faultsSurvived);
@@ -52,6 +54,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   workload          %s, %d processor processes
                   events produced   %,d
                   faults survived   %s
+                  broker kills      %d during a big-V fan-out
                   alerts confirmed  %s
                   drained in        %s
                   users checked     %s
@@ -67,7 +70,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   reconcile         %s
                   took              %s
                 """, passed() ? "PASSED" : "FAILED", seed, minutesAndSeconds(workload), processors,
-                eventsProduced, timesEach(faultsSurvived, "none"), timesEach(alertsConfirmed, "no Prometheus watched"),
+                eventsProduced, timesEach(faultsSurvived, "none"), brokerKillsDuringFanout, timesEach(alertsConfirmed, "no Prometheus watched"),
                 drained == null ? "did not drain" : "%.1f s".formatted(drained.toMillis() / 1000.0),
                 figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()), noticesExpired,
                 figure(check == null ? null : check.lost()), figure(check == null ? null : check.extra()),

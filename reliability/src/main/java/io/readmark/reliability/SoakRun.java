@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
@@ -122,9 +123,7 @@ public final class SoakRun {
             failures.add("check: " + e);
         }
         PushCheck pushCheck = checkPushes(harness, push, failures);
-        Map<PoisonPills.Source, BadRecords.Category> badRecords = faults.stream().map(FaultSchedule.Periodic::fault)
-                .map(fault -> fault instanceof AlertedFault alerted ? alerted.fault() : fault)
-                .filter(PoisonPills.class::isInstance).map(PoisonPills.class::cast).findFirst()
+        Map<PoisonPills.Source, BadRecords.Category> badRecords = fault(faults, PoisonPills.class)
                 .map(PoisonPills::sentBySource).orElse(Map.of());
         DeadLetterAudit deadLetters = null;
         try {
@@ -136,7 +135,15 @@ public final class SoakRun {
         return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
                 config.processors(), harness.eventsProduced(), schedule.survived(), alertsConfirmed(faults), failures,
                 drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss,
-                harness.expected().noticesExpiredBy(System.currentTimeMillis()), workDir);
+                harness.expected().noticesExpiredBy(System.currentTimeMillis()),
+                fault(faults, BrokerRestart.class).map(BrokerRestart::duringFanout).orElse(0), workDir);
+    }
+
+    /** The scheduled fault of that class, unwrapped from its alert check. */
+    private static <F extends Fault> Optional<F> fault(List<FaultSchedule.Periodic> faults, Class<F> type) {
+        return faults.stream().map(FaultSchedule.Periodic::fault)
+                .map(fault -> fault instanceof AlertedFault alerted ? alerted.fault() : fault)
+                .filter(type::isInstance).map(type::cast).findFirst();
     }
 
     /** Every watched stream's last push against the model's final counts; a difference is a failure of the run. */

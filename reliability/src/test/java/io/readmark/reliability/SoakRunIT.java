@@ -34,6 +34,7 @@ class SoakRunIT {
         assertThat(report.survived("redis-outage")).isGreaterThanOrEqualTo(1);
         assertThat(report.survived("poison-pills")).isGreaterThanOrEqualTo(1);
         assertThat(report.survived("broker-restart")).isGreaterThanOrEqualTo(1);
+        assertThat(report.brokerKillsDuringFanout()).as("broker kills between a big-V post's chunks").isGreaterThanOrEqualTo(1);
         assertThat(report.survived("crash-during-redis-outage")).isGreaterThanOrEqualTo(1);
         assertThat(report.survived("view-api-restart")).isGreaterThanOrEqualTo(1);
         assertThat(report.pushes().users()).isEqualTo(25);
