@@ -90,9 +90,9 @@ final class RebuildCommand {
         if (!summary.leftoversRemoved().isEmpty()) {
             out.println("also removed what interrupted rebuilds left: " + String.join(", ", summary.leftoversRemoved()));
         }
-        if (!summary.leftoversStillRunning().isEmpty()) {
+        if (!summary.leftoversWithMembers().isEmpty()) {
             out.println("left for the next run (their groups still have members: running elsewhere, or killed less than "
-                    + Rebuild.SESSION_TIMEOUT.toSeconds() + " s ago): " + String.join(", ", summary.leftoversStillRunning()));
+                    + Rebuild.SESSION_TIMEOUT.toSeconds() + " s ago): " + String.join(", ", summary.leftoversWithMembers()));
         }
     }
 }

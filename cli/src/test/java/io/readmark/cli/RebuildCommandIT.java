@@ -78,17 +78,21 @@ class RebuildCommandIT {
     @Test
     void shouldRemoveWhatAnInterruptedRebuildLeftAndLeaveOneThatIsRunning(@TempDir Path stateDir) throws Exception {
         // Given what a rebuild killed before its clean-up leaves — a group with offsets and no member, an internal
-        // topic, a state folder — and a rebuild running elsewhere, whose group has a member
+        // topic, a state folder — a rebuild running elsewhere, whose group has a member, and a group of another
+        // application whose id merely starts like a rebuild's
         Map<String, String> settings = settings(stateDir);
         String bootstrap = TestInfrastructure.shared().kafkaBootstrapServers();
         String killed = run + "-rebuild-20260101-000000000";
         String running = run + "-rebuild-20260101-000000001";
+        String lookalike = run + "-rebuild-of-the-search-index";
         KafkaTopics.createTopics(bootstrap, Map.of("follow-" + run, 1, "blog-" + run, 1, "read-" + run, 1, "notice-" + run, 1,
                 "dlq-" + run, 1, "fanout-" + run, 1, killed + "-reads-KSTREAM-0-repartition", 1, running + "-KSTREAM-0-repartition", 1));
         TopicPartition follows = new TopicPartition("follow-" + run, 0);
-        try (KafkaConsumer<String, String> dead = consumer(bootstrap, killed + "-reads")) {
-            dead.assign(List.of(follows));
-            dead.commitSync(Map.of(follows, new OffsetAndMetadata(0)));
+        for (String group : List.of(killed + "-reads", lookalike)) {
+            try (KafkaConsumer<String, String> dead = consumer(bootstrap, group)) {
+                dead.assign(List.of(follows));
+                dead.commitSync(Map.of(follows, new OffsetAndMetadata(0)));
+            }
         }
         Files.createDirectories(stateDir.resolve(killed + "-reads").resolve("0_0"));
         try (KafkaConsumer<String, String> member = consumer(bootstrap, running);
@@ -108,7 +112,7 @@ class RebuildCommandIT {
                     .contains("left for the next run (their groups still have members: running elsewhere, or killed less than 10 s ago): "
                             + running + "\n");
             List<String> groups = admin.listGroups().all().get().stream().map(GroupListing::groupId).toList();
-            assertThat(groups).doesNotContain(killed + "-reads").contains(running);
+            assertThat(groups).doesNotContain(killed + "-reads").contains(running, lookalike);
             Set<String> topics = admin.listTopics().names().get();
             assertThat(topics).doesNotContain(killed + "-reads-KSTREAM-0-repartition").contains(running + "-KSTREAM-0-repartition");
             assertThat(stateDir.resolve(killed + "-reads")).doesNotExist();

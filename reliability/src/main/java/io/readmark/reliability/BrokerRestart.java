@@ -21,7 +21,7 @@ public final class BrokerRestart implements Fault {
     private static final String THREAD_FAILED = "stream thread failed";
 
     private static final Duration FANOUT_WAIT = Duration.ofSeconds(15);
-    private static final Duration FANOUT_POLL = Duration.ofMillis(20);
+    private static final Duration FANOUT_POLL = Duration.ofMillis(100);
     private static final String PENDING_FOLLOWERS = "readmark_fanout_pending_followers";
 
     private final Duration downtime;
@@ -42,14 +42,14 @@ public final class BrokerRestart implements Fault {
         RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
         Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
         harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
-        boolean fanoutInFlight = awaitFanoutInFlight(harness);
+        boolean fanoutSeenInFlight = awaitFanoutInFlight(harness);
         kafka.kill();
         try {
             Poll.pause(downtime);
         } finally {
             kafka.start();
             restarts++;
-            if (fanoutInFlight) duringFanout++;
+            if (fanoutSeenInFlight) duringFanout++;
         }
         for (ProcessorProcess processor : logBefore.keySet()) {
             if (!processor.isAlive()) {
@@ -70,7 +70,7 @@ public final class BrokerRestart implements Fault {
         return restarts;
     }
 
-    /** How many of the kills fell while a processor had followers of a big-V post still to fan out. */
+    /** How many of the kills came right after a processor reported followers of a big-V post still to fan out. */
     public synchronized int duringFanout() {
         return duringFanout;
     }
@@ -83,6 +83,7 @@ public final class BrokerRestart implements Fault {
                 try {
                     if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
                 } catch (RuntimeException e) {
+                    if (Thread.currentThread().isInterrupted()) throw e;
                     // Restarting or busy: ask the next one.
                 }
             }

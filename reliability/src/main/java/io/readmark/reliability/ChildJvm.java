@@ -78,7 +78,7 @@ final class ChildJvm implements AutoCloseable {
         Process p = process;
         if (p == null) return;
         p.destroyForcibly();
-        waitFor(p, timeout);
+        if (!waitFor(p, timeout)) throw new IllegalStateException(name + " did not end within " + timeout.toSeconds() + " s of SIGKILL");
         append("==== " + Instant.now() + " killed (SIGKILL)");
     }
 

@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class ChildRebuildMain {
 
-    /** Printed with the records Redis acknowledged so far, each time the rebuild reports progress. */
+    /** Printed as {@code rebuild applied <records> of <total>}, each time the rebuild reports progress. */
     static final String APPLIED = "rebuild applied ";
 
     private ChildRebuildMain() {

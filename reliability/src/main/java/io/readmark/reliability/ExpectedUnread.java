@@ -20,6 +20,9 @@ import java.util.function.Consumer;
  */
 public final class ExpectedUnread {
 
+    /** A notice expired this long before a publish in its audience is gone after it, whatever the processor's clock lag. */
+    private static final long EXPIRED_FOR_SURE_AFTER = 1_000;
+
     /** author → current followers. */
     private final Map<Long, NavigableSet<Long>> followers = new TreeMap<>();
     /** user → author → blog → publishedAt ms; no empty inner maps. */
@@ -35,8 +38,6 @@ public final class ExpectedUnread {
     private final Map<Long, Long> noticeFloor = new TreeMap<>();
     /** audience → live notice → publishedAt ms (published, not withdrawn, the newest of the cap). */
     private final NavigableMap<String, NavigableMap<Long, Long>> live = new TreeMap<>();
-    /** A notice expired this long before a publish in its audience is gone after it, whatever the processor's clock lag. */
-    private static final long EXPIRED_FOR_SURE_AFTER = 1_000;
     /** notice → expiresAt ms, for the notices that expire. */
     private final Map<Long, Long> expiresAt = new TreeMap<>();
     /** user → audience → J<ms> or L<ms>, the latest membership change. */
@@ -100,14 +101,13 @@ public final class ExpectedUnread {
         noticeFloor.merge(user, readAt, Math::max);
     }
 
-    /** Stored once for the audience; beyond the cap of live notices the oldest goes (times are distinct). */
     /**
-     * A broadcast, expiring at {@code expiresAtMillis} unless 0. The audience's notices that expired a second or more
-     * before it are forgotten, as the publish script drops them: its clock, when it runs, is at least the event's.
+     * A broadcast, stored once for the audience, expiring at {@code expiresAtMillis} unless 0; beyond the cap of live
+     * notices the oldest goes (times are distinct).
      */
     void noticePublished(String audience, long notice, long publishedAt, long expiresAtMillis) {
         NavigableMap<Long, Long> notices = live.computeIfAbsent(audience, a -> new TreeMap<>());
-        notices.keySet().removeIf(held -> expiresAt.getOrDefault(held, Long.MAX_VALUE) <= publishedAt - EXPIRED_FOR_SURE_AFTER);
+        forgetExpired(audience, publishedAt);
         if (expiresAtMillis > 0) expiresAt.put(notice, expiresAtMillis);
         notices.put(notice, publishedAt);
         if (notices.size() > NoticeLimits.DEFAULTS.maxNoticesPerAudience()) {
@@ -149,6 +149,17 @@ public final class ExpectedUnread {
     /** How many broadcasts published with an expiry had expired at {@code now}. */
     public long noticesExpiredBy(long now) {
         return expiresAt.values().stream().filter(at -> at <= now).count();
+    }
+
+    /**
+     * Forgets the audience's notices that expired a second or more before {@code at}, as the next publish script in the
+     * audience drops them: its clock is the processor's wall clock, at or after the event's time in the workload (the
+     * workload's clock runs ahead of the wall clock only in its set-up burst, which holds no notice). Only what the
+     * audience may hold depends on it; what counts is compared at one instant ({@link #liveAt}).
+     */
+    void forgetExpired(String audience, long at) {
+        NavigableMap<Long, Long> notices = live.get(audience);
+        if (notices != null) notices.keySet().removeIf(held -> expiresAt.getOrDefault(held, Long.MAX_VALUE) <= at - EXPIRED_FOR_SURE_AFTER);
     }
 
     /** How many notices the audience may hold: its live ones and those expired too recently to be sure they are gone. */

@@ -40,6 +40,7 @@ public final class PushWatch implements AutoCloseable {
     private static final Duration RECONNECT_AFTER = Duration.ofMillis(200);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration KILL_TIMEOUT = Duration.ofSeconds(30);
 
     private final String redisUrl;
     private final String redisPrefix;
@@ -65,7 +66,12 @@ public final class PushWatch implements AutoCloseable {
     /** Starts a view API in a process of its own (its log in {@code workDir}) and a stream for each of {@code users}. */
     public static PushWatch start(String redisUrl, String redisPrefix, List<Long> users, Path workDir) {
         PushWatch watch = new PushWatch(redisUrl, redisPrefix, workDir);
-        watch.startView();
+        try {
+            watch.startView();
+        } catch (RuntimeException e) {
+            watch.view.close();
+            throw e;
+        }
         for (long user : users) {
             watch.users.add(user);
             watch.clients.add(Thread.ofVirtual().name("push-watch-" + user).start(() -> watch.follow(user)));
@@ -75,7 +81,7 @@ public final class PushWatch implements AutoCloseable {
 
     /** SIGKILLs the view API with its streams open and starts a new one on the same port; the clients reconnect. */
     public synchronized void restartView() {
-        view.kill(START_TIMEOUT);
+        view.kill(KILL_TIMEOUT);
         startView();
         restarts++;
     }

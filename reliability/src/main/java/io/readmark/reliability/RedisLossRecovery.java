@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -36,16 +37,19 @@ public final class RedisLossRecovery {
      */
     public record Outcome(RebuildSummary rebuild, CheckResult check, ReconcileReport reconcile, List<String> leftovers) {
 
-        /**
-         * The rebuilt state exactly the model's, no user's counts drifted from their sets, and the killed rebuild's
-         * leftovers removed by the second one, with nothing left behind.
-         */
+        /** The rebuilt state exactly the model's and no user's counts drifted from their sets. */
         public boolean exact() {
-            return check.exact() && reconcile.clean() && rebuild.leftoversRemoved().size() == 1 && leftovers.isEmpty();
+            return check.exact() && reconcile.clean();
+        }
+
+        /** The killed rebuild's leftovers removed by the second one, and nothing left by any rebuild. */
+        public boolean cleanedUp() {
+            return rebuild.leftoversRemoved().size() == 1 && leftovers.isEmpty();
         }
     }
 
     private static final Duration PROGRESS_TIMEOUT = Duration.ofMinutes(2);
+    private static final long ADMIN_TIMEOUT_SECONDS = 30;
     private static final Duration POLL = Duration.ofMillis(200);
 
     private RedisLossRecovery() {
@@ -68,17 +72,25 @@ public final class RedisLossRecovery {
         }
     }
 
-    /** Starts a rebuild in a process of its own and SIGKILLs it once Redis acknowledged some of its records. */
+    /** Starts a rebuild in a process of its own and SIGKILLs it once Redis acknowledged some, not all, of its records. */
     private static void killMidway(Harness harness, Path stateDir) {
         try (ChildJvm rebuild = new ChildJvm("rebuild", harness.workDir().resolve("killed-rebuild.log"))) {
             rebuild.start(List.of("-Xmx384m", "-XX:+UseSerialGC"), ChildRebuildMain.class, List.of(),
                     harness.processorEnvironment(stateDir), "rebuild, to be killed midway");
             Poll.until(() -> {
                 if (!rebuild.isAlive()) throw new IllegalStateException("the rebuild to kill ended first:\n" + rebuild.logTail(20));
-                return rebuild.log().lines().anyMatch(line -> line.startsWith(ChildRebuildMain.APPLIED) && !line.startsWith(ChildRebuildMain.APPLIED + "0 "));
+                return rebuild.log().lines().anyMatch(RedisLossRecovery::midway);
             }, PROGRESS_TIMEOUT, POLL, () -> "the rebuild to kill made no progress:\n" + rebuild.logTail(20));
             rebuild.kill(Duration.ofSeconds(30));
         }
+    }
+
+    /** A progress line of the child ({@code rebuild applied <records> of <total>}) with some records applied, not all. */
+    private static boolean midway(String line) {
+        if (!line.startsWith(ChildRebuildMain.APPLIED)) return false;
+        String[] appliedOfTotal = line.substring(ChildRebuildMain.APPLIED.length()).split(" of ");
+        long applied = Long.parseLong(appliedOfTotal[0].strip());
+        return applied > 0 && applied < Long.parseLong(appliedOfTotal[1].strip());
     }
 
     private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {
@@ -92,7 +104,7 @@ public final class RedisLossRecovery {
         List<String> groups = rebuildGroups(admin, prefix);
         if (groups.isEmpty()) return 0;
         try {
-            return admin.describeConsumerGroups(groups).all().get().values().stream().filter(group -> !group.members().isEmpty()).count();
+            return admin.describeConsumerGroups(groups).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).values().stream().filter(group -> !group.members().isEmpty()).count();
         } catch (Exception e) {
             throw new IllegalStateException("cannot describe the rebuilds' groups", e);
         }
@@ -102,7 +114,7 @@ public final class RedisLossRecovery {
     private static List<String> leftovers(Admin admin, String prefix, Path stateDir) {
         try (Stream<Path> folders = Files.exists(stateDir) ? Files.list(stateDir) : Stream.empty()) {
             List<String> left = new ArrayList<>(rebuildGroups(admin, prefix));
-            admin.listTopics().names().get().stream().filter(topic -> topic.startsWith(prefix)).forEach(left::add);
+            admin.listTopics().names().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream().filter(topic -> topic.startsWith(prefix)).forEach(left::add);
             folders.map(folder -> folder.getFileName().toString()).filter(folder -> folder.startsWith(prefix)).forEach(left::add);
             return left;
         } catch (Exception e) {
@@ -112,7 +124,7 @@ public final class RedisLossRecovery {
 
     private static List<String> rebuildGroups(Admin admin, String prefix) {
         try {
-            return admin.listGroups().all().get().stream().map(GroupListing::groupId).filter(group -> group.startsWith(prefix)).toList();
+            return admin.listGroups().all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream().map(GroupListing::groupId).filter(group -> group.startsWith(prefix)).toList();
         } catch (Exception e) {
             throw new IllegalStateException("cannot list the rebuilds' groups", e);
         }

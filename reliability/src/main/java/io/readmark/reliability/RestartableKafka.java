@@ -92,10 +92,15 @@ public final class RestartableKafka implements AutoCloseable {
         int logLength = jvm.log().length();
         jvm.start(List.of("-Xmx768m", "-XX:+UseSerialGC"), ChildKafkaMain.class, List.of(Integer.toString(port), logDir.toString()),
                 Map.of(), port == 0 ? "start on a free port" : "start again on port " + port);
-        Poll.until(() -> {
-            if (!jvm.isAlive()) throw new IllegalStateException("Kafka exited before it was ready:\n" + jvm.logTail(40));
-            return readyPort(jvm.log().substring(logLength)) > 0;
-        }, START_TIMEOUT, POLL, () -> "Kafka not ready:\n" + jvm.logTail(40));
+        try {
+            Poll.until(() -> {
+                if (!jvm.isAlive()) throw new IllegalStateException("Kafka exited before it was ready:\n" + jvm.logTail(40));
+                return readyPort(jvm.log().substring(logLength)) > 0;
+            }, START_TIMEOUT, POLL, () -> "Kafka not ready:\n" + jvm.logTail(40));
+        } catch (RuntimeException e) {
+            jvm.kill(STOP_TIMEOUT);
+            throw e;
+        }
         port = readyPort(jvm.log().substring(logLength));
         log.info("Kafka on {} started in {} ms", bootstrapServers(), Duration.ofNanos(System.nanoTime() - started).toMillis());
     }

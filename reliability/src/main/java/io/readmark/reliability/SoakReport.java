@@ -18,7 +18,7 @@ import java.util.Map;
  * @param badInputsTried bad records Kafka stored during the run
  * @param deadLetters    null if the dead-letter topic could not be read
  * @param redisLoss      null if the rebuild or the reconcile did not finish
- * @param noticesExpired broadcasts that expired before the check, so that the check saw them gone
+ * @param noticesExpired broadcasts that had expired when the check began, so that it expected them gone
  * @param brokerKillsDuringFanout broker kills that fell while a big-V post's followers were still being fanned out
  */
 public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
@@ -40,7 +40,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
      */
     public boolean passed() {
         return failures.isEmpty() && check != null && check.exact() && pushes.exact() && deadLetters != null && deadLetters.exact()
-                && deadLetters.deadLettered() == badInputsTried && redisLoss != null && redisLoss.exact();
+                && deadLetters.deadLettered() == badInputsTried && redisLoss != null && redisLoss.exact() && redisLoss.cleanedUp();
     }
 
     public int survived(String fault) {

@@ -117,6 +117,7 @@ public final class SoakRun {
         } catch (IllegalStateException e) {
             failures.add("drain: " + e.getMessage());
         }
+        long checkedAt = System.currentTimeMillis();
         try {
             check = harness.check();
         } catch (RuntimeException e) {
@@ -135,7 +136,7 @@ public final class SoakRun {
         return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
                 config.processors(), harness.eventsProduced(), schedule.survived(), alertsConfirmed(faults), failures,
                 drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss,
-                harness.expected().noticesExpiredBy(System.currentTimeMillis()),
+                harness.expected().noticesExpiredBy(checkedAt),
                 fault(faults, BrokerRestart.class).map(BrokerRestart::duringFanout).orElse(0), workDir);
     }
 
@@ -227,10 +228,11 @@ public final class SoakRun {
         out.println("soak: Redis loses everything (FLUSHALL); a rebuild is SIGKILLed midway, then one rebuilds from Kafka beside the running processors");
         try {
             RedisLossRecovery.Outcome outcome = RedisLossRecovery.run(harness, workDir.resolve("rebuild-state"));
-            out.printf("soak: rebuilt %,d records in %.1f s, removed what the killed rebuild left (%s), nothing left after: %s; %s%n",
+            out.printf("soak: rebuilt %,d records in %.1f s, removed what the killed rebuild left (%s), left after it: %s; %s%n",
                     outcome.rebuild().records(), outcome.rebuild().elapsed().toMillis() / 1000.0,
-                    String.join(", ", outcome.rebuild().leftoversRemoved()), outcome.leftovers().isEmpty() ? "yes" : outcome.leftovers(),
+                    String.join(", ", outcome.rebuild().leftoversRemoved()), outcome.leftovers().isEmpty() ? "nothing" : outcome.leftovers(),
                     outcome.exact() ? "exact, no drift" : "NOT EXACT");
+            if (!outcome.cleanedUp()) failures.add("rebuild: the killed rebuild's leftovers were not all removed: " + outcome.leftovers());
             return outcome;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

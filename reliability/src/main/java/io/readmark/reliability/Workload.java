@@ -56,7 +56,7 @@ public final class Workload {
     private static final double IMMEDIATE_DUPLICATE_CHANCE = 0.1;
     private static final int RESENDABLE = 2_000;
     private static final int MAX_NOTICE_RECIPIENTS = 5;
-    /** Broadcast audiences: {@code everyone}, and two that users join and leave. */
+    /** Broadcast audiences: {@code everyone}, and three that users join and leave. */
     private static final List<String> AUDIENCES = List.of("everyone", "staff", "beta-testers", "flash");
     /** The audience whose notices expire, 2 to 20 s after they are published. */
     private static final String EXPIRING = "flash";
@@ -302,9 +302,12 @@ public final class Workload {
     /** A broadcast: one write for the whole audience (read diffusion); those of the expiring audience expire. */
     private void publishNotice(String audience) {
         boolean expiring = audience.equals(EXPIRING);
-        if (expiring && model.noticesHeld(EXPIRING) >= MAX_EXPIRING_HELD) return;
-        long notice = ++blogSequence;
         long at = clock.next();
+        if (expiring) {
+            model.forgetExpired(EXPIRING, at);
+            if (model.noticesHeld(EXPIRING) >= MAX_EXPIRING_HELD) return;
+        }
+        long notice = ++blogSequence;
         long expiresAt = expiring ? at + 2_000 + random.nextInt(18_000) : 0;
         remember(producer.send(new NoticePublished(nextEventId(), notice, audience, Instant.ofEpochMilli(at),
                 expiring ? Instant.ofEpochMilli(expiresAt) : null), at));

@@ -83,8 +83,8 @@ public final class Rebuild {
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     /** Every delete and post of the retained history stays known for the whole replay (the live retentions are wall-clock time). */
     private static final Duration KEEP_FOR_THE_WHOLE_REPLAY = Duration.ofDays(365_000);
-    private static final String STAMP_PATTERN = "yyyyMMdd-HHmmssSSS";
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern(STAMP_PATTERN).withZone(ZoneOffset.UTC);
+    /** {@link RebuildLeftovers} recognises a rebuild's names by this stamp's shape. */
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmssSSS").withZone(ZoneOffset.UTC);
     /** A killed rebuild's groups are empty this long after, and then removed by the next run ({@link RebuildLeftovers}). */
     public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
     private static final Set<KafkaStreams.State> STOPPED = Set.of(KafkaStreams.State.PENDING_ERROR, KafkaStreams.State.ERROR,
@@ -128,7 +128,7 @@ public final class Rebuild {
         SkippedRecords skipped = new SkippedRecords();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
              RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
-            RebuildLeftovers leftovers = new RebuildLeftovers(admin, rebuildPrefix, STAMP_PATTERN.length(), config.stateDir());
+            RebuildLeftovers leftovers = new RebuildLeftovers(admin, rebuildPrefix, config.stateDir());
             List<String> removed = new ArrayList<>(leftovers.remove(applicationId).removed());
             RebuildOffsets authors = RebuildOffsets.capture(admin,
                     List.of(config.topics().followEvents().name(), config.topics().blogEvents().name()));
@@ -173,7 +173,7 @@ public final class Rebuild {
             removed.addAll(last.removed());
             listener.progress(total, total, READ_PASS);
             RebuildSummary summary = new RebuildSummary(total, Duration.ofNanos(System.nanoTime() - startNanos),
-                    skipped.counts(), skipped.examples(), applicationIds(), removed, last.stillRunning());
+                    skipped.counts(), skipped.examples(), applicationIds(), removed, last.withMembers());
             log.atInfo().addKeyValue("records", total).addKeyValue("seconds", summary.elapsed().toSeconds())
                     .addKeyValue("skipped", summary.skippedTotal()).log("rebuild done");
             return summary;

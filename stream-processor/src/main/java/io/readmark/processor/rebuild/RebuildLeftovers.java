@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -30,11 +33,17 @@ import java.util.stream.Stream;
  *
  * <p>Only an earlier rebuild none of whose groups has a member is removed. One with members is running elsewhere, or
  * was killed less than a session timeout ago (its member is not known to be gone yet); it is left for a later run.
+ * Topics and folders are listed before the groups: whatever a pass of a running rebuild created by then belongs to a
+ * group that has a member by then. Two rebuilds at once can still meet between the passes of one (its groups empty
+ * for a moment): the other then removes that pass's finished groups and topics, which it no longer needs. Sweeping is
+ * housekeeping: a failure is logged and never fails the rebuild.
  */
 final class RebuildLeftovers {
 
     /** What one sweep did: the earlier rebuilds removed, and those left because a group of theirs still has members. */
-    record Sweep(List<String> removed, List<String> stillRunning) {
+    record Sweep(List<String> removed, List<String> withMembers) {
+
+        static final Sweep NOTHING = new Sweep(List.of(), List.of());
     }
 
     private static final Logger log = LoggerFactory.getLogger(RebuildLeftovers.class);
@@ -42,54 +51,78 @@ final class RebuildLeftovers {
     private static final List<String> PASS_SUFFIXES = List.of("", "-notices", "-reads");
 
     private final Admin admin;
-    private final String prefix;
-    private final int stampLength;
+    private final Pattern rebuildName;
     private final Path stateDir;
 
     /**
-     * @param prefix      {@code <application>-rebuild-}, the start of every rebuild's names
-     * @param stampLength the length of the stamp after it, which makes a rebuild's own id
+     * @param prefix {@code <application>-rebuild-}, the start of every rebuild's names; a rebuild's id is the prefix
+     *               and its stamp, {@code yyyyMMdd-HHmmssSSS}, and its groups that id and {@code -notices}, {@code -reads}
      */
-    RebuildLeftovers(Admin admin, String prefix, int stampLength, Path stateDir) {
+    RebuildLeftovers(Admin admin, String prefix, Path stateDir) {
         this.admin = admin;
-        this.prefix = prefix;
-        this.stampLength = stampLength;
+        this.rebuildName = Pattern.compile(Pattern.quote(prefix) + "\\d{8}-\\d{9}(-.+)?");
         this.stateDir = stateDir;
     }
 
-    /** Removes what the earlier rebuilds that are certainly over left; {@code own} (the running rebuild's id) is never touched. */
+    /**
+     * Removes what the earlier rebuilds that are certainly over left; {@code own} (the running rebuild's id) is never
+     * touched. Best effort: a failure is logged, and the rest is left for a later run.
+     */
     Sweep remove(String own) throws InterruptedException {
-        List<String> groups = get(admin.listGroups().all()).stream().map(GroupListing::groupId).filter(this::isRebuildName).toList();
+        try {
+            return sweep(own);
+        } catch (RuntimeException e) {
+            log.warn("could not remove what interrupted rebuilds left; a later rebuild tries again: {}", e.toString());
+            return Sweep.NOTHING;
+        }
+    }
+
+    private Sweep sweep(String own) throws InterruptedException {
         List<String> topics = get(admin.listTopics().names()).stream().filter(this::isRebuildName).toList();
         List<String> folders = folders();
+        List<String> groups = get(admin.listGroups().all()).stream().map(GroupListing::groupId).filter(this::isRebuildName).toList();
         TreeSet<String> rebuilds = new TreeSet<>();
         Stream.of(groups, topics, folders).flatMap(List::stream).map(this::rebuildOf).forEach(rebuilds::add);
         rebuilds.remove(own);
         List<String> removed = new ArrayList<>();
-        List<String> stillRunning = new ArrayList<>();
+        List<String> withMembers = new ArrayList<>();
         for (String rebuild : rebuilds) {
             List<String> itsGroups = groups.stream()
                     .filter(group -> group.startsWith(rebuild) && PASS_SUFFIXES.contains(group.substring(rebuild.length()))).toList();
             if (hasMembers(itsGroups) || !deleteGroups(itsGroups)) {
-                stillRunning.add(rebuild);
+                withMembers.add(rebuild);
                 continue;
             }
-            List<String> itsTopics = topics.stream().filter(topic -> topic.startsWith(rebuild + "-")).toList();
-            if (!itsTopics.isEmpty()) get(admin.deleteTopics(itsTopics).all());
+            deleteTopics(topics.stream().filter(topic -> topic.startsWith(rebuild + "-")).toList());
             folders.stream().filter(folder -> folder.startsWith(rebuild)).forEach(folder -> deleteFolder(stateDir.resolve(folder)));
             removed.add(rebuild);
         }
         if (!removed.isEmpty()) log.info("removed what interrupted rebuilds left: {}", removed);
-        if (!stillRunning.isEmpty()) log.info("left for a later run, as their groups still have members: {}", stillRunning);
-        return new Sweep(removed, stillRunning);
+        if (!withMembers.isEmpty()) log.info("left for a later run, as their groups still have members: {}", withMembers);
+        return new Sweep(removed, withMembers);
     }
 
     private boolean isRebuildName(String name) {
-        return name.startsWith(prefix) && name.length() >= prefix.length() + stampLength;
+        return rebuildName.matcher(name).matches();
     }
 
+    /** The rebuild's id: the name up to the end of the stamp. */
     private String rebuildOf(String name) {
-        return name.substring(0, prefix.length() + stampLength);
+        Matcher matcher = rebuildName.matcher(name);
+        if (!matcher.matches()) throw new IllegalArgumentException("not a rebuild's name: " + name);
+        return matcher.group(1) == null ? name : name.substring(0, matcher.start(1));
+    }
+
+    /** A topic already gone (another rebuild's sweep) is fine. */
+    private void deleteTopics(List<String> topics) throws InterruptedException {
+        if (topics.isEmpty()) return;
+        try {
+            admin.deleteTopics(topics).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) throw new IllegalStateException("cannot delete " + topics, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("cannot delete " + topics, e);
+        }
     }
 
     private List<String> folders() {

@@ -11,7 +11,7 @@ import java.util.Map;
  * and those it left because their groups still had members (running elsewhere, or killed moments ago).
  */
 public record RebuildSummary(long records, Duration elapsed, Map<String, Long> skipped, List<String> skippedExamples,
-                             List<String> applicationIds, List<String> leftoversRemoved, List<String> leftoversStillRunning) {
+                             List<String> applicationIds, List<String> leftoversRemoved, List<String> leftoversWithMembers) {
 
     public long skippedTotal() {
         return skipped.values().stream().mapToLong(Long::longValue).sum();
