@@ -23,11 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: a first {@link Rebuild}, in a process of
- * its own, is SIGKILLed midway; once its session expired, a second one replays Kafka with the processors' own
- * settings while the processors keep running, and must remove what the first left (consumer groups, internal topics,
- * state folders). Then the state is compared with the model and {@link Reconciler} checks every user's counts against
- * their sets. Call once the pipeline drained.
+ * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: {@link Rebuild} replays Kafka into it
+ * with the processors' own settings while the processors keep running and must leave nothing behind (consumer groups,
+ * internal topics, state folders); then the state is compared with the model and {@link Reconciler} checks every
+ * user's counts against their sets. Call once the pipeline drained.
  */
 public final class RedisLossRecovery {
 
@@ -42,15 +41,13 @@ public final class RedisLossRecovery {
             return check.exact() && reconcile.clean();
         }
 
-        /** The killed rebuild's leftovers removed by the second one, and nothing left by any rebuild. */
+        /** Nothing left in Kafka or on disk by the rebuild. */
         public boolean cleanedUp() {
-            return rebuild.leftoversRemoved().size() == 1 && leftovers.isEmpty();
+            return leftovers.isEmpty();
         }
     }
 
-    private static final Duration PROGRESS_TIMEOUT = Duration.ofMinutes(2);
     private static final long ADMIN_TIMEOUT_SECONDS = 30;
-    private static final Duration POLL = Duration.ofMillis(200);
 
     private RedisLossRecovery() {
     }
@@ -63,50 +60,15 @@ public final class RedisLossRecovery {
         }
         String rebuildPrefix = config.applicationId() + "-rebuild-";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
-            killMidway(harness, stateDir);
-            // Until the killed rebuild's session expires its groups still have a member, and a rebuild leaves them be.
-            Poll.until(() -> rebuildGroupsWithMembers(admin, rebuildPrefix) == 0, Rebuild.SESSION_TIMEOUT.multipliedBy(3), POLL,
-                    () -> "the killed rebuild's groups still have members");
             RebuildSummary rebuilt = new Rebuild(config, Instant.now()).run((applied, total, pass) -> { });
             return new Outcome(rebuilt, harness.check(), reconcile(config), leftovers(admin, rebuildPrefix, stateDir));
         }
-    }
-
-    /** Starts a rebuild in a process of its own and SIGKILLs it once Redis acknowledged some, not all, of its records. */
-    private static void killMidway(Harness harness, Path stateDir) {
-        try (ChildJvm rebuild = new ChildJvm("rebuild", harness.workDir().resolve("killed-rebuild.log"))) {
-            rebuild.start(List.of("-Xmx384m", "-XX:+UseSerialGC"), ChildRebuildMain.class, List.of(),
-                    harness.processorEnvironment(stateDir), "rebuild, to be killed midway");
-            Poll.until(() -> {
-                if (!rebuild.isAlive()) throw new IllegalStateException("the rebuild to kill ended first:\n" + rebuild.logTail(20));
-                return rebuild.log().lines().anyMatch(RedisLossRecovery::midway);
-            }, PROGRESS_TIMEOUT, POLL, () -> "the rebuild to kill made no progress:\n" + rebuild.logTail(20));
-            rebuild.kill(Duration.ofSeconds(30));
-        }
-    }
-
-    /** A progress line of the child ({@code rebuild applied <records> of <total>}) with some records applied, not all. */
-    private static boolean midway(String line) {
-        if (!line.startsWith(ChildRebuildMain.APPLIED)) return false;
-        String[] appliedOfTotal = line.substring(ChildRebuildMain.APPLIED.length()).split(" of ");
-        long applied = Long.parseLong(appliedOfTotal[0].strip());
-        return applied > 0 && applied < Long.parseLong(appliedOfTotal[1].strip());
     }
 
     private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {
         try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(10), false)) {
             return new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.limits().maxUnreadPerAuthor())
                     .run(false, (keys, users, drifted, pass) -> { });
-        }
-    }
-
-    private static long rebuildGroupsWithMembers(Admin admin, String prefix) {
-        List<String> groups = rebuildGroups(admin, prefix);
-        if (groups.isEmpty()) return 0;
-        try {
-            return admin.describeConsumerGroups(groups).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).values().stream().filter(group -> !group.members().isEmpty()).count();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot describe the rebuilds' groups", e);
         }
     }
 
