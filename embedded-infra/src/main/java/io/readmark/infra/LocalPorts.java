@@ -12,13 +12,13 @@ import java.util.List;
  * Loopback port helpers. Guarantees that {@link #freePorts(int)} returns distinct ports that were bindable
  * on 127.0.0.1 a moment ago; callers that pass them on must still handle a lost race (retry on bind failure).
  */
-final class LocalPorts {
+public final class LocalPorts {
 
     private LocalPorts() {
     }
 
     /** One port that was free on the loopback interface when this method returned. */
-    static int freePort() {
+    public static int freePort() {
         return freePorts(1).getFirst();
     }
 

@@ -1,9 +1,9 @@
 package io.readmark.reliability;
 
+import io.readmark.infra.LocalPorts;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -83,7 +83,7 @@ public final class ProcessorProcess implements AutoCloseable {
     /** Starts the process (not waiting for it to be ready); its previous state dir is used as it is. */
     public synchronized void start() {
         if (isAlive()) throw new IllegalStateException(name + " is already running");
-        httpPort = freePort();
+        httpPort = LocalPorts.freePort();
         starts++;
         try {
             Files.createDirectories(stateDir);
@@ -173,13 +173,5 @@ public final class ProcessorProcess implements AutoCloseable {
     @Override
     public void close() {
         jvm.close(STOP_TIMEOUT);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free local port", e);
-        }
     }
 }

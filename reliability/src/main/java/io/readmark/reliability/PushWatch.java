@@ -2,13 +2,11 @@ package io.readmark.reliability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.auth.AuthConfig;
+import io.readmark.infra.LocalPorts;
 import io.readmark.schemas.Json;
 import io.readmark.view.ViewApiConfig;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,7 +58,7 @@ public final class PushWatch implements AutoCloseable {
         this.redisUrl = redisUrl;
         this.redisPrefix = redisPrefix;
         this.view = new ChildJvm("view-api", workDir.resolve("view-api.log"));
-        this.port = freePort();
+        this.port = LocalPorts.freePort();
     }
 
     /** Starts a view API in a process of its own (its log in {@code workDir}) and a stream for each of {@code users}. */
@@ -148,14 +146,6 @@ public final class PushWatch implements AutoCloseable {
                 throw new IllegalStateException("interrupted", e);
             }
         }, START_TIMEOUT, Duration.ofMillis(100), () -> "the view API did not start:\n" + view.logTail(30));
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free local port", e);
-        }
     }
 
     /** One user's stream, opened again whenever it ends, until closed. */

@@ -58,11 +58,8 @@ public final class RedisLossRecovery {
         try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             redis.shared().sync().flushall();
         }
-        String rebuildPrefix = config.applicationId() + "-rebuild-";
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
-            RebuildSummary rebuilt = new Rebuild(config, Instant.now()).run((applied, total, pass) -> { });
-            return new Outcome(rebuilt, harness.check(), reconcile(config), leftovers(admin, rebuildPrefix, stateDir));
-        }
+        RebuildSummary rebuilt = new Rebuild(config, Instant.now()).run((applied, total, pass) -> { });
+        return new Outcome(rebuilt, harness.check(), reconcile(config), leftovers(config, stateDir));
     }
 
     private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {
@@ -73,22 +70,17 @@ public final class RedisLossRecovery {
     }
 
     /** Every consumer group, topic and state folder of any rebuild still there. */
-    private static List<String> leftovers(Admin admin, String prefix, Path stateDir) {
-        try (Stream<Path> folders = Files.exists(stateDir) ? Files.list(stateDir) : Stream.empty()) {
-            List<String> left = new ArrayList<>(rebuildGroups(admin, prefix));
-            admin.listTopics().names().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream().filter(topic -> topic.startsWith(prefix)).forEach(left::add);
-            folders.map(folder -> folder.getFileName().toString()).filter(folder -> folder.startsWith(prefix)).forEach(left::add);
-            return left;
+    private static List<String> leftovers(ProcessorConfig config, Path stateDir) {
+        String prefix = config.applicationId() + "-rebuild-";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
+             Stream<Path> folders = Files.exists(stateDir) ? Files.list(stateDir) : Stream.empty()) {
+            List<String> left = new ArrayList<>();
+            admin.listGroups().all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream().map(GroupListing::groupId).forEach(left::add);
+            left.addAll(admin.listTopics().names().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            folders.map(folder -> folder.getFileName().toString()).forEach(left::add);
+            return left.stream().filter(name -> name.startsWith(prefix)).toList();
         } catch (Exception e) {
             throw new IllegalStateException("cannot list what the rebuilds left", e);
-        }
-    }
-
-    private static List<String> rebuildGroups(Admin admin, String prefix) {
-        try {
-            return admin.listGroups().all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream().map(GroupListing::groupId).filter(group -> group.startsWith(prefix)).toList();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot list the rebuilds' groups", e);
         }
     }
 }
