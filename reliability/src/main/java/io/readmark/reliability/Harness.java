@@ -118,9 +118,14 @@ public final class Harness implements AutoCloseable {
      * rebuild), with a state dir of its own.
      */
     public ProcessorConfig processorConfig(Path stateDir) {
+        return ProcessorConfig.from(Settings.of(processorEnvironment(stateDir), Map.of()));
+    }
+
+    /** The same settings as an environment, for what runs beside the processors in a process of its own. */
+    public Map<String, String> processorEnvironment(Path stateDir) {
         Map<String, String> environment = new HashMap<>(pipeline.processorEnvironment(shape.bigVThreshold()));
         environment.put("PROCESSOR_STATE_DIR", stateDir.toString());
-        return ProcessorConfig.from(Settings.of(environment, Map.of()));
+        return environment;
     }
 
     public Optional<RestartableKafka> kafka() {

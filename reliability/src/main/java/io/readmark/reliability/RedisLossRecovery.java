@@ -23,10 +23,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: {@link Rebuild} replays Kafka into it
- * with the processors' own settings while the processors keep running and must leave nothing behind (consumer groups,
- * internal topics, state folders); then the state is compared with the model and {@link Reconciler} checks every
- * user's counts against their sets. Call once the pipeline drained.
+ * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: a first {@link Rebuild}, in a process of
+ * its own, is SIGKILLed once it applied a quarter of its records, leaving part of its writes in Redis and its consumer
+ * groups, internal topics and state folders behind; once its session expired, a second one replays Kafka with the
+ * processors' own settings while the processors keep running, and must remove what the first left. Then the state is
+ * compared with the model and {@link Reconciler} checks every user's counts against their sets. Call once the
+ * pipeline drained.
  */
 public final class RedisLossRecovery {
 
@@ -41,13 +43,15 @@ public final class RedisLossRecovery {
             return check.exact() && reconcile.clean();
         }
 
-        /** Nothing left in Kafka or on disk by the rebuild. */
+        /** The killed rebuild's leftovers removed by the second one, and nothing left by any rebuild. */
         public boolean cleanedUp() {
-            return leftovers.isEmpty();
+            return rebuild.leftoversRemoved().size() == 1 && leftovers.isEmpty();
         }
     }
 
     private static final long ADMIN_TIMEOUT_SECONDS = 30;
+    private static final Duration PROGRESS_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration POLL = Duration.ofMillis(200);
 
     private RedisLossRecovery() {
     }
@@ -58,8 +62,45 @@ public final class RedisLossRecovery {
         try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             redis.shared().sync().flushall();
         }
+        killAtAQuarter(harness, stateDir);
+        // Until the killed rebuild's session expires its groups still have a member, and a rebuild leaves them be.
+        Poll.until(() -> rebuildGroupsWithMembers(config) == 0, Rebuild.SESSION_TIMEOUT.multipliedBy(3), POLL,
+                () -> "the killed rebuild's groups still have members");
         RebuildSummary rebuilt = new Rebuild(config, Instant.now()).run((applied, total, pass) -> { });
         return new Outcome(rebuilt, harness.check(), reconcile(config), leftovers(config, stateDir));
+    }
+
+    /** Starts a rebuild in a process of its own and SIGKILLs it once Redis acknowledged a quarter of its records. */
+    private static void killAtAQuarter(Harness harness, Path stateDir) {
+        try (ChildJvm rebuild = new ChildJvm("rebuild", harness.workDir().resolve("killed-rebuild.log"))) {
+            rebuild.start(List.of("-Xmx384m", "-XX:+UseSerialGC"), ChildRebuildMain.class, List.of(),
+                    harness.processorEnvironment(stateDir), "rebuild, to be killed midway");
+            Poll.until(() -> {
+                if (!rebuild.isAlive()) throw new IllegalStateException("the rebuild to kill ended first:\n" + rebuild.logTail(20));
+                return rebuild.log().lines().anyMatch(RedisLossRecovery::aQuarterApplied);
+            }, PROGRESS_TIMEOUT, POLL, () -> "the rebuild to kill made too little progress:\n" + rebuild.logTail(20));
+            rebuild.kill(Duration.ofSeconds(30));
+        }
+    }
+
+    /** A progress line of the child ({@code rebuild applied <records> of <total>}) with a quarter or more applied. */
+    private static boolean aQuarterApplied(String line) {
+        if (!line.startsWith(ChildRebuildMain.APPLIED)) return false;
+        String[] appliedOfTotal = line.substring(ChildRebuildMain.APPLIED.length()).split(" of ");
+        return 4 * Long.parseLong(appliedOfTotal[0].strip()) >= Long.parseLong(appliedOfTotal[1].strip());
+    }
+
+    private static long rebuildGroupsWithMembers(ProcessorConfig config) {
+        String prefix = config.applicationId() + "-rebuild-";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+            List<String> groups = admin.listGroups().all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
+                    .map(GroupListing::groupId).filter(group -> group.startsWith(prefix)).toList();
+            if (groups.isEmpty()) return 0;
+            return admin.describeConsumerGroups(groups).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS).values().stream()
+                    .filter(group -> !group.members().isEmpty()).count();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe the rebuilds' groups", e);
+        }
     }
 
     private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {

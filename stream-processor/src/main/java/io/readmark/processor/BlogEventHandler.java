@@ -28,8 +28,8 @@ import java.time.Duration;
 
 /**
  * Fans a publish or a delete out to every current follower of the author (never to the author): inline for normal
- * authors, as chunks on the fan-out topic for big-V authors. A publish whose delete was processed first reaches
- * nobody; a delete cancels the blog's running big-V delivery.
+ * authors, as chunks on the fan-out topic for big-V authors. A publish whose delete was processed first delivers to
+ * nobody and sends the delete to those who followed before it; a delete cancels the blog's running big-V delivery.
  */
 final class BlogEventHandler {
 
@@ -83,10 +83,12 @@ final class BlogEventHandler {
         boolean bigV = graph.isBigV(authorId);
         switch (event) {
             case BlogPublished published -> {
-                if (deletedBlogs.isDeleted(authorId, published.blogId())) return;
                 long publishedAt = published.publishedAt().toEpochMilli();
                 recentPosts.remember(authorId, published.blogId(), publishedAt);
-                if (bigV) {
+                long deletedAt = deletedBlogs.deletedAt(authorId, published.blogId());
+                if (deletedAt != DeletedBlogs.NOT_DELETED) {
+                    removeFromEarlierFollowers(authorId, published.blogId(), publishedAt, deletedAt, bigV, writer);
+                } else if (bigV) {
                     scheduler.start(FanoutChunk.Kind.DELIVER, authorId, published.blogId(), publishedAt, now());
                 } else {
                     // Only those who followed before the post: a replay after a crash meets the graph as restored
@@ -107,6 +109,20 @@ final class BlogEventHandler {
                     graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> writer.delete(follower, authorId, deleted.blogId(), deletedAt));
                 }
             }
+        }
+    }
+
+    /**
+     * A publish processed after its delete delivers nothing, but the delete may have been processed before some of
+     * those who followed before the post: they get the delete now. Redis may hold the post for them from an earlier
+     * run that processed the events in another order (a rebuild stopped midway), and this run must take it back.
+     */
+    private void removeFromEarlierFollowers(long authorId, long blogId, long publishedAt, long deletedAt, boolean bigV,
+                                            UnreadWrites writer) {
+        if (bigV) {
+            scheduler.start(FanoutChunk.Kind.REMOVE, authorId, blogId, deletedAt, now());
+        } else {
+            graph.forEachFollower(authorId, publishedAt, follower -> writer.delete(follower, authorId, blogId, deletedAt));
         }
     }
 

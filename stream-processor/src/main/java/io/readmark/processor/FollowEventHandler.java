@@ -16,9 +16,9 @@ import java.time.Duration;
 
 /**
  * Keeps the follower graph (with each follow's time) and counts; an unfollow also drops that author's unread for the
- * user. A follow gets exactly the posts published after it, also those processed before it ({@link RecentPosts});
- * none from before it (no backfill). A follow processed longer after its time than recent posts are kept may have
- * missed such posts: it is logged and counted, never silent.
+ * user. A follow gets exactly the posts published after it, also those processed before it ({@link RecentPosts}), and
+ * the deletes of those deleted; none from before it (no backfill). A follow processed longer after its time than
+ * recent posts are kept may have missed such posts: it is logged and counted, never silent.
  */
 final class FollowEventHandler {
 
@@ -62,9 +62,16 @@ final class FollowEventHandler {
                 warnIfLate(followed, at);
                 // Posts published after the follow but fanned out before it was processed; every time, also on a
                 // replay, as their deliveries may not have reached Redis before a crash (deliveries are idempotent).
+                // A deleted one gets its delete instead: a run that processed this follow before the delete may have
+                // delivered it (a rebuild stopped midway), and this run's delete did not reach the follower.
                 if (follower != author) {
                     recentPosts.forEachPublishedAfter(author, at, (blog, publishedAt) -> {
-                        if (!deletedBlogs.isDeleted(author, blog)) writer.deliver(follower, author, blog, publishedAt);
+                        long deletedAt = deletedBlogs.deletedAt(author, blog);
+                        if (deletedAt == DeletedBlogs.NOT_DELETED) {
+                            writer.deliver(follower, author, blog, publishedAt);
+                        } else {
+                            writer.delete(follower, author, blog, deletedAt);
+                        }
                     });
                 }
             }

@@ -17,7 +17,10 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.LongStream;
 
 import static io.readmark.processor.RecordingWrites.audienceJoined;
@@ -53,6 +56,7 @@ class UnreadTopologyTest {
             new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7), Duration.ofDays(1));
 
     private final RecordingWrites writes = new RecordingWrites();
+    private final ThreadCommits commits = new ThreadCommits();
     private TopologyTestDriver driver;
     private TopologyInputs inputs;
 
@@ -62,7 +66,7 @@ class UnreadTopologyTest {
     }
 
     private TopologyTestDriver startDriver(int authorPartitions, FanoutSettings fanout) {
-        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, new ThreadCommits(),
+        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, commits,
                 fanout, new ProcessorMeters(new SimpleMeterRegistry())));
         inputs = new TopologyInputs(started, TOPICS);
         return started;
@@ -126,9 +130,49 @@ class UnreadTopologyTest {
         inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
-        assertThat(writes.writes()).as("the publish after its delete reaches nobody").containsExactly(
+        assertThat(writes.writes()).as("the publish after its delete delivers nothing; those who followed before it "
+                + "get the delete again").containsExactly(
                 remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"),
-                remove(102, ALICE, 1001, "2026-01-01T14:00:00Z"));
+                remove(102, ALICE, 1001, "2026-01-01T14:00:00Z"),
+                remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"));
+    }
+
+    /**
+     * Whatever order a follow, a post after it and the post's delete are processed in, the follower gets the delete
+     * and no delivery after it: an earlier run that processed them in another order (a rebuild stopped midway) may
+     * have delivered the post, and this run must take it back.
+     */
+    @Test
+    void shouldSendTheDeleteToAnEarlierFollowerInEveryOrderOfFollowPublishAndDelete() {
+        Map<String, Runnable> events = new LinkedHashMap<>();
+        events.put("follow", () -> inputs.followed(101, ALICE, "2026-01-01T11:00:00Z"));
+        events.put("publish", () -> inputs.published(1001, ALICE, "2026-01-01T12:00:00Z"));
+        events.put("delete", () -> inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z"));
+        for (List<String> order : permutations(List.copyOf(events.keySet()))) {
+            driver.close();
+            driver = startDriver(1, FANOUT);
+            writes.takeWrites();
+            order.forEach(event -> events.get(event).run());
+
+            List<String> sent = writes.writes();
+            assertThat(sent).as("%s", order).contains(remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"));
+            assertThat(sent.getLast()).as("%s", order).isEqualTo(remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"));
+        }
+    }
+
+    private static List<List<String>> permutations(List<String> items) {
+        if (items.isEmpty()) return List.of(List.of());
+        List<List<String>> all = new ArrayList<>();
+        for (String first : items) {
+            List<String> rest = new ArrayList<>(items);
+            rest.remove(first);
+            for (List<String> tail : permutations(rest)) {
+                List<String> order = new ArrayList<>(List.of(first));
+                order.addAll(tail);
+                all.add(order);
+            }
+        }
+        return all;
     }
 
     @Test
@@ -203,7 +247,8 @@ class UnreadTopologyTest {
 
     /**
      * A follow processed after posts published after it gets them from the recent posts, right after the follow
-     * itself, and on every repeat of the follow; not posts published before it, nor deleted ones, nor its own posts.
+     * itself, and on every repeat of the follow; not posts published before it, nor its own posts; the delete of a
+     * deleted one.
      */
     @Test
     void shouldDeliverThePostsPublishedAfterAFollowThatWereProcessedBeforeIt() {
@@ -219,7 +264,9 @@ class UnreadTopologyTest {
 
         assertThat(writes.writes()).containsExactly(
                 deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
-                deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"));
+                remove(102, ALICE, 1002, "2026-01-01T12:10:00Z"),
+                deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
+                remove(102, ALICE, 1002, "2026-01-01T12:10:00Z"));
     }
 
     @Test
@@ -293,6 +340,29 @@ class UnreadTopologyTest {
         assertThat(writes.writes()).isEmpty();
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
                 .containsExactly(List.of(101L, 102L), List.of(103L));
+    }
+
+    @Test
+    void shouldHandTheDeleteOfABigVPublishProcessedAfterItToTheFanoutTopicAgain() {
+        driver.close();
+        driver = startDriver(1, new FanoutSettings(new BigVPolicy(3, 2), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
+                Duration.ofDays(1)));
+        TestOutputTopic<byte[], byte[]> chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        LongStream.rangeClosed(101, 103).forEach(follower -> followed(follower, ALICE));
+        inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
+        driver.advanceWallClockTime(Duration.ofMillis(50));
+        assertThat(chunks.readValuesToList()).hasSize(2);
+        commits.flushed();
+        driver.advanceWallClockTime(Duration.ofMillis(50));
+
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+        driver.advanceWallClockTime(Duration.ofMillis(50));
+
+        assertThat(writes.writes()).isEmpty();
+        assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode)
+                .extracting(FanoutChunk::kind, FanoutChunk::followerIds)
+                .containsExactly(tuple(FanoutChunk.Kind.REMOVE, List.of(101L, 102L)), tuple(FanoutChunk.Kind.REMOVE, List.of(103L)));
     }
 
     @Test

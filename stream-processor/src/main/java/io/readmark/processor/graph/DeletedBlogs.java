@@ -10,12 +10,15 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 
 /**
- * Tombstones of deleted blogs, keyed {@code authorId ‖ blogId}, so a publish that arrives after its delete is not
- * fanned out at all — not even to users who started following in between. Kept for a retention period.
+ * Tombstones of deleted blogs with their delete time, keyed {@code authorId ‖ blogId}, so a publish that arrives after
+ * its delete is not delivered to anyone — not even to users who started following in between — and a follow processed
+ * after either sends the delete instead. Kept for a retention period.
  */
 public final class DeletedBlogs {
 
     public static final String STORE_NAME = "deleted-blogs";
+    /** {@link #deletedAt} of a blog with no tombstone. */
+    public static final long NOT_DELETED = Long.MIN_VALUE;
 
     private final KeyValueStore<Bytes, byte[]> store;
 
@@ -31,8 +34,10 @@ public final class DeletedBlogs {
         store.put(key(authorId, blogId), ByteBuffer.allocate(Long.BYTES).putLong(deletedAtMillis).array());
     }
 
-    public boolean isDeleted(long authorId, long blogId) {
-        return store.get(key(authorId, blogId)) != null;
+    /** When the blog was deleted, or {@link #NOT_DELETED}. */
+    public long deletedAt(long authorId, long blogId) {
+        byte[] value = store.get(key(authorId, blogId));
+        return value == null ? NOT_DELETED : ByteBuffer.wrap(value).getLong();
     }
 
     /** Forgets tombstones of blogs deleted more than {@code retention} before {@code nowMillis}. */
