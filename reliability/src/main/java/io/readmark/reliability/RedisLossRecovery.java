@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 
 /**
  * Redis loses everything (FLUSHALL) and the operators' repairs bring it back: a first {@link Rebuild}, in a process of
- * its own, is SIGKILLed once it applied a quarter of its records, leaving part of its writes in Redis and its consumer
+ * its own, is SIGKILLed once it applied an eighth of its records, leaving part of its writes in Redis and its consumer
  * groups, internal topics and state folders behind; once its session expired, a second one replays Kafka with the
  * processors' own settings while the processors keep running, and must remove what the first left. Then the state is
  * compared with the model and {@link Reconciler} checks every user's counts against their sets. Call once the
@@ -50,7 +50,7 @@ public final class RedisLossRecovery {
     }
 
     private static final long ADMIN_TIMEOUT_SECONDS = 30;
-    private static final Duration PROGRESS_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration STALLED = Duration.ofMinutes(5);
     private static final Duration POLL = Duration.ofMillis(200);
 
     private RedisLossRecovery() {
@@ -62,7 +62,7 @@ public final class RedisLossRecovery {
         try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             redis.shared().sync().flushall();
         }
-        killAtAQuarter(harness, stateDir);
+        killAtAnEighth(harness, stateDir);
         // Until the killed rebuild's session expires its groups still have a member, and a rebuild leaves them be.
         Poll.until(() -> rebuildGroupsWithMembers(config) == 0, Rebuild.SESSION_TIMEOUT.multipliedBy(3), POLL,
                 () -> "the killed rebuild's groups still have members");
@@ -70,24 +70,40 @@ public final class RedisLossRecovery {
         return new Outcome(rebuilt, harness.check(), reconcile(config), leftovers(config, stateDir));
     }
 
-    /** Starts a rebuild in a process of its own and SIGKILLs it once Redis acknowledged a quarter of its records. */
-    private static void killAtAQuarter(Harness harness, Path stateDir) {
+    /**
+     * Starts a rebuild in a process of its own and SIGKILLs it once it applied an eighth of its records, early in its
+     * first pass, where its progress counts the input records whose re-partitioned copies are still being fanned
+     * out; fails when it ends first or its progress stands still for {@link #STALLED}, however long that takes.
+     */
+    private static void killAtAnEighth(Harness harness, Path stateDir) {
         try (ChildJvm rebuild = new ChildJvm("rebuild", harness.workDir().resolve("killed-rebuild.log"))) {
             rebuild.start(List.of("-Xmx384m", "-XX:+UseSerialGC"), ChildRebuildMain.class, List.of(),
                     harness.processorEnvironment(stateDir), "rebuild, to be killed midway");
+            long[] lastApplied = {-1};
+            long[] movedAt = {System.nanoTime()};
             Poll.until(() -> {
+                List<long[]> progress = rebuild.log().lines().filter(line -> line.startsWith(ChildRebuildMain.APPLIED))
+                        .map(RedisLossRecovery::appliedOfTotal).toList();
+                if (progress.stream().anyMatch(appliedOfTotal -> 8 * appliedOfTotal[0] >= appliedOfTotal[1])) return true;
                 if (!rebuild.isAlive()) throw new IllegalStateException("the rebuild to kill ended first:\n" + rebuild.logTail(20));
-                return rebuild.log().lines().anyMatch(RedisLossRecovery::aQuarterApplied);
-            }, PROGRESS_TIMEOUT, POLL, () -> "the rebuild to kill made too little progress:\n" + rebuild.logTail(20));
+                long applied = progress.isEmpty() ? -1 : progress.getLast()[0];
+                if (applied > lastApplied[0]) {
+                    lastApplied[0] = applied;
+                    movedAt[0] = System.nanoTime();
+                } else if (System.nanoTime() - movedAt[0] > STALLED.toNanos()) {
+                    throw new IllegalStateException("the rebuild to kill made no progress for " + STALLED.toSeconds() + " s:\n"
+                            + rebuild.logTail(20));
+                }
+                return false;
+            }, Duration.ofDays(1), POLL, () -> "the rebuild to kill did not reach an eighth:\n" + rebuild.logTail(20));
             rebuild.kill(Duration.ofSeconds(30));
         }
     }
 
-    /** A progress line of the child ({@code rebuild applied <records> of <total>}) with a quarter or more applied. */
-    private static boolean aQuarterApplied(String line) {
-        if (!line.startsWith(ChildRebuildMain.APPLIED)) return false;
-        String[] appliedOfTotal = line.substring(ChildRebuildMain.APPLIED.length()).split(" of ");
-        return 4 * Long.parseLong(appliedOfTotal[0].strip()) >= Long.parseLong(appliedOfTotal[1].strip());
+    /** A progress line of the child, {@code rebuild applied <records> of <total>}, as {records, total}. */
+    private static long[] appliedOfTotal(String line) {
+        String[] parts = line.substring(ChildRebuildMain.APPLIED.length()).split(" of ");
+        return new long[]{Long.parseLong(parts[0].strip()), Long.parseLong(parts[1].strip())};
     }
 
     private static long rebuildGroupsWithMembers(ProcessorConfig config) {

@@ -101,7 +101,7 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
     private String rebuild() {
         if (redisLoss == null) return "-";
         CheckResult after = redisLoss.check();
-        return ("%,d records in %.1f s after FLUSHALL and a rebuild SIGKILLed a quarter of the way in (its leftovers removed: %d, left after: %d): "
+        return ("%,d records in %.1f s after FLUSHALL and a rebuild SIGKILLed an eighth of the way in (its leftovers removed: %d, left after: %d): "
                 + "lost %,d, extra %,d, double-counted %,d").formatted(
                 redisLoss.rebuild().records(), redisLoss.rebuild().elapsed().toMillis() / 1000.0,
                 redisLoss.rebuild().leftoversRemoved().size(), redisLoss.leftovers().size(),

@@ -225,14 +225,15 @@ public final class SoakRun {
 
     /** Redis loses everything while the processors keep running; the rebuild and the reconcile must make it whole. */
     private static RedisLossRecovery.Outcome redisLost(Harness harness, Path workDir, List<String> failures, PrintStream out) {
-        out.println("soak: Redis loses everything (FLUSHALL); a rebuild is SIGKILLed a quarter of the way in, then one rebuilds from Kafka beside the running processors");
+        out.println("soak: Redis loses everything (FLUSHALL); a rebuild is SIGKILLed an eighth of the way in, then one rebuilds from Kafka beside the running processors");
         try {
             RedisLossRecovery.Outcome outcome = RedisLossRecovery.run(harness, workDir.resolve("rebuild-state"));
             out.printf("soak: rebuilt %,d records in %.1f s, removed what the killed rebuild left (%s), left after it: %s; %s%n",
                     outcome.rebuild().records(), outcome.rebuild().elapsed().toMillis() / 1000.0,
                     String.join(", ", outcome.rebuild().leftoversRemoved()), outcome.leftovers().isEmpty() ? "nothing" : outcome.leftovers(),
                     outcome.exact() ? "exact, no drift" : "NOT EXACT");
-            if (!outcome.cleanedUp()) failures.add("rebuild: the killed rebuild's leftovers were not all removed: " + outcome.leftovers());
+            if (!outcome.cleanedUp()) failures.add("rebuild: the killed rebuild's leftovers were not all removed (removed: "
+                    + outcome.rebuild().leftoversRemoved() + ", left: " + outcome.leftovers() + ")");
             return outcome;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -106,7 +106,9 @@ final class BlogEventHandler {
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.REMOVE, authorId, deleted.blogId(), deletedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> writer.delete(follower, authorId, deleted.blogId(), deletedAt));
+                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> {
+                        if (follower != authorId) writer.delete(follower, authorId, deleted.blogId(), deletedAt);
+                    });
                 }
             }
         }
@@ -114,15 +116,20 @@ final class BlogEventHandler {
 
     /**
      * A publish processed after its delete delivers nothing, but the delete may have been processed before some of
-     * those who followed before the post: they get the delete now. Redis may hold the post for them from an earlier
-     * run that processed the events in another order (a rebuild stopped midway), and this run must take it back.
+     * those who followed before the post: they get the delete now. Redis may hold the post for them from a run that
+     * processed the events in another order (a rebuild stopped partway, or this processor before a crash, as its Redis
+     * writes run ahead of its changelog), and this run must take it back. A big-V author's removal walks every current
+     * follower from the start again, also when one is still running (its walk may have passed such a follower).
      */
     private void removeFromEarlierFollowers(long authorId, long blogId, long publishedAt, long deletedAt, boolean bigV,
                                             UnreadWrites writer) {
         if (bigV) {
+            scheduler.cancel(FanoutJob.idOf(FanoutChunk.Kind.REMOVE, blogId));
             scheduler.start(FanoutChunk.Kind.REMOVE, authorId, blogId, deletedAt, now());
         } else {
-            graph.forEachFollower(authorId, publishedAt, follower -> writer.delete(follower, authorId, blogId, deletedAt));
+            graph.forEachFollower(authorId, publishedAt, follower -> {
+                if (follower != authorId) writer.delete(follower, authorId, blogId, deletedAt);
+            });
         }
     }
 

@@ -56,7 +56,6 @@ class UnreadTopologyTest {
             new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7), Duration.ofDays(1));
 
     private final RecordingWrites writes = new RecordingWrites();
-    private final ThreadCommits commits = new ThreadCommits();
     private TopologyTestDriver driver;
     private TopologyInputs inputs;
 
@@ -66,7 +65,7 @@ class UnreadTopologyTest {
     }
 
     private TopologyTestDriver startDriver(int authorPartitions, FanoutSettings fanout) {
-        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, commits,
+        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, new ThreadCommits(),
                 fanout, new ProcessorMeters(new SimpleMeterRegistry())));
         inputs = new TopologyInputs(started, TOPICS);
         return started;
@@ -342,19 +341,23 @@ class UnreadTopologyTest {
                 .containsExactly(List.of(101L, 102L), List.of(103L));
     }
 
+    /**
+     * A big-V publish processed after its delete starts the removal again from the first follower, also while the
+     * delete's removal is still running: its walk passed a follower whose follow (older than the post) came later.
+     */
     @Test
-    void shouldHandTheDeleteOfABigVPublishProcessedAfterItToTheFanoutTopicAgain() {
+    void shouldStartABigVRemovalAgainWhenThePublishIsProcessedAfterItsDelete() {
         driver.close();
         driver = startDriver(1, new FanoutSettings(new BigVPolicy(3, 2), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
                 Duration.ofDays(1)));
         TestOutputTopic<byte[], byte[]> chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        LongStream.rangeClosed(101, 103).forEach(follower -> followed(follower, ALICE));
+        LongStream.rangeClosed(102, 104).forEach(follower -> followed(follower, ALICE));
         inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
         driver.advanceWallClockTime(Duration.ofMillis(50));
-        assertThat(chunks.readValuesToList()).hasSize(2);
-        commits.flushed();
-        driver.advanceWallClockTime(Duration.ofMillis(50));
+        assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
+                .containsExactly(List.of(102L, 103L), List.of(104L));
+        followed(101, ALICE);
 
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
         driver.advanceWallClockTime(Duration.ofMillis(50));
@@ -362,7 +365,7 @@ class UnreadTopologyTest {
         assertThat(writes.writes()).isEmpty();
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode)
                 .extracting(FanoutChunk::kind, FanoutChunk::followerIds)
-                .containsExactly(tuple(FanoutChunk.Kind.REMOVE, List.of(101L, 102L)), tuple(FanoutChunk.Kind.REMOVE, List.of(103L)));
+                .containsExactly(tuple(FanoutChunk.Kind.REMOVE, List.of(101L, 102L)), tuple(FanoutChunk.Kind.REMOVE, List.of(103L, 104L)));
     }
 
     @Test
