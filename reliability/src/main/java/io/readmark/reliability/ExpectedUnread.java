@@ -168,9 +168,16 @@ public final class ExpectedUnread {
         return notices == null ? 0 : notices.size();
     }
 
-    /** user → audience → J<ms> or L<ms>. */
-    public NavigableMap<Long, NavigableMap<String, String>> memberships() {
-        return Collections.unmodifiableNavigableMap(memberships);
+    /**
+     * user → the audiences hash as the scripts keep it: audience → J<ms> or L<ms>, and {@link NoticeKeys#NOTICE_FLOOR}
+     * → the user's notice floor, where they have one.
+     */
+    public NavigableMap<Long, NavigableMap<String, String>> audienceHashes() {
+        NavigableMap<Long, NavigableMap<String, String>> hashes = new TreeMap<>();
+        memberships.forEach((user, audiences) -> hashes.put(user, new TreeMap<>(audiences)));
+        noticeFloor.forEach((user, floor) ->
+                hashes.computeIfAbsent(user, u -> new TreeMap<>()).put(NoticeKeys.NOTICE_FLOOR, Long.toString(floor)));
+        return hashes;
     }
 
     /** The user's notice inbox, notice → sentAt ms; empty if none. */

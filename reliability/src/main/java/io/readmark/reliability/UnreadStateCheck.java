@@ -67,7 +67,7 @@ public final class UnreadStateCheck {
         Map<Long, Set<Long>> authorsByUser = new TreeMap<>();
         expected.unreadByUser().forEach((user, byAuthor) -> authorsByUser.put(user, new TreeSet<>(byAuthor.keySet())));
         expected.noticeRecipients().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
-        expected.memberships().keySet().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
+        expected.audienceHashes().keySet().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
         scanUserKeys(authorsByUser);
         Tally tally = new Tally();
         List<Long> users = List.copyOf(authorsByUser.keySet());
@@ -118,7 +118,7 @@ public final class UnreadStateCheck {
             }
             tally.entries("audience " + audience + ": notice", notices, actual);
         });
-        expected.memberships().forEach((user, audiences) -> {
+        expected.audienceHashes().forEach((user, audiences) -> {
             Map<String, String> actual = get(redis.hgetall(noticeKeys.audiences(user)));
             if (!actual.equals(audiences)) {
                 tally.lost++;

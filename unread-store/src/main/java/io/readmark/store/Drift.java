@@ -8,6 +8,7 @@ public record Drift(long userId, DriftKind kind, String field, String found, Str
         String subject = switch (kind) {
             case WRONG_TOTAL -> "total " + found + ", author fields sum to " + expected;
             case WRONG_NOTICES -> "notices " + found + ", unread entries of the notice inbox " + expected;
+            case WRONG_NOTICE_FLOOR -> "notice floor in the audiences hash " + found + ", the floors' " + expected;
             case WRONG_SEEN -> "seen " + found + ", entries at or before the seen watermark " + expected;
             case WRONG_COUNT -> "author " + field + ": counts " + found + ", set holds " + expected;
             case MISSING_COUNT, ORPHAN_SET -> "author " + field + ": set holds " + found + ", no count";

@@ -25,6 +25,11 @@ public enum DriftKind {
      * both floors ({@code notices}, {@code all}) without a read mark.
      */
     WRONG_NOTICES("wrong-notices"),
+    /**
+     * The audiences hash's field {@code #floor} is not the larger of the floors {@code notices} and {@code all}
+     * (missing while neither is set); a counts read takes the notice floor from it.
+     */
+    WRONG_NOTICE_FLOOR("wrong-notice-floor"),
     /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
     OVER_CAP("over-cap"),
     /**

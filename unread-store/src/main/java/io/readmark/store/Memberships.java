@@ -12,8 +12,10 @@ import java.util.Set;
  * The audiences a user is a member of, and since when: {@link NoticeKeys#EVERYONE} since always, and those whose
  * {@code rm:{u:U}:audiences} field says {@code J<ms>} (audience_member.lua; {@code L<ms>} means left). At most
  * {@link #MAX_AUDIENCES} are considered, the latest joined, so a read's work stays bounded whatever the hash holds.
+ * Beside them the hash's field {@link NoticeKeys#NOTICE_FLOOR}: nothing published or sent at or before it is unread
+ * (notices.lua).
  */
-record Memberships(Map<String, Long> joinedAt) {
+record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     static final int MAX_AUDIENCES = 64;
 
@@ -21,6 +23,7 @@ record Memberships(Map<String, Long> joinedAt) {
         Map<String, Long> joined = new LinkedHashMap<>();
         joined.put(NoticeKeys.EVERYONE, 0L);
         List<Map.Entry<String, Long>> fields = new ArrayList<>(hash.size());
+        String floor = hash.get(NoticeKeys.NOTICE_FLOOR);
         for (Map.Entry<String, String> field : hash.entrySet()) {
             if (field.getValue().startsWith("J") && !field.getKey().equals(NoticeKeys.EVERYONE)) {
                 fields.add(Map.entry(field.getKey(), Long.parseLong(field.getValue(), 1, field.getValue().length(), 10)));
@@ -30,7 +33,7 @@ record Memberships(Map<String, Long> joinedAt) {
             fields.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()));
         }
         for (int i = 0; i < Math.min(fields.size(), MAX_AUDIENCES); i++) joined.put(fields.get(i).getKey(), fields.get(i).getValue());
-        return new Memberships(joined);
+        return new Memberships(joined, floor == null ? 0 : Long.parseLong(floor));
     }
 
     /** The audiences joined, everyone's not included. */

@@ -9,6 +9,11 @@ public final class NoticeKeys {
 
     /** The audience every user is a member of, since always: nobody joins or leaves it (as the events say). */
     public static final String EVERYONE = "everyone";
+    /**
+     * The field of a user's audiences hash that holds the larger of their notice floors ({@code NoticesAllRead},
+     * {@code AllRead}); no audience name starts with {@code #}.
+     */
+    public static final String NOTICE_FLOOR = "#floor";
 
     private final String prefix;
 

@@ -1,6 +1,5 @@
 package io.readmark.store;
 
-import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.Limit;
@@ -34,12 +33,8 @@ import java.util.function.LongSupplier;
  */
 public final class NoticeReader {
 
-    private static final String NOTICES_FLOOR = "notices";
-    private static final String ALL_FLOOR = "all";
-
     private final RedisConnections.Connection connection;
     private final NoticeKeys keys;
-    private final UnreadKeys unreadKeys;
     private final LiveNoticeSource source;
     private final MembershipHints hints;
     private final LongSupplier clock;
@@ -51,7 +46,6 @@ public final class NoticeReader {
     public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source,
                         MembershipHints hints, LongSupplier clock) {
         this.connection = connection;
-        this.unreadKeys = unreadKeys;
         this.keys = new NoticeKeys(unreadKeys.prefix());
         this.source = source;
         this.hints = hints;
@@ -69,8 +63,6 @@ public final class NoticeReader {
         Set<String> guessed = hints.audiences(userId);
         CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
         CompletionStage<Set<Long>> earlyRead = early.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
-        // The floors matter only when some notice is live: asked at once when an early one is, else after the memberships.
-        CompletionStage<CompletionStage<Long>> earlyFloor = early.thenApply(notices -> notices.isEmpty() ? null : floorAsync(userId));
         return membershipHash.thenCompose(hash -> {
             Memberships memberships = Memberships.of(hash);
             Set<String> joined = memberships.joined();
@@ -83,16 +75,14 @@ public final class NoticeReader {
                 ids.removeAll(ids(first));
                 return ids;
             }).thenCompose(ids -> readMarksAsync(userId, ids));
-            CompletionStage<Long> floor = earlyFloor.thenCombine(late, (asked, more) -> asked != null ? asked
-                    : more.isEmpty() ? CompletableFuture.completedFuture(0L) : floorAsync(userId)).thenCompose(stage -> stage);
             return early.thenCombine(late, NoticeReader::concat)
-                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeReader::union), Map::entry)
-                    .thenCombine(floor, (noticesAndRead, floorMillis) ->
-                            count(memberships, noticesAndRead.getKey(), noticesAndRead.getValue(), floorMillis, clock.getAsLong()));
+                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeReader::union), (notices, read) ->
+                            count(memberships, notices, read, clock.getAsLong()));
         });
     }
 
-    static BroadcastUnread count(Memberships memberships, List<LiveNotice> notices, Set<Long> read, long floor, long now) {
+    static BroadcastUnread count(Memberships memberships, List<LiveNotice> notices, Set<Long> read, long now) {
+        long floor = memberships.noticeFloor();
         Set<Long> counted = new HashSet<>();
         long nextExpiry = 0;
         for (LiveNotice notice : notices) {
@@ -215,13 +205,8 @@ public final class NoticeReader {
 
     /** The larger of the notices floor and the all-read floor, 0 when neither is set. */
     private CompletionStage<Long> floorAsync(long userId) {
-        return connection.async().hmget(unreadKeys.floors(userId), NOTICES_FLOOR, ALL_FLOOR).thenApply(values -> {
-            long floor = 0;
-            for (KeyValue<String, String> value : values) {
-                if (value.hasValue()) floor = Math.max(floor, Long.parseLong(value.getValue()));
-            }
-            return floor;
-        });
+        return connection.async().hget(keys.audiences(userId), NoticeKeys.NOTICE_FLOOR)
+                .thenApply(floor -> floor == null ? 0 : Long.parseLong(floor));
     }
 
     /** Which of the ids the user has a read mark for: one ZMSCORE, none when there are no ids. */

@@ -17,10 +17,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Checks DESIGN invariants 1 and 2 and the merged index for every user under a prefix, and with repair makes drifted
- * users' counts and merged index agree with their unread sets again. Three SCAN passes stream the keyspace (memory
- * grows with drifted users, not with users): one over counts hashes checks each user completely, one over unread sets
- * finds sets without their count, and one over merged indexes finds those of users without counts, which the first
- * two cannot see. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
+ * users' counts and merged index agree with their unread sets again. SCAN passes stream the keyspace (memory grows
+ * with drifted users, not with users): one over counts hashes checks each user completely, one over unread sets
+ * finds sets without their count, one over merged indexes finds those of users without counts, which the first two
+ * cannot see, and two over notice inboxes and floors check the notices of users without counts. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
  * of a live processor land wholly before or after it and cause no false drift; key names are built here and passed in
  * KEYS, and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
  * Checks are pipelined: one batch of SCAN results at a time, a round trip for the field names and one for the checks
@@ -125,6 +125,10 @@ public final class Reconciler {
         connections.scan(noticeKeys.inboxPattern(), SCAN_COUNT, batch -> {
             checkInboxes(run, batch);
             listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "notice inboxes");
+        });
+        connections.scan(keys.floorsPattern(), SCAN_COUNT, batch -> {
+            checkFloors(run, batch);
+            listener.progress(run.keysScanned, run.usersScanned, run.drifted.size(), "floors");
         });
         return run.report();
     }
@@ -244,10 +248,30 @@ public final class Reconciler {
         }
     }
 
-    /** counts.notices against the inbox ({@code check_notices.lua}); with {@code repair}, set right. */
+    /** Pass 5: the notice floor's copy of every user with floors but neither counts nor an inbox (passes 1 and 4 checked the others'). */
+    private void checkFloors(Run run, List<String> floorsKeys) {
+        run.keysScanned += floorsKeys.size();
+        Map<Long, CompletableFuture<Long>> others = new LinkedHashMap<>();
+        for (String key : floorsKeys) {
+            long user = keys.userOfFloors(key);
+            if (user < 0) {
+                run.ignoredKeys++;
+            } else {
+                others.put(user, redis.exists(keys.counts(user), noticeKeys.inbox(user)).toCompletableFuture());
+            }
+        }
+        others.forEach((user, exists) -> {
+            if (exists.join() == 0) run.found(user, findings(user, checkNotices(user, false).join()), Set.of());
+        });
+    }
+
+    /**
+     * counts.notices against the inbox, and the audiences hash's copy of the notice floor against the floors
+     * ({@code check_notices.lua}); with {@code repair}, set right.
+     */
     private CompletableFuture<List<Object>> checkNotices(long user, boolean repair) {
         return ReconcileScript.CHECK_NOTICES.call(redis, new String[]{keys.counts(user), keys.floors(user),
-                noticeKeys.inbox(user), noticeKeys.noticeReads(user)}, repair ? "repair" : "check");
+                noticeKeys.inbox(user), noticeKeys.noticeReads(user), noticeKeys.audiences(user)}, repair ? "repair" : "check");
     }
 
     /** What a complete check of a user found, and the authors beyond the count fields it had to pass. */

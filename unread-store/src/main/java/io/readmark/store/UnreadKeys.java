@@ -100,6 +100,16 @@ public final class UnreadKeys {
         return glob(prefix) + ":{u:*}:merged";
     }
 
+    /** The SCAN MATCH pattern of every user's floors hash under this prefix. */
+    public String floorsPattern() {
+        return glob(prefix) + ":{u:*}:floors";
+    }
+
+    /** The user of a floors key, or -1 when the key is not one of this prefix. */
+    public long userOfFloors(String key) {
+        return userOf(key, "}:floors");
+    }
+
     /** The user of a counts key, or -1 when the key is not a counts key of this prefix. */
     public long userOfCounts(String key) {
         return userOf(key, "}:counts");

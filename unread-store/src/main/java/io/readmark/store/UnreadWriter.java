@@ -270,7 +270,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private void noticeFloor(long userId, byte[] readAt, byte[] field) {
         submit(UnreadScript.NOTICES_ALL_READ,
                 new byte[][]{keys.floorsBytes(userId), utf8(noticeKeys.inbox(userId)), utf8(noticeKeys.noticeReads(userId)),
-                        keys.countsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+                        keys.countsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId), utf8(noticeKeys.audiences(userId))},
                 new byte[][]{readAt, field});
     }
 

@@ -14,6 +14,13 @@ local function notice_floor(floors_key)
   return floor
 end
 
+-- The audiences hash rm:{u:U}:audiences keeps a copy of that floor in its field #floor (no audience name starts
+-- with #), so that a counts read has memberships and floor in one reply; absent while neither floor is set.
+local function copy_notice_floor(floors_key, audiences_key)
+  local floor = notice_floor(floors_key)
+  if floor > 0 then redis.call('HSET', audiences_key, '#floor', string.format('%d', floor)) end
+end
+
 -- Whether the inbox entry (id, its score as a number) counts as unread under the floor.
 local function notice_unread(reads_key, id, score, floor)
   return score > floor and not redis.call('ZSCORE', reads_key, id)

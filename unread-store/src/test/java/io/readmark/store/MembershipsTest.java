@@ -21,6 +21,15 @@ class MembershipsTest {
     }
 
     @Test
+    void shouldReadTheNoticeFloorBesideTheAudiences() {
+        Memberships memberships = Memberships.of(Map.of("staff", "J100", NoticeKeys.NOTICE_FLOOR, "1767225600123"));
+
+        assertThat(memberships.joined()).containsExactly("staff");
+        assertThat(memberships.noticeFloor()).isEqualTo(1_767_225_600_123L);
+        assertThat(Memberships.of(Map.of("staff", "J100")).noticeFloor()).isZero();
+    }
+
+    @Test
     void shouldConsiderOnlyTheLatestJoinedAudiencesTiesByName() {
         Map<String, String> hash = new HashMap<>();
         for (int i = 0; i < Memberships.MAX_AUDIENCES + 10; i++) hash.put("a" + i, "J" + (1_000 + i));

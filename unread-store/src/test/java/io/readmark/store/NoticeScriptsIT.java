@@ -172,6 +172,8 @@ class NoticeScriptsIT {
         writer.noticeSent(user, 4, T0 + 5); // late, older than the floor
         assertThat(notices(user)).isEqualTo(1);
         assertThat(redis.sync.hget(redis.keys.floors(user), "notices")).isEqualTo(Long.toString(T0 + 10));
+        assertThat(redis.sync.hget(new NoticeKeys(redis.keys.prefix()).audiences(user), NoticeKeys.NOTICE_FLOOR))
+                .as("the copy a counts read takes").isEqualTo(Long.toString(T0 + 10));
     }
 
     @Test
@@ -185,5 +187,9 @@ class NoticeScriptsIT {
         assertThat(redis.reader().counts(user).total()).as("blog unread").isZero();
         writer.noticeSent(user, 3, T0 + 10); // late, covered by floors.all
         assertThat(notices(user)).isEqualTo(1);
+        String audiences = new NoticeKeys(redis.keys.prefix()).audiences(user);
+        assertThat(redis.sync.hget(audiences, NoticeKeys.NOTICE_FLOOR)).isEqualTo(Long.toString(T0 + 20));
+        writer.noticesAllRead(user, T0 + 15); // below floors.all: the copy keeps the larger floor
+        assertThat(redis.sync.hget(audiences, NoticeKeys.NOTICE_FLOOR)).isEqualTo(Long.toString(T0 + 20));
     }
 }

@@ -402,6 +402,40 @@ class ReconcileIT {
         assertThat(scoped.sync().zcard(noticeKeys.inbox(1))).isEqualTo(2);
     }
 
+    @Test
+    void shouldReportAndRepairTheNoticeFloorCopiedToTheAudiencesHash() {
+        // Given users whose floors the scripts wrote: one whose copy is off, one whose copy is gone, one with a copy
+        // but no floor, and one whose copy is gone with neither counts nor an inbox (a deployment from before the copy)
+        RedisFixture.Scoped scoped = redis.scoped("reconcile-notice-floor-" + UUID.randomUUID());
+        NoticeKeys noticeKeys = new NoticeKeys(scoped.keys().prefix());
+        try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
+            for (long user = 1; user <= 4; user++) {
+                writer.deliver(user, 7, 1000 + user, T0);
+                writer.noticeSent(user, 500, T0 + 5);
+                if (user <= 3) writer.noticesAllRead(user, T0 + 10);
+            }
+            writer.allRead(5, T0 + 10);
+            writer.awaitAcknowledged();
+        }
+        scoped.sync().hset(noticeKeys.audiences(2), NoticeKeys.NOTICE_FLOOR, Long.toString(T0 + 9));
+        scoped.sync().hdel(noticeKeys.audiences(3), NoticeKeys.NOTICE_FLOOR);
+        scoped.sync().hset(noticeKeys.audiences(4), NoticeKeys.NOTICE_FLOOR, Long.toString(T0));
+        scoped.sync().hdel(noticeKeys.audiences(5), NoticeKeys.NOTICE_FLOOR);
+
+        // When reconciling: reported; then with repair: a rerun is clean and every copy is the floor
+        Map<Long, Set<DriftKind>> expected = new TreeMap<>();
+        for (long user = 2; user <= 5; user++) expected.put(user, EnumSet.of(DriftKind.WRONG_NOTICE_FLOOR));
+        assertThat(reconcile(scoped, false).byUser()).isEqualTo(expected);
+        assertThat(reconcile(scoped, true).byUser()).isEqualTo(expected);
+        assertThat(reconcile(scoped, false).byUser()).isEmpty();
+        assertThat(scoped.sync().hget(noticeKeys.audiences(5), NoticeKeys.NOTICE_FLOOR)).isEqualTo(Long.toString(T0 + 10));
+        for (long user = 1; user <= 3; user++) {
+            assertThat(scoped.sync().hget(noticeKeys.audiences(user), NoticeKeys.NOTICE_FLOOR)).as("user " + user)
+                    .isEqualTo(Long.toString(T0 + 10));
+        }
+        assertThat(scoped.sync().hexists(noticeKeys.audiences(4), NoticeKeys.NOTICE_FLOOR)).isFalse();
+    }
+
     // ---- helpers ----------------------------------------------------------------------------------------------
 
     private static Result reconcile(RedisFixture.Scoped scoped, boolean repair) {

@@ -218,8 +218,12 @@ final class UnreadModel {
         return noticeReads.getOrDefault(user, new TreeSet<>(Entry.ORDER));
     }
 
+    /** The audiences hash: audience → J<ms> or L<ms>, and the notice floor, where the user has one. */
     Map<String, String> audiencesOf(long user) {
-        return audiences.getOrDefault(user, Map.of());
+        Map<String, String> hash = new HashMap<>(audiences.getOrDefault(user, Map.of()));
+        long floor = noticeFloor(user);
+        if (floor > 0) hash.put(NoticeKeys.NOTICE_FLOOR, Long.toString(floor));
+        return hash;
     }
 
     NavigableSet<Entry> audienceNoticesOf(String audience) {
