@@ -175,8 +175,9 @@ public final class ExpectedUnread {
     public NavigableMap<Long, NavigableMap<String, String>> audienceHashes() {
         NavigableMap<Long, NavigableMap<String, String>> hashes = new TreeMap<>();
         memberships.forEach((user, audiences) -> hashes.put(user, new TreeMap<>(audiences)));
-        noticeFloor.forEach((user, floor) ->
-                hashes.computeIfAbsent(user, u -> new TreeMap<>()).put(NoticeKeys.NOTICE_FLOOR, Long.toString(floor)));
+        noticeFloor.forEach((user, floor) -> {
+            if (floor > 0) hashes.computeIfAbsent(user, u -> new TreeMap<>()).put(NoticeKeys.NOTICE_FLOOR, Long.toString(floor));
+        });
         return hashes;
     }
 

@@ -41,7 +41,7 @@ public final class NoticeKeys {
         return audience(audience) + ":changes";
     }
 
-    /** Hash audience → {@code J<ms>} (joined then) or {@code L<ms>} (left then). */
+    /** Hash audience → {@code J<ms>} (joined then) or {@code L<ms>} (left then), and {@link #NOTICE_FLOOR}. */
     public String audiences(long userId) {
         return user(userId) + ":audiences";
     }

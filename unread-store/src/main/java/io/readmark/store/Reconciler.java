@@ -20,9 +20,10 @@ import java.util.concurrent.CompletableFuture;
  * users' counts and merged index agree with their unread sets again. SCAN passes stream the keyspace (memory grows
  * with drifted users, not with users): one over counts hashes checks each user completely, one over unread sets
  * finds sets without their count, one over merged indexes finds those of users without counts, which the first two
- * cannot see, and two over notice inboxes and floors check the notices of users without counts. Each user is checked by one read-only script ({@code check.lua}) over that user's keys, so writes
- * of a live processor land wholly before or after it and cause no false drift; key names are built here and passed in
- * KEYS, and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
+ * cannot see, and two over notice inboxes and floors check the notices of users without counts. Each user is checked
+ * by read-only scripts ({@code check.lua}, {@code check_notices.lua}) over that user's keys, so writes of a live
+ * processor land wholly before or after each and cause no false drift; key names are built here and passed in KEYS,
+ * and all keys of a user share its hash tag, so this works on Redis Cluster (where each master is scanned).
  * Checks are pipelined: one batch of SCAN results at a time, a round trip for the field names and one for the checks
  * (in the second pass a HEXISTS per set, and the script only for a set that looks uncounted), then the merged index
  * entry by entry in slices ({@link MergedIndexCheck}), so no script's work grows with a user's entries.
@@ -44,6 +45,7 @@ public final class Reconciler {
     private static final int MAX_ATTEMPTS = 100;
     private static final String USER = "user";
     private static final String SETS = "sets";
+    private static final Set<DriftKind> NOTICE_KINDS = EnumSet.of(DriftKind.WRONG_NOTICES, DriftKind.WRONG_NOTICE_FLOOR);
 
     private final RedisClusterAsyncCommands<String, String> redis;
     private final RedisConnections connections;
@@ -92,7 +94,9 @@ public final class Reconciler {
                 if (examples.size() < MAX_EXAMPLES) examples.add(drift);
             }
             if (!repair) return;
-            if (repairUser(user, extraAuthors)) {
+            // Only the notices' fields drifted: setting those right leaves the user's sets and merged index alone.
+            boolean noticesOnly = findings.stream().allMatch(drift -> NOTICE_KINDS.contains(drift.kind()));
+            if (noticesOnly ? repairNotices(user) : repairUser(user, extraAuthors)) {
                 repaired.add(user);
             } else {
                 repaired.remove(user);
@@ -313,6 +317,11 @@ public final class Reconciler {
     }
 
     /** Repairs one user with {@code repair.lua}, then checks it again; true when it is clean now. */
+    private boolean repairNotices(long user) {
+        checkNotices(user, true).join();
+        return checkNotices(user, false).join().isEmpty();
+    }
+
     private boolean repairUser(long user, Set<String> extraAuthors) {
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             List<String> authors = authorsOf(user, extraAuthors);

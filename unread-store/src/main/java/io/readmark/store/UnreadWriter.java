@@ -171,7 +171,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     /** One step of an all-read: raises the user's floor and scans the next counts fields from {@code cursor}. */
     private Write allReadStep(long userId, byte[] readAt, byte[] cursor) {
-        return new Write(UnreadScript.ALL_READ, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId)},
+        return new Write(UnreadScript.ALL_READ, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId),
+                utf8(noticeKeys.audiences(userId))},
                 new byte[][]{readAt, cursor, ALL_READ_SCAN}, reply -> allReadNext(userId, readAt, (List<?>) reply));
     }
 

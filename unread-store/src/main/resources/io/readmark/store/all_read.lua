@@ -1,5 +1,5 @@
 -- all_read.lua: a user read everything of every author published at or before a moment.
--- KEYS[1] rm:{u:U}:floors   KEYS[2] rm:{u:U}:counts
+-- KEYS[1] rm:{u:U}:floors   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:audiences (its #floor: notices.lua)
 -- ARGV[1] readAt (ms)  ARGV[2] HSCAN cursor of counts ('0' on the first call)  ARGV[3] HSCAN COUNT
 -- Returns {next cursor, field, ...}: the next fields of counts, author fields and others alike. The caller removes
 -- each author's unread up to readAt (all_read_author.lua: key names are built by the caller, never here) and calls
@@ -10,7 +10,10 @@
 -- replay raises nothing and scans again, and the removals find what is left.
 local read_at, cursor = ARGV[1], ARGV[2]
 local floor = redis.call('HGET', KEYS[1], 'all')
-if not floor or tonumber(read_at) > tonumber(floor) then redis.call('HSET', KEYS[1], 'all', read_at) end
+if not floor or tonumber(read_at) > tonumber(floor) then
+  redis.call('HSET', KEYS[1], 'all', read_at)
+  copy_notice_floor(KEYS[1], KEYS[3])
+end
 local reply = redis.call('HSCAN', KEYS[2], cursor, 'COUNT', ARGV[3])
 local found = {reply[1]}
 for i = 1, #reply[2], 2 do found[#found + 1] = reply[2][i] end

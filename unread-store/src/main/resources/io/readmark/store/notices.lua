@@ -17,8 +17,12 @@ end
 -- The audiences hash rm:{u:U}:audiences keeps a copy of that floor in its field #floor (no audience name starts
 -- with #), so that a counts read has memberships and floor in one reply; absent while neither floor is set.
 local function copy_notice_floor(floors_key, audiences_key)
-  local floor = notice_floor(floors_key)
-  if floor > 0 then redis.call('HSET', audiences_key, '#floor', string.format('%d', floor)) end
+  local floors = redis.call('HMGET', floors_key, 'notices', 'all')
+  local larger = nil
+  for i = 1, 2 do
+    if floors[i] and (not larger or tonumber(floors[i]) > tonumber(larger)) then larger = floors[i] end
+  end
+  if larger and tonumber(larger) > 0 then redis.call('HSET', audiences_key, '#floor', larger) end
 end
 
 -- Whether the inbox entry (id, its score as a number) counts as unread under the floor.

@@ -418,6 +418,7 @@ class ReconcileIT {
             writer.awaitAcknowledged();
         }
         scoped.sync().hset(noticeKeys.audiences(2), NoticeKeys.NOTICE_FLOOR, Long.toString(T0 + 9));
+        scoped.sync().hset(scoped.keys().counts(2), "notices", "3"); // both kinds at once
         scoped.sync().hdel(noticeKeys.audiences(3), NoticeKeys.NOTICE_FLOOR);
         scoped.sync().hset(noticeKeys.audiences(4), NoticeKeys.NOTICE_FLOOR, Long.toString(T0));
         scoped.sync().hdel(noticeKeys.audiences(5), NoticeKeys.NOTICE_FLOOR);
@@ -425,6 +426,7 @@ class ReconcileIT {
         // When reconciling: reported; then with repair: a rerun is clean and every copy is the floor
         Map<Long, Set<DriftKind>> expected = new TreeMap<>();
         for (long user = 2; user <= 5; user++) expected.put(user, EnumSet.of(DriftKind.WRONG_NOTICE_FLOOR));
+        expected.get(2L).add(DriftKind.WRONG_NOTICES);
         assertThat(reconcile(scoped, false).byUser()).isEqualTo(expected);
         assertThat(reconcile(scoped, true).byUser()).isEqualTo(expected);
         assertThat(reconcile(scoped, false).byUser()).isEmpty();
