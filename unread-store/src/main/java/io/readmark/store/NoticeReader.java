@@ -105,7 +105,8 @@ public final class NoticeReader {
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
         long now = clock.getAsLong();
         List<NoticeItem> candidates = new ArrayList<>();
-        for (LiveNotice notice : receivedBroadcasts(userId, now)) {
+        Memberships memberships = memberships(userId);
+        for (LiveNotice notice : receivedBroadcasts(memberships, now)) {
             candidates.add(new NoticeItem(notice.noticeId(), notice.audience(), notice.publishedAtMillis(), notice.expiresAtMillis(), false));
         }
         for (ScoredValue<String> entry : inboxFrom(userId, after, limit)) {
@@ -124,7 +125,7 @@ public final class NoticeReader {
             }
             page.add(item);
         }
-        List<NoticeItem> flagged = withReadFlags(userId, page);
+        List<NoticeItem> flagged = withReadFlags(userId, page, memberships.noticeFloor());
         NoticeItem last = flagged.isEmpty() ? null : flagged.getLast();
         return new NoticePage(flagged, more ? new PageCursor(last.atMillis(), Long.toString(last.noticeId())).encode() : null);
     }
@@ -133,9 +134,10 @@ public final class NoticeReader {
     public NoticeState notice(long userId, long noticeId) {
         RedisClusterCommands<String, String> redis = connection.sync();
         Double sentAt = redis.zscore(keys.inbox(userId), Long.toString(noticeId));
+        Memberships memberships = memberships(userId);
         NoticeItem item = sentAt != null ? new NoticeItem(noticeId, null, sentAt.longValue(), 0, false) : null;
         if (item == null) {
-            for (LiveNotice notice : receivedBroadcasts(userId, clock.getAsLong())) {
+            for (LiveNotice notice : receivedBroadcasts(memberships, clock.getAsLong())) {
                 if (notice.noticeId() == noticeId) {
                     item = new NoticeItem(noticeId, notice.audience(), notice.publishedAtMillis(), notice.expiresAtMillis(), false);
                     break;
@@ -145,18 +147,22 @@ public final class NoticeReader {
         if (item == null) {
             return new NoticeState(noticeId, false, redis.zscore(keys.noticeReads(userId), Long.toString(noticeId)) != null, null);
         }
-        NoticeItem flagged = withReadFlags(userId, List.of(item)).getFirst();
+        NoticeItem flagged = withReadFlags(userId, List.of(item), memberships.noticeFloor()).getFirst();
         return new NoticeState(noticeId, true, flagged.read(), flagged);
     }
 
     /** The audiences the user receives broadcasts of now, everyone's included. */
     public Set<String> audiences(long userId) {
-        return Memberships.of(connection.sync().hgetall(keys.audiences(userId))).joinedAt().keySet();
+        return memberships(userId).joinedAt().keySet();
+    }
+
+    /** The user's memberships and notice floor, from their audiences hash. */
+    private Memberships memberships(long userId) {
+        return Memberships.of(connection.sync().hgetall(keys.audiences(userId)));
     }
 
     /** The live, unexpired broadcasts of the user's audiences published after they joined, each id once. */
-    private List<LiveNotice> receivedBroadcasts(long userId, long now) {
-        Memberships memberships = Memberships.of(connection.sync().hgetall(keys.audiences(userId)));
+    private List<LiveNotice> receivedBroadcasts(Memberships memberships, long now) {
         List<LiveNotice> received = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         for (LiveNotice notice : join(liveNoticesOf(NoticeKeys.EVERYONE, memberships.joined()))) {
@@ -179,10 +185,9 @@ public final class NoticeReader {
     }
 
     /** The items with their read flags: a read mark, or a time at or before one of the floors. */
-    private List<NoticeItem> withReadFlags(long userId, List<NoticeItem> items) {
+    private List<NoticeItem> withReadFlags(long userId, List<NoticeItem> items, long floor) {
         if (items.isEmpty()) return items;
         Set<Long> marked = join(readMarksAsync(userId, items.stream().map(NoticeItem::noticeId).toList()));
-        long floor = join(floorAsync(userId));
         return items.stream()
                 .map(item -> new NoticeItem(item.noticeId(), item.audience(), item.atMillis(), item.expiresAtMillis(),
                         marked.contains(item.noticeId()) || item.atMillis() <= floor))
@@ -201,12 +206,6 @@ public final class NoticeReader {
             lists.forEach(list -> all.addAll(list.join()));
             return all;
         });
-    }
-
-    /** The larger of the notices floor and the all-read floor, 0 when neither is set. */
-    private CompletionStage<Long> floorAsync(long userId) {
-        return connection.async().hget(keys.audiences(userId), NoticeKeys.NOTICE_FLOOR)
-                .thenApply(floor -> floor == null ? 0 : Long.parseLong(floor));
     }
 
     /** Which of the ids the user has a read mark for: one ZMSCORE, none when there are no ids. */
