@@ -252,7 +252,10 @@ public final class Reconciler {
         }
     }
 
-    /** Pass 5: the notice floor's copy of every user with floors but neither counts nor an inbox (passes 1 and 4 checked the others'). */
+    /**
+     * Pass 5: the notice floor's copy of every user with floors but neither counts nor an inbox (passes 1 and 4 checked
+     * the others'), the checks of a batch pipelined: after an all-read most users may be such users.
+     */
     private void checkFloors(Run run, List<String> floorsKeys) {
         run.keysScanned += floorsKeys.size();
         Map<Long, CompletableFuture<Long>> others = new LinkedHashMap<>();
@@ -264,9 +267,11 @@ public final class Reconciler {
                 others.put(user, redis.exists(keys.counts(user), noticeKeys.inbox(user)).toCompletableFuture());
             }
         }
+        Map<Long, CompletableFuture<List<Object>>> checks = new LinkedHashMap<>();
         others.forEach((user, exists) -> {
-            if (exists.join() == 0) run.found(user, findings(user, checkNotices(user, false).join()), Set.of());
+            if (exists.join() == 0) checks.put(user, checkNotices(user, false));
         });
+        checks.forEach((user, check) -> run.found(user, findings(user, check.join()), Set.of()));
     }
 
     /**

@@ -12,9 +12,9 @@ import java.time.Duration;
 
 /**
  * The posts processed lately (deleted ones too), keyed {@code authorId ‖ publishedAt ‖ blogId} (big-endian longs), so
- * one author's posts after a moment are one ordered range. A follow processed after posts published after it (Kafka Streams can
- * hand over a blog partition's backlog before the follow partition's, e.g. after a long pause) gives the new follower
- * those posts from here. Kept for a retention period.
+ * one author's posts after a moment are one ordered range. A follow processed after posts published after it (Kafka
+ * Streams can hand over a blog partition's backlog before the follow partition's, e.g. after a long pause) gives the
+ * new follower those posts from here, or their deletes. Kept for a retention period.
  */
 public final class RecentPosts {
 
