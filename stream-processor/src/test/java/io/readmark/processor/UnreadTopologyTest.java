@@ -71,6 +71,14 @@ class UnreadTopologyTest {
         return started;
     }
 
+    /** A driver where three followers make an author big-V, chunks of two followers; its fan-out topic. */
+    private TestOutputTopic<byte[], byte[]> startBigVDriver() {
+        driver.close();
+        driver = startDriver(1, new FanoutSettings(new BigVPolicy(3, 2), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
+                Duration.ofDays(1)));
+        return driver.createOutputTopic(TOPICS.fanoutChunks().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
     @AfterEach
     void closeDriver() {
         driver.close();
@@ -325,11 +333,7 @@ class UnreadTopologyTest {
     /** A big-V author's post leaves as chunks on the fan-out topic; nothing is delivered inline. */
     @Test
     void shouldHandABigVPublishToTheFanoutTopicInsteadOfDelivering() {
-        driver.close();
-        driver = startDriver(1, new FanoutSettings(new BigVPolicy(3, 2), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
-                Duration.ofDays(1)));
-        TestOutputTopic<byte[], byte[]> chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TestOutputTopic<byte[], byte[]> chunks = startBigVDriver();
         LongStream.rangeClosed(101, 103).forEach(follower -> followed(follower, ALICE));
         writes.takeWrites();
 
@@ -347,11 +351,7 @@ class UnreadTopologyTest {
      */
     @Test
     void shouldStartABigVRemovalAgainWhenThePublishIsProcessedAfterItsDelete() {
-        driver.close();
-        driver = startDriver(1, new FanoutSettings(new BigVPolicy(3, 2), 2, 4, Duration.ofMillis(50), Duration.ofDays(7),
-                Duration.ofDays(1)));
-        TestOutputTopic<byte[], byte[]> chunks = driver.createOutputTopic(TOPICS.fanoutChunks().name(),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TestOutputTopic<byte[], byte[]> chunks = startBigVDriver();
         LongStream.rangeClosed(102, 104).forEach(follower -> followed(follower, ALICE));
         inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
         driver.advanceWallClockTime(Duration.ofMillis(50));

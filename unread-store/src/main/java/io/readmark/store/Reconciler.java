@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Checks DESIGN invariants 1 and 2 and the merged index for every user under a prefix, and with repair makes drifted
@@ -241,34 +243,32 @@ public final class Reconciler {
 
     /** Pass 4: every notice inbox of a user without counts (pass 1 checked the others' notices). */
     private void checkInboxes(Run run, List<String> inboxKeys) {
-        run.keysScanned += inboxKeys.size();
-        for (String key : inboxKeys) {
-            long user = noticeKeys.userOfInbox(key);
-            if (user < 0) {
-                run.ignoredKeys++;
-            } else if (redis.exists(keys.counts(user)).toCompletableFuture().join() == 0) {
-                run.found(user, findings(user, checkNotices(user, false).join()), Set.of());
-            }
-        }
+        checkNoticesOfOthers(run, inboxKeys, noticeKeys::userOfInbox, user -> new String[]{keys.counts(user)});
+    }
+
+    /** Pass 5: the notice floor's copy of every user with floors but neither counts nor an inbox (passes 1 and 4 checked the others'). */
+    private void checkFloors(Run run, List<String> floorsKeys) {
+        checkNoticesOfOthers(run, floorsKeys, keys::userOfFloors, user -> new String[]{keys.counts(user), noticeKeys.inbox(user)});
     }
 
     /**
-     * Pass 5: the notice floor's copy of every user with floors but neither counts nor an inbox (passes 1 and 4 checked
-     * the others'), the checks of a batch pipelined: after an all-read most users may be such users.
+     * The notices of each user of the scanned keys who has none of the keys {@code checkedElsewhere} names (an earlier
+     * pass checked those users); a batch's lookups and checks pipelined, as after an all-read most users may qualify.
      */
-    private void checkFloors(Run run, List<String> floorsKeys) {
-        run.keysScanned += floorsKeys.size();
-        Map<Long, CompletableFuture<Long>> others = new LinkedHashMap<>();
-        for (String key : floorsKeys) {
-            long user = keys.userOfFloors(key);
+    private void checkNoticesOfOthers(Run run, List<String> scanned, ToLongFunction<String> userOf,
+                                      LongFunction<String[]> checkedElsewhere) {
+        run.keysScanned += scanned.size();
+        Map<Long, CompletableFuture<Long>> elsewhere = new LinkedHashMap<>();
+        for (String key : scanned) {
+            long user = userOf.applyAsLong(key);
             if (user < 0) {
                 run.ignoredKeys++;
             } else {
-                others.put(user, redis.exists(keys.counts(user), noticeKeys.inbox(user)).toCompletableFuture());
+                elsewhere.put(user, redis.exists(checkedElsewhere.apply(user)).toCompletableFuture());
             }
         }
         Map<Long, CompletableFuture<List<Object>>> checks = new LinkedHashMap<>();
-        others.forEach((user, exists) -> {
+        elsewhere.forEach((user, exists) -> {
             if (exists.join() == 0) checks.put(user, checkNotices(user, false));
         });
         checks.forEach((user, check) -> run.found(user, findings(user, check.join()), Set.of()));
