@@ -16,13 +16,15 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code readmark bench}: generates the synthetic platform and runs the phases in order — ceiling and naive
- * baseline on a Redis nothing else uses yet, then the pipeline, latency and read phases on the same Redis through
- * a full {@link LocalStack}, then memory on a fresh Redis — and writes the report. Always on its own embedded
+ * {@code readmark bench}: generates the synthetic platform and runs the phases in order — the naive baseline on a
+ * Redis nothing else uses yet, then on the same Redis through a full {@link LocalStack} the Redis ceiling and the
+ * pipeline interleaved, idle and big-V latency interleaved, and the read phases, then memory on a fresh Redis — and
+ * writes the report. Always on its own embedded
  * Kafka and Redis on free ports: it flushes Redis between phases, so it must never touch one it did not start.
  */
 public final class Bench {
@@ -64,14 +66,9 @@ public final class Bench {
              RedisStats stats = new RedisStats(redis)) {
             report.run("redis_version", stats.version());
 
-            CeilingPhase.Result ceiling = CeilingPhase.run(redis, stats, workload, config.ceilingConnections(), err);
-            report.figure("ceiling_deliveries_per_s", ceiling.perSecond());
-            phaseDetails(report, "ceiling", ceiling.deliveries(), ceiling.seconds(), ceiling.cpu());
-            stats.flushAll();
-
             NaivePhase.Result naive = NaivePhase.run(redis, stats, workload, config.naiveDuration(), err);
             report.figure("naive_deliveries_per_s", naive.perSecond());
-            phaseDetails(report, "naive", naive.deliveries(), naive.seconds(), naive.cpu());
+            phaseDetails(report, "naive", List.of(naive));
             stats.flushAll();
 
             Map<String, String> overrides = new java.util.HashMap<>(Map.of(
@@ -118,8 +115,10 @@ public final class Bench {
         int partitions = stack.positiveInteger("READMARK_PARTITIONS", 3);
         UnreadKeys keys = new UnreadKeys(stack.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX));
         int cap = stack.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", 1000);
-        if (config.postsPerAuthor() >= cap) {
-            throw new IllegalArgumentException("BENCH_POSTS_PER_AUTHOR must stay below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming hides deliveries");
+        // Every repetition adds its posts on top of the earlier ones'.
+        if ((long) config.writeRepetitions() * Math.max(config.postsPerAuthor(), config.bigvPosts()) >= cap) {
+            throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS x BENCH_POSTS_PER_AUTHOR (and x BENCH_BIGV_POSTS) must stay"
+                    + " below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming hides deliveries");
         }
         report.run("partitions", partitions);
         report.run("stream_threads", stack.positiveInteger("PROCESSOR_STREAM_THREADS", 2));
@@ -140,12 +139,7 @@ public final class Bench {
             }, err);
             report.detail("graph_load_s", graphLoad.toMillis() / 1000.0);
 
-            PipelinePhase.Result pipeline = PhaseRecording.during(config.jfrDirectory(), "pipeline", err,
-                    () -> PipelinePhase.run(bulk, stats, keys, workload, err));
-            report.figure("pipeline_deliveries_per_s", pipeline.perSecond());
-            phaseDetails(report, "pipeline", pipeline.deliveries(), pipeline.seconds(), pipeline.cpu());
-            report.detail("pipeline_all_scripts_run_s", pipeline.scriptsDoneSeconds());
-            config.jfrDirectory().ifPresent(dir -> report.detail("jfr_directory", dir.toString()));
+            writeDetails(report, config, stack, graph, workload, bulk, redis, stats, keys, err);
 
             LatencyPhase.Result latency = LatencyPhase.run(config, graph, probes, loader, redis, stats, keys, partitions, err);
             latencyDetails(report, latency);
@@ -166,6 +160,43 @@ public final class Bench {
             report.detail("seed000_keyspace_keys", reads.keyspaceKeys());
             report.detail("seed000_isolated_db_counts_rps", reads.seed000Isolated().perSecond());
         }
+    }
+
+    /**
+     * The Redis ceiling (a C client) and the pipeline, interleaved: ceiling, pipeline, ceiling, pipeline, … Each
+     * pipeline run publishes the workload again as new posts; each ceiling run starts from its empty database.
+     */
+    private static void writeDetails(BenchReport report, BenchConfig config, Settings stack, PowerLawGraph graph, Workload workload,
+                                     EventPublisher bulk, RedisConnections redis, RedisStats stats, UnreadKeys keys,
+                                     PrintStream err) throws Exception {
+        List<CeilingPhase.Result> ceilings = new ArrayList<>();
+        List<PipelinePhase.Result> pipelines = new ArrayList<>();
+        try (CeilingPhase ceiling = CeilingPhase.prepare(stack.string("REDIS_URL", null), redis, workload, err)) {
+            for (int repetition = 0; repetition < config.writeRepetitions(); repetition++) {
+                ceilings.add(ceiling.run(stats, err));
+                Workload posts = workload.repetition(repetition);
+                pipelines.add(PhaseRecording.during(config.jfrDirectory(), "pipeline-" + (repetition + 1), err,
+                        () -> PipelinePhase.run(bulk, stats, keys, posts, err)));
+            }
+        }
+        report.figure("ceiling_deliveries_per_s", spread(ceilings, WriteMeasurement::perSecond));
+        report.figure("pipeline_deliveries_per_s", spread(pipelines, WriteMeasurement::perSecond));
+        report.figure("pipeline_ceiling_ratio", Spread.ofRatios(values(pipelines, WriteMeasurement::perSecond),
+                values(ceilings, WriteMeasurement::perSecond)));
+        phaseDetails(report, "ceiling", ceilings);
+        phaseDetails(report, "pipeline", pipelines);
+        report.detail("pipeline_all_scripts_run_s", spread(pipelines, PipelinePhase.Result::scriptsDoneSeconds).toMap());
+        report.detail("write_repetitions", config.writeRepetitions());
+        report.run("ceiling_client", "redis-cli --pipe");
+        config.jfrDirectory().ifPresent(dir -> report.detail("jfr_directory", dir.toString()));
+    }
+
+    private static <T> List<Double> values(List<T> runs, java.util.function.ToDoubleFunction<T> value) {
+        return runs.stream().map(run -> value.applyAsDouble(run)).toList();
+    }
+
+    private static <T> Spread spread(List<T> runs, java.util.function.ToDoubleFunction<T> value) {
+        return Spread.of(values(runs, value));
     }
 
     private static void readDetails(BenchReport report, InterleavedLoad.Results reads) {
@@ -200,28 +231,35 @@ public final class Bench {
     }
 
     private static void latencyDetails(BenchReport report, LatencyPhase.Result latency) {
-        report.figure("normal_p50_idle_ms", millis(latency.idle().all(), 50));
-        report.figure("normal_p99_idle_ms", millis(latency.idle().all(), 99));
-        report.figure("normal_p99_during_bigv_ms", millis(latency.duringBigv().all(), 99));
-        report.detail("normal_idle_samples", latency.idle().all().getTotalCount());
-        report.detail("normal_idle_max_ms", latency.idle().all().getMaxValue() / 1000.0);
-        report.detail("normal_during_bigv_samples", latency.duringBigv().all().getTotalCount());
-        report.detail("normal_p50_during_bigv_ms", millis(latency.duringBigv().all(), 50));
-        report.detail("normal_max_during_bigv_ms", latency.duringBigv().all().getMaxValue() / 1000.0);
-        report.detail("normal_p99_idle_by_partition_ms", byPartition(latency.idle(), 99));
-        report.detail("normal_p50_during_bigv_by_partition_ms", byPartition(latency.duringBigv(), 50));
-        report.detail("normal_p99_during_bigv_by_partition_ms", byPartition(latency.duringBigv(), 99));
+        List<LatencyPhase.Round> rounds = latency.rounds();
+        report.figure("normal_p50_idle_ms", spread(rounds, round -> millis(round.idle().all(), 50)));
+        report.figure("normal_p99_idle_ms", spread(rounds, LatencyPhase.Round::idleP99Millis));
+        report.figure("normal_p99_during_bigv_ms", spread(rounds, LatencyPhase.Round::bigvP99Millis));
+        report.figure("bigv_isolation_ratio", Spread.ofRatios(values(rounds, LatencyPhase.Round::bigvP99Millis),
+                values(rounds, LatencyPhase.Round::idleP99Millis)));
+        report.figure("bigv_fanout_s", spread(rounds, LatencyPhase.Round::bigvWindowSeconds));
+        report.figure("bigv_fanout_deliveries_per_s", spread(rounds, round -> round.bigvDeliveries() / round.bigvWindowSeconds()));
+        VisibilityProbes.Latencies idle = VisibilityProbes.Latencies.merge(rounds.stream().map(LatencyPhase.Round::idle).toList());
+        VisibilityProbes.Latencies during = VisibilityProbes.Latencies.merge(rounds.stream().map(LatencyPhase.Round::duringBigv).toList());
+        report.detail("normal_idle_samples", idle.all().getTotalCount());
+        report.detail("normal_idle_max_ms", idle.all().getMaxValue() / 1000.0);
+        report.detail("normal_during_bigv_samples", during.all().getTotalCount());
+        report.detail("normal_p50_during_bigv_ms", spread(rounds, round -> millis(round.duringBigv().all(), 50)).toMap());
+        report.detail("normal_max_during_bigv_ms", during.all().getMaxValue() / 1000.0);
+        report.detail("normal_p99_idle_by_partition_ms", byPartition(idle, 99));
+        report.detail("normal_p50_during_bigv_by_partition_ms", byPartition(during, 50));
+        report.detail("normal_p99_during_bigv_by_partition_ms", byPartition(during, 99));
         report.detail("normal_authors_followers", latency.probeAuthors().stream().mapToInt(VisibilityProbes.ProbeAuthor::followers).summaryStatistics().toString());
         report.detail("bigv_partition", latency.bigvPartition());
         report.detail("bigv_load_s", latency.bigvLoad().toMillis() / 1000.0);
-        report.figure("bigv_fanout_s", latency.bigvWindowSeconds());
-        report.figure("bigv_fanout_deliveries_per_s", latency.bigvDeliveries() / latency.bigvWindowSeconds());
-        report.detail("bigv_deliveries", latency.bigvDeliveries());
-        report.detail("normal_idle_java_cores", latency.idleCpu().javaCores());
-        report.detail("normal_idle_other_cores", latency.idleCpu().otherCores());
-        report.detail("bigv_java_cores", latency.bigvCpu().javaCores());
-        report.detail("bigv_redis_cores", latency.bigvCpu().redisCores());
-        report.detail("bigv_other_cores", latency.bigvCpu().otherCores());
+        report.detail("bigv_deliveries", rounds.getFirst().bigvDeliveries());
+        report.detail("normal_idle_java_cores", spread(rounds, round -> round.idleCpu().javaCores()).toMap());
+        report.detail("normal_idle_other_cores", spread(rounds, round -> round.idleCpu().otherCores()).toMap());
+        report.detail("bigv_java_cores", spread(rounds, round -> round.bigvCpu().javaCores()).toMap());
+        report.detail("bigv_redis_cores", spread(rounds, round -> round.bigvCpu().redisCores()).toMap());
+        report.detail("bigv_other_cores", spread(rounds, round -> round.bigvCpu().otherCores()).toMap());
+        report.detail("bigv_redis_us_per_delivery", spread(rounds,
+                round -> round.bigvCpu().redisCores() * round.bigvWindowSeconds() / round.bigvDeliveries() * 1e6).toMap());
     }
 
     /** Percentile per partition of the probe authors ("0": …); the big-V's partition is reported beside it. */
@@ -233,16 +271,17 @@ public final class Bench {
         return values;
     }
 
-    private static void phaseDetails(BenchReport report, String phase, long deliveries, double seconds, CpuUsage cpu) {
-        report.detail(phase + "_deliveries", deliveries);
-        report.detail(phase + "_s", seconds);
-        report.detail(phase + "_java_cores", cpu.javaCores());
-        report.detail(phase + "_redis_cores", cpu.redisCores());
-        report.detail(phase + "_other_cores", cpu.otherCores());
-        if (cpu.scriptCalls() > 0) {
-            report.detail(phase + "_redis_us_per_delivery", cpu.redisCores() * seconds / deliveries * 1e6);
-            report.detail(phase + "_redis_script_us_per_call", cpu.scriptMicrosPerCall());
-            report.detail(phase + "_java_us_per_delivery", cpu.javaCores() * seconds / deliveries * 1e6);
+    /** Per-phase context, as median and range over the phase's runs. */
+    private static void phaseDetails(BenchReport report, String phase, List<? extends WriteMeasurement> runs) {
+        report.detail(phase + "_deliveries", runs.getFirst().deliveries());
+        report.detail(phase + "_s", spread(runs, WriteMeasurement::seconds).toMap());
+        report.detail(phase + "_java_cores", spread(runs, run -> run.cpu().javaCores()).toMap());
+        report.detail(phase + "_redis_cores", spread(runs, run -> run.cpu().redisCores()).toMap());
+        report.detail(phase + "_other_cores", spread(runs, run -> run.cpu().otherCores()).toMap());
+        if (runs.getFirst().cpu().scriptCalls() > 0) {
+            report.detail(phase + "_redis_us_per_delivery", spread(runs, run -> run.cpu().redisCores() * run.seconds() / run.deliveries() * 1e6).toMap());
+            report.detail(phase + "_redis_script_us_per_call", spread(runs, run -> run.cpu().scriptMicrosPerCall()).toMap());
+            report.detail(phase + "_java_us_per_delivery", spread(runs, run -> run.cpu().javaCores() * run.seconds() / run.deliveries() * 1e6).toMap());
         }
     }
 

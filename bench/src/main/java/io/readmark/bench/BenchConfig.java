@@ -18,7 +18,8 @@ import java.util.Optional;
  * @param followsPerUser     mean number of authors a user follows (log-normal spread)
  * @param exponent           Zipf exponent of author popularity: the r-th most popular author gets ∝ r^-exponent follows
  * @param postsPerAuthor     posts every author publishes in the write phases
- * @param ceilingConnections connections (one thread each) pipelining the delivery script in the ceiling phase
+ * @param writeRepetitions   interleaved repetitions of the write measurements: ceiling and pipeline (C B C B …), idle
+ *                           and big-V latency; each ratio is taken within a repetition, and reported as median and range
  * @param naiveDuration      how long the naive baseline runs (it is far too slow to finish the workload)
  * @param normalFollowers    follower count of the "normal" authors whose posts the latency phase times
  * @param probeAuthors       how many such authors the probes rotate through
@@ -39,7 +40,7 @@ import java.util.Optional;
  * @param jfrDirectory       if set, JFR recordings of the pipeline, big-V latency and every read measurement go there
  */
 public record BenchConfig(boolean quick, long seed, int users, int authors, double followsPerUser, double exponent,
-                          int postsPerAuthor, int ceilingConnections, Duration naiveDuration, int normalFollowers,
+                          int postsPerAuthor, int writeRepetitions, Duration naiveDuration, int normalFollowers,
                           int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
                           int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions,
                           int notices, int noticeAudience,
@@ -50,6 +51,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         if (authors < 2) throw new IllegalArgumentException("BENCH_AUTHORS must be at least 2");
         if (memoryUsers > users) throw new IllegalArgumentException("BENCH_MEMORY_USERS must not exceed BENCH_USERS");
         if (readRepetitions < 1) throw new IllegalArgumentException("BENCH_READ_REPETITIONS must be at least 1");
+        if (writeRepetitions < 1) throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS must be at least 1");
         if (followsPerUser <= 0 || exponent <= 0) {
             throw new IllegalArgumentException("BENCH_FOLLOWS_PER_USER and BENCH_EXPONENT must be positive");
         }
@@ -65,7 +67,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 decimal(settings, "BENCH_FOLLOWS_PER_USER", 20),
                 decimal(settings, "BENCH_EXPONENT", 0.9),
                 settings.positiveInteger("BENCH_POSTS_PER_AUTHOR", 1),
-                settings.positiveInteger("BENCH_CEILING_CONNECTIONS", 2),
+                settings.positiveInteger("BENCH_WRITE_REPETITIONS", 3),
                 settings.duration("BENCH_NAIVE_DURATION", Duration.ofSeconds(quick ? 8 : 20)),
                 settings.positiveInteger("BENCH_NORMAL_FOLLOWERS", 100),
                 settings.positiveInteger("BENCH_PROBE_AUTHORS", 16),
@@ -99,7 +101,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         values.put("BENCH_FOLLOWS_PER_USER", followsPerUser);
         values.put("BENCH_EXPONENT", exponent);
         values.put("BENCH_POSTS_PER_AUTHOR", postsPerAuthor);
-        values.put("BENCH_CEILING_CONNECTIONS", ceilingConnections);
+        values.put("BENCH_WRITE_REPETITIONS", writeRepetitions);
         values.put("BENCH_NAIVE_DURATION", naiveDuration.toString());
         values.put("BENCH_NORMAL_FOLLOWERS", normalFollowers);
         values.put("BENCH_PROBE_AUTHORS", probeAuthors);

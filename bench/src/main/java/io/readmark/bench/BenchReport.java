@@ -59,14 +59,16 @@ public final class BenchReport {
     }
 
     public static final List<Figure> FIGURES = List.of(
-            new Figure("ceiling_deliveries_per_s", "deliveries/s", "Redis alone: delivery script pipelined, no Kafka"),
+            new Figure("ceiling_deliveries_per_s", "deliveries/s", "Redis alone: delivery script sent by redis-cli --pipe"),
             new Figure("naive_deliveries_per_s", "deliveries/s", "seed 003: SADD, HGET, HSET, EXPIRE x2, sync, 1 thread"),
             new Figure("pipeline_deliveries_per_s", "deliveries/s", "Kafka -> processor -> Redis, counted in Redis"),
+            new Figure("pipeline_ceiling_ratio", "ratio", "pipeline / ceiling within each repetition"),
             new Figure("normal_p50_idle_ms", "ms", "normal author (~100 followers), idle, p50"),
             new Figure("normal_p99_idle_ms", "ms", "normal author, idle, p99"),
             new Figure("normal_p99_during_bigv_ms", "ms", "normal author while a big-V fan-out runs, p99"),
+            new Figure("bigv_isolation_ratio", "ratio", "p99 during big-V / idle p99 within each repetition"),
             new Figure("bigv_fanout_s", "s", "big-V posts: publish until every delivery is visible"),
-            new Figure("bigv_fanout_deliveries_per_s", "deliveries/s", "big-V fan-out rate (rate-limited worker)"),
+            new Figure("bigv_fanout_deliveries_per_s", "deliveries/s", "big-V fan-out rate"),
             new Figure("counts_api_rps", "requests/s", "GET /v1/users/{u}/unread under concurrent load"),
             new Figure("counts_api_p99_ms", "ms", "its p99 latency"),
             new Figure("counts_raw_rps", "requests/s", "raw HGETALL, same Redis, same load, interleaved"),
@@ -135,9 +137,10 @@ public final class BenchReport {
      */
     public List<Target> targets() {
         return List.of(
-                ratioTarget("pipeline >= 0.6 x ceiling", "pipeline_deliveries_per_s", "ceiling_deliveries_per_s", 0.6, true),
+                target("pipeline >= 0.6 x ceiling", "pipeline_ceiling_ratio", 0.6, true),
                 ratioTarget("pipeline >= 20 x naive", "pipeline_deliveries_per_s", "naive_deliveries_per_s", 20, true),
-                ratioTarget("normal p99 during big-V <= 2 x idle p99", "normal_p99_during_bigv_ms", "normal_p99_idle_ms", 2, false),
+                target("normal p99 during big-V <= 2 x idle p99", "bigv_isolation_ratio", 2, false),
+                target("big-V >= 100,000 deliveries/s (1M in 10 s)", "bigv_fanout_deliveries_per_s", 100_000, true),
                 target("counts API >= 0.5 x raw HGETALL", "counts_api_raw_ratio", 0.5, true),
                 target("counts API p99 <= 2 ms", "counts_api_p99_ms", 2, false),
                 target("counts with notices >= 0.8 x without", "counts_notices_ratio", 0.8, true),

@@ -1,131 +1,176 @@
 package io.readmark.bench;
 
-import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.RedisURI;
 import io.readmark.store.MergedMember;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadScript;
 
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Redis alone: the product's delivery script for every (post, follower) pair of the workload, pipelined by Lettuce
- * from a few connections with a sliding window and no Kafka, RocksDB or stream thread in between. Arguments are
- * pre-encoded bytes, Lettuce's cheapest path, so the client costs as little as it can on the cores it shares with
- * Redis. What Redis absorbs this way is the ceiling the pipeline is held to; it is verified by counting.
+ * Redis alone, driven by a C client: the product's delivery script for every (post, follower) pair of the workload,
+ * written once as RESP to a file and sent by {@code redis-cli --pipe} (Redis's mass-insertion mode: it writes
+ * without waiting and reads the replies as they come) into a database of its own. No JVM, Kafka or RocksDB is on
+ * that path, and the client needs a small fraction of the CPU a JVM client needs, so what Redis absorbs this way
+ * bounds what the pipeline can reach on the same machine. Each run starts from an empty database, and is verified
+ * by counting the deliveries visible in it.
  */
-final class CeilingPhase {
+final class CeilingPhase implements AutoCloseable {
 
-    record Result(long deliveries, double seconds, CpuUsage cpu) {
-        double perSecond() {
-            return deliveries / seconds;
+    record Result(long deliveries, double seconds, CpuUsage cpu) implements WriteMeasurement {
+    }
+
+    /** The ceiling's database: apart from the product's (0), so it can be emptied between runs with FLUSHDB. */
+    static final int DATABASE = 1;
+    static final String PREFIX = "ceiling";
+    private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    private static final Pattern SUMMARY = Pattern.compile("errors: (\\d+), replies: (\\d+)");
+
+    private final Path commands;
+    private final String host;
+    private final int port;
+    private final RedisConnections database;
+    private final RedisStats databaseStats;
+    private final Workload workload;
+
+    private CeilingPhase(Path commands, String host, int port, RedisConnections database, Workload workload) {
+        this.commands = commands;
+        this.host = host;
+        this.port = port;
+        this.database = database;
+        this.databaseStats = new RedisStats(database);
+        this.workload = workload;
+    }
+
+    /** Writes the workload's commands to a temporary file; fails at once if {@code redis-cli} is not installed. */
+    static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, PrintStream err) throws IOException {
+        requireRedisCli();
+        RedisURI uri = RedisURI.create(redisUrl);
+        String sha = redis.shared().sync().scriptLoad(UnreadScript.DELIVER.body()); // the script cache serves every database
+        Path file = Files.createTempFile("readmark-ceiling-", ".resp");
+        try {
+            long started = System.nanoTime();
+            writeCommands(file, sha, workload);
+            err.printf("ceiling: %,d commands (%,d MB) written in %.1f s%n", workload.deliveries(), Files.size(file) >> 20,
+                    (System.nanoTime() - started) / 1e9);
+            RedisConnections database = RedisConnections.connect(
+                    "redis://" + uri.getHost() + ":" + uri.getPort() + "/" + DATABASE, Duration.ofSeconds(60), false);
+            return new CeilingPhase(file, uri.getHost(), uri.getPort(), database, workload);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
         }
     }
 
-    /** Scripts in flight per connection: enough to keep Redis busy, bounded so memory stays flat. */
-    private static final int WINDOW = 8_192;
-    private static final int FLUSH_EVERY = 256;
-    /** Deliveries of the unmeasured warm-up: the pipeline runs on a JIT-warm JVM, so the ceiling must too. */
-    private static final long WARMUP_DELIVERIES = 200_000;
-    static final String PREFIX = "ceiling";
-
-    private CeilingPhase() {
-    }
-
-    static Result run(RedisConnections redis, RedisStats stats, Workload workload, int connections, PrintStream err)
-            throws InterruptedException {
-        String sha = redis.shared().sync().scriptLoad(UnreadScript.DELIVER.body());
-        long warmup = Math.min(WARMUP_DELIVERIES, workload.deliveries() / 4);
-        drive(redis, new UnreadKeys("warmup"), sha, workload, connections, warmup, "warm-up", err);
-        stats.flushAll();
-
-        UnreadKeys keys = new UnreadKeys(PREFIX);
+    /** One run on an empty ceiling database; {@code stats} (any database: INFO is server-wide) meters the CPU. */
+    Result run(RedisStats stats, PrintStream err) throws IOException, InterruptedException {
+        database.shared().sync().flushdb(io.lettuce.core.FlushMode.SYNC);
         CpuUsage.Meter cpu = CpuUsage.start(stats);
         long start = System.nanoTime();
-        drive(redis, keys, sha, workload, connections, Long.MAX_VALUE, "ceiling", err);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        CpuUsage usage = cpu.stop();
-        long visible = stats.visibleDeliveries(keys, 1, workload.graph().users());
-        if (visible != workload.deliveries()) {
-            throw new IllegalStateException("ceiling: " + visible + " deliveries visible, expected " + workload.deliveries());
+        Process client = new ProcessBuilder("redis-cli", "-h", host, "-p", Integer.toString(port), "-n", Integer.toString(DATABASE), "--pipe")
+                .redirectInput(commands.toFile()).redirectErrorStream(true).start();
+        String output;
+        try (ProgressBar bar = new ProgressBar(err, "ceiling", workload.deliveries(), "deliveries (approx.)")) {
+            long callsBefore = stats.scriptCalls();
+            while (!client.waitFor(100, TimeUnit.MILLISECONDS)) {
+                if (System.nanoTime() - start > TIMEOUT.toNanos()) {
+                    client.destroyForcibly();
+                    throw new IllegalStateException("ceiling: redis-cli not done within " + TIMEOUT);
+                }
+                bar.update(Math.min(workload.deliveries(), stats.scriptCalls() - callsBefore));
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            CpuUsage usage = cpu.stop();
+            output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            requireEveryReply(output, client.exitValue(), workload.deliveries());
+            long visible = databaseStats.visibleDeliveries(new UnreadKeys(PREFIX), 1, workload.graph().users());
+            if (visible != workload.deliveries()) {
+                throw new IllegalStateException("ceiling: " + visible + " deliveries visible, expected " + workload.deliveries());
+            }
+            bar.update(visible);
+            return new Result(visible, seconds, usage);
         }
-        return new Result(visible, seconds, usage);
     }
 
-    /** Runs the workload (its first {@code limit} deliveries) on {@code connections} threads and waits for every reply. */
-    private static void drive(RedisConnections redis, UnreadKeys keys, String sha, Workload workload, int connections,
-                              long limit, String label, PrintStream err) throws InterruptedException {
+    /** Throws unless redis-cli reported {@code expected} replies and no error. */
+    static void requireEveryReply(String output, int exitCode, long expected) {
+        Matcher summary = SUMMARY.matcher(output);
+        if (exitCode != 0 || !summary.find() || Long.parseLong(summary.group(1)) != 0 || Long.parseLong(summary.group(2)) != expected) {
+            throw new IllegalStateException("ceiling: redis-cli --pipe exited " + exitCode + ": " + output.strip());
+        }
+    }
+
+    /** EVALSHA deliver.lua, with the product's keys and arguments, for every (post, follower) pair, as RESP. */
+    static void writeCommands(Path file, String sha, Workload workload) throws IOException {
+        UnreadKeys keys = new UnreadKeys(PREFIX);
         byte[] cap = UnreadKeys.decimal(UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
-        LongAdder done = new LongAdder();
-        AtomicLong failures = new AtomicLong();
-        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < connections; t++) {
-            int slice = t;
-            threads.add(Thread.ofPlatform().name("ceiling-" + t).start(() -> {
-                try (RedisConnections.BinaryConnection connection = redis.openBinary()) {
-                    pipeline(connection, keys, sha, cap, workload, slice, connections, limit / connections, done, failures, firstFailure);
+        byte[] evalsha = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
+        byte[] script = sha.getBytes(StandardCharsets.US_ASCII);
+        byte[] keyCount = UnreadKeys.decimal(7);
+        PowerLawGraph graph = workload.graph();
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
+            for (Workload.Post post : workload.posts()) {
+                byte[] author = UnreadKeys.decimal(post.authorId());
+                byte[] blog = UnreadKeys.decimal(post.blogId());
+                byte[] publishedAt = UnreadKeys.decimal(post.publishedAtMillis());
+                byte[] member = MergedMember.of(post.authorId(), post.blogId());
+                for (int i = 0; i < graph.followerCount(post.authorId()); i++) {
+                    int follower = graph.follower(post.authorId(), i);
+                    writeCommand(out, List.of(evalsha, script, keyCount,
+                            keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),
+                            keys.floorsBytes(follower), keys.mergedBytes(follower), keys.liveBytes(follower),
+                            keys.changesBytes(follower), author, blog, publishedAt, cap, member));
                 }
-            }));
-        }
-        try (ProgressBar bar = new ProgressBar(err, label, Math.min(limit, workload.deliveries()), "deliveries")) {
-            for (Thread thread : threads) {
-                while (!thread.join(java.time.Duration.ofMillis(100))) bar.update(done.sum());
             }
-            bar.update(done.sum());
-        }
-        if (failures.get() > 0) {
-            throw new IllegalStateException(failures.get() + " ceiling scripts failed", firstFailure.get());
         }
     }
 
-    /** One connection's share: posts {@code slice, slice + slices, …}, every follower, at most WINDOW unanswered. */
-    private static void pipeline(RedisConnections.BinaryConnection connection, UnreadKeys keys, String sha, byte[] cap,
-                                 Workload workload, int slice, int slices, long limit, LongAdder done, AtomicLong failures,
-                                 AtomicReference<Throwable> firstFailure) {
-        connection.stateful().setAutoFlushCommands(false);
-        Semaphore window = new Semaphore(WINDOW);
-        PowerLawGraph graph = workload.graph();
-        List<Workload.Post> posts = workload.posts();
-        int unflushed = 0;
-        long sent = 0;
-        for (int p = slice; p < posts.size() && sent < limit; p += slices) {
-            Workload.Post post = posts.get(p);
-            byte[] author = UnreadKeys.decimal(post.authorId());
-            byte[] blog = UnreadKeys.decimal(post.blogId());
-            byte[] publishedAt = UnreadKeys.decimal(post.publishedAtMillis());
-            byte[] member = MergedMember.of(post.authorId(), post.blogId());
-            for (int i = 0; i < graph.followerCount(post.authorId()) && sent < limit; i++, sent++) {
-                int follower = graph.follower(post.authorId(), i);
-                if (!window.tryAcquire()) {
-                    // Never block with unsent commands buffered: their replies are what frees the window.
-                    connection.stateful().flushCommands();
-                    unflushed = 0;
-                    window.acquireUninterruptibly();
-                }
-                connection.async().<Long>evalsha(sha, ScriptOutputType.INTEGER,
-                        new byte[][]{keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower),
-                                keys.marksBytes(follower), keys.floorsBytes(follower), keys.mergedBytes(follower),
-                                keys.liveBytes(follower), keys.changesBytes(follower)},
-                        author, blog, publishedAt, cap, member).whenComplete((delta, error) -> {
-                            if (error != null && failures.incrementAndGet() == 1) firstFailure.set(error);
-                            done.increment();
-                            window.release();
-                        });
-                if (++unflushed >= FLUSH_EVERY) {
-                    connection.stateful().flushCommands();
-                    unflushed = 0;
-                }
-            }
+    /** One command as a RESP array of bulk strings. */
+    static void writeCommand(OutputStream out, List<byte[]> arguments) throws IOException {
+        out.write(('*' + Integer.toString(arguments.size()) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (byte[] argument : arguments) {
+            out.write(('$' + Integer.toString(argument.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(argument);
+            out.write('\r');
+            out.write('\n');
         }
-        connection.stateful().flushCommands();
-        window.acquireUninterruptibly(WINDOW);
+    }
+
+    private static void requireRedisCli() {
+        try {
+            Process probe = new ProcessBuilder("redis-cli", "--version").redirectErrorStream(true).start();
+            probe.getInputStream().readAllBytes();
+            if (probe.waitFor() == 0) return;
+        } catch (IOException e) {
+            // reported below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        throw new IllegalStateException("the ceiling is measured with redis-cli --pipe, and redis-cli is not on PATH"
+                + " (Debian: apt-get install redis-tools)");
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            database.shared().sync().flushdb(io.lettuce.core.FlushMode.SYNC);
+        } finally {
+            databaseStats.close();
+            database.close();
+            Files.deleteIfExists(commands);
+        }
     }
 }

@@ -9,22 +9,35 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
  * Whether a big-V fan-out holds up everyone else: publish-to-visible latency of normal authors' posts (about
- * {@code normalFollowers} followers, taken from the platform graph), first on an idle pipeline, then while a
- * big-V author's posts fan out to a large audience. The big-V's window runs from its publish until its last post
- * is visible to its highest-id follower, the last one its fan-out reaches, confirmed by counting every delivery;
- * every probe issued in the window counts.
+ * {@code normalFollowers} followers, taken from the platform graph), on an idle pipeline and while a big-V author's
+ * posts fan out to a large audience, in interleaved rounds (idle, big-V, idle, big-V, …) so that each round's ratio
+ * compares two windows the machine was in the same state for. A big-V window runs from its publish until its last
+ * post is visible to its highest-id follower, the last one its fan-out reaches, confirmed by counting every
+ * delivery; every probe issued in the window counts.
  */
 final class LatencyPhase {
 
-    record Result(VisibilityProbes.Latencies idle, CpuUsage idleCpu, VisibilityProbes.Latencies duringBigv, CpuUsage bigvCpu,
-                  Duration bigvLoad, double bigvWindowSeconds, long bigvDeliveries,
-                  List<VisibilityProbes.ProbeAuthor> probeAuthors, int bigvPartition) {
+    /** One idle window and the big-V window after it. */
+    record Round(VisibilityProbes.Latencies idle, CpuUsage idleCpu, VisibilityProbes.Latencies duringBigv, CpuUsage bigvCpu,
+                 double bigvWindowSeconds, long bigvDeliveries) {
+
+        double idleP99Millis() {
+            return idle.all().getValueAtPercentile(99) / 1000.0;
+        }
+
+        double bigvP99Millis() {
+            return duringBigv.all().getValueAtPercentile(99) / 1000.0;
+        }
+    }
+
+    record Result(List<Round> rounds, Duration bigvLoad, List<VisibilityProbes.ProbeAuthor> probeAuthors, int bigvPartition) {
     }
 
     /** Far above every platform id, so the big-V and the probe posts never collide with the workload. */
@@ -40,45 +53,58 @@ final class LatencyPhase {
                       RedisConnections redis, RedisStats stats, UnreadKeys keys, int partitions, PrintStream err)
             throws Exception {
         List<VisibilityProbes.ProbeAuthor> authors = normalAuthors(graph, config.normalFollowers(), config.probeAuthors(), partitions);
-        int bigvPartition = partitionOf(BIGV_AUTHOR, partitions);
         VisibilityProbes probes = new VisibilityProbes(probePublisher, redis, keys, authors, PROBE_FIRST_BLOG);
-
-        // Idle: nothing else runs; the probes' own fan-outs are the only load.
-        long idleUntil = System.nanoTime() + config.idleDuration().toNanos();
-        VisibilityProbes.Latencies idle;
-        CpuUsage.Meter idleMeter = CpuUsage.start(stats);
-        try (ProgressBar bar = new ProgressBar(err, "idle", config.idleDuration().toMillis(), "ms of probes")) {
-            idle = probes.run(config.probeInterval(), () -> {
-                bar.update(config.idleDuration().toMillis() - Math.max(0, (idleUntil - System.nanoTime()) / 1_000_000));
-                return System.nanoTime() < idleUntil;
-            });
-        }
-        CpuUsage idleCpu = idleMeter.stop();
-
         int audience = config.bigvFollowers();
         Duration load = loader.load("big-V", audience, sink -> {
             for (long follower = 1; follower <= audience; follower++) sink.follow(BIGV_AUTHOR, follower);
         }, err);
+        List<Round> rounds = new ArrayList<>();
+        for (int round = 0; round < config.writeRepetitions(); round++) {
+            CpuUsage.Meter idleMeter = CpuUsage.start(stats);
+            VisibilityProbes.Latencies idle = idle(config, probes, err);
+            CpuUsage idleCpu = idleMeter.stop();
+            rounds.add(bigvRound(config, round, probePublisher, probes, redis, stats, keys, idle, idleCpu, err));
+        }
+        return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions));
+    }
 
-        long lastPost = BIGV_FIRST_BLOG + config.bigvPosts() - 1;
+    /** Nothing else runs: the probes' own fan-outs are the only load. */
+    private static VisibilityProbes.Latencies idle(BenchConfig config, VisibilityProbes probes, PrintStream err) throws InterruptedException {
+        long idleUntil = System.nanoTime() + config.idleDuration().toNanos();
+        try (ProgressBar bar = new ProgressBar(err, "idle", config.idleDuration().toMillis(), "ms of probes")) {
+            return probes.run(config.probeInterval(), () -> {
+                bar.update(config.idleDuration().toMillis() - Math.max(0, (idleUntil - System.nanoTime()) / 1_000_000));
+                return System.nanoTime() < idleUntil;
+            });
+        }
+    }
+
+    /** The big-V publishes its posts of this round; probes run until all of them are visible to the whole audience. */
+    private static Round bigvRound(BenchConfig config, int round, EventPublisher probePublisher, VisibilityProbes probes,
+                                   RedisConnections redis, RedisStats stats, UnreadKeys keys,
+                                   VisibilityProbes.Latencies idle, CpuUsage idleCpu, PrintStream err) throws Exception {
+        int audience = config.bigvFollowers();
+        long firstPost = BIGV_FIRST_BLOG + (long) round * config.bigvPosts();
+        long lastPost = firstPost + config.bigvPosts() - 1;
         String lastKey = keys.unread(audience, BIGV_AUTHOR);
-        long expected = (long) audience * config.bigvPosts();
+        long perRound = (long) audience * config.bigvPosts();
+        long expected = perRound * (round + 1); // earlier rounds' posts stay unread
         CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
         long start = System.nanoTime();
-        for (long blog = BIGV_FIRST_BLOG; blog <= lastPost; blog++) {
+        for (long blog = firstPost; blog <= lastPost; blog++) {
             probePublisher.blogPublishedAsync("bigv-" + blog, blog, BIGV_AUTHOR, Instant.now());
         }
         long[] windowEnd = {0};
         long deadline = start + BIGV_TIMEOUT.toNanos();
         VisibilityProbes.Latencies during;
-        PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv", err);
+        PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + (round + 1), err);
         try (RedisConnections.Connection watch = redis.open();
-             ProgressBar bar = new ProgressBar(err, "big-V", expected, "deliveries (approx.)")) {
+             ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
             long calls = stats.scriptCalls();
             during = probes.run(config.probeInterval(), () -> {
                 if (windowEnd[0] != 0) return false;
                 if (System.nanoTime() > deadline) throw new IllegalStateException("big-V fan-out not done within " + BIGV_TIMEOUT);
-                bar.update(Math.min(expected, stats.scriptCalls() - calls));
+                bar.update(Math.min(perRound, stats.scriptCalls() - calls));
                 if (watch.sync().zscore(lastKey, Long.toString(lastPost)) != null) windowEnd[0] = System.nanoTime();
                 return windowEnd[0] == 0;
             });
@@ -98,7 +124,7 @@ final class LatencyPhase {
         if (visible != expected) {
             throw new IllegalStateException("big-V: " + visible + " deliveries visible, expected " + expected);
         }
-        return new Result(idle, idleCpu, during, bigvCpu, load, (windowEnd[0] - start) / 1e9, visible, authors, bigvPartition);
+        return new Round(idle, idleCpu, during, bigvCpu, (windowEnd[0] - start) / 1e9, perRound);
     }
 
     /** Authors whose follower count is closest to {@code target} (a small graph may have none at exactly that). */

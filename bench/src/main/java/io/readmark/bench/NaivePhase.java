@@ -14,10 +14,7 @@ import java.time.Duration;
  */
 final class NaivePhase {
 
-    record Result(long deliveries, double seconds, CpuUsage cpu) {
-        double perSecond() {
-            return deliveries / seconds;
-        }
+    record Result(long deliveries, double seconds, CpuUsage cpu) implements WriteMeasurement {
     }
 
     static final String PREFIX = "naive:";

@@ -34,6 +34,17 @@ final class VisibilityProbes {
 
     /** Latencies of one run, overall and by the partition the probe's author is on (the big-V shares one). */
     record Latencies(Histogram all, Map<Integer, Histogram> byPartition) {
+
+        /** Every sample of several runs in one. */
+        static Latencies merge(List<Latencies> runs) {
+            Histogram all = histogram();
+            Map<Integer, Histogram> byPartition = new TreeMap<>();
+            for (Latencies run : runs) {
+                all.add(run.all());
+                run.byPartition().forEach((partition, histogram) -> byPartition.computeIfAbsent(partition, p -> histogram()).add(histogram));
+            }
+            return new Latencies(all, byPartition);
+        }
     }
 
     private static final long MIN_POLL_NANOS = 200_000;      // tight, yet not a busy spin that starves two cores

@@ -16,6 +16,8 @@ public final class Workload {
     /** 2026-01-01T00:00:00Z: publish times are synthetic but realistic epoch milliseconds. */
     static final long EPOCH_2026 = 1_767_225_600_000L;
     private static final long FIRST_BLOG_ID = 1_000_000L;
+    /** Blog ids of one repetition from those of the next: far more than any workload's posts. */
+    private static final long REPETITION_STRIDE = 100_000_000L;
 
     private final PowerLawGraph graph;
     private final List<Post> posts;
@@ -38,6 +40,19 @@ public final class Workload {
             }
         }
         return new Workload(graph, List.copyOf(posts), deliveries);
+    }
+
+    /**
+     * The same posts again as new posts (blog ids and times shifted by {@code repetition} strides), so a write phase
+     * can be repeated on the state the earlier repetitions left: each adds one more unread post per (user, author).
+     */
+    public Workload repetition(int repetition) {
+        if (repetition == 0) return this;
+        long shift = repetition * REPETITION_STRIDE;
+        List<Post> shifted = posts.stream()
+                .map(post -> new Post(post.blogId() + shift, post.authorId(), post.publishedAtMillis() + shift))
+                .toList();
+        return new Workload(graph, shifted, deliveries);
     }
 
     public PowerLawGraph graph() {

@@ -27,6 +27,9 @@ class BenchHelpersTest {
         assertThat(full.readRepetitions()).isEqualTo(5);
         assertThat(BenchConfig.from(Settings.of(Map.of("BENCH_READ_REPETITIONS", "7"), Map.of())).describe())
                 .containsEntry("BENCH_READ_REPETITIONS", 7);
+        assertThat(quick.writeRepetitions()).isEqualTo(3);
+        assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_WRITE_REPETITIONS", "0"), Map.of())))
+                .hasMessageContaining("BENCH_WRITE_REPETITIONS");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_EXPONENT", "steep"), Map.of())))
                 .hasMessageContaining("BENCH_EXPONENT");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_AUTHORS", "200000"), Map.of())))
@@ -92,6 +95,26 @@ class BenchHelpersTest {
         assertThat(workload.deliveries()).isEqualTo(2L * graph.edges());
         assertThat(workload.posts().stream().map(Workload.Post::blogId).distinct()).hasSize(60);
         assertThat(workload.posts().get(1).publishedAtMillis()).isGreaterThan(workload.posts().get(0).publishedAtMillis());
+
+        Workload again = workload.repetition(1);
+        assertThat(again.deliveries()).isEqualTo(workload.deliveries());
+        assertThat(again.posts()).extracting(Workload.Post::authorId).isEqualTo(workload.posts().stream().map(Workload.Post::authorId).toList());
+        assertThat(again.posts()).extracting(Workload.Post::blogId).doesNotContainAnyElementsOf(
+                workload.posts().stream().map(Workload.Post::blogId).toList());
+        assertThat(workload.repetition(0)).isSameAs(workload);
+    }
+
+    @Test
+    void shouldWriteTheCeilingsCommandsAsRespAndAcceptOnlyAnErrorFreeCompleteRun() throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        CeilingPhase.writeCommand(out, java.util.List.of("EVALSHA".getBytes(), "ab".getBytes(), "1".getBytes(), new byte[0]));
+
+        assertThat(out.toString()).isEqualTo("*4\r\n$7\r\nEVALSHA\r\n$2\r\nab\r\n$1\r\n1\r\n$0\r\n\r\n");
+        String complete = "All data transferred. Waiting for the last reply...\nLast reply received from server.\nerrors: 0, replies: 12\n";
+        CeilingPhase.requireEveryReply(complete, 0, 12);
+        assertThatThrownBy(() -> CeilingPhase.requireEveryReply(complete, 0, 13)).hasMessageContaining("replies: 12");
+        assertThatThrownBy(() -> CeilingPhase.requireEveryReply("errors: 1, replies: 12", 1, 12)).hasMessageContaining("exited 1");
+        assertThatThrownBy(() -> CeilingPhase.requireEveryReply("Could not connect", 1, 12)).hasMessageContaining("Could not connect");
     }
 
     @Test

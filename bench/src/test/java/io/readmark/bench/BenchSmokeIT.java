@@ -29,7 +29,7 @@ class BenchSmokeIT {
                 Map.entry("BENCH_IDLE_DURATION", "600"), Map.entry("BENCH_BIGV_FOLLOWERS", "3000"),
                 Map.entry("BENCH_BIGV_POSTS", "1"), Map.entry("BENCH_READ_WARMUP", "100"),
                 Map.entry("BENCH_READ_DURATION", "300"), Map.entry("BENCH_READ_CONCURRENCY", "2"),
-                Map.entry("BENCH_READ_REPETITIONS", "2"),
+                Map.entry("BENCH_READ_REPETITIONS", "2"), Map.entry("BENCH_WRITE_REPETITIONS", "2"),
                 Map.entry("BENCH_NOTICES", "50"), Map.entry("BENCH_NOTICE_AUDIENCE", "2000"), Map.entry("BENCH_MEMORY_USERS", "300"),
                 Map.entry("PROCESSOR_COMMIT_INTERVAL", "200"), Map.entry("BENCH_OUTPUT_DIR", output.toString())), Map.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -40,11 +40,14 @@ class BenchSmokeIT {
             assertThat(report.figures()).as(figure.name()).containsKey(figure.name());
             assertThat(report.figure(figure.name())).as(figure.name()).isPositive().isFinite();
         }
-        assertThat(report.targets()).hasSize(9);
+        assertThat(report.targets()).hasSize(10);
         JsonNode json = Json.MAPPER.readTree(output.resolve("latest.json").toFile());
         assertThat(json.get("figures").size()).isEqualTo(BenchReport.FIGURES.size());
         assertThat(json.get("details").get("pipeline_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());
         assertThat(json.get("spreads").get("counts_api_rps").get("runs")).hasSize(2);
+        assertThat(json.get("spreads").get("pipeline_ceiling_ratio").get("runs")).hasSize(2);
+        assertThat(json.get("spreads").get("bigv_isolation_ratio").get("runs")).hasSize(2);
+        assertThat(json.get("run").get("ceiling_client").asText()).isEqualTo("redis-cli --pipe");
         assertThat(json.get("spreads").get("server_jetty_rps").get("runs")).hasSize(2);
         assertThat(Files.size(output.resolve("latest.png"))).isPositive();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("pipeline_deliveries_per_s").contains("target");
