@@ -115,8 +115,9 @@ public final class Bench {
         int partitions = stack.positiveInteger("READMARK_PARTITIONS", 3);
         UnreadKeys keys = new UnreadKeys(stack.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX));
         int cap = stack.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", 1000);
-        // Every repetition adds its posts on top of the earlier ones'.
-        if ((long) config.writeRepetitions() * Math.max(config.postsPerAuthor(), config.bigvPosts()) >= cap) {
+        // Every repetition adds its posts on top of the earlier ones' (the big-V's after one warm-up post).
+        if ((long) config.writeRepetitions() * config.postsPerAuthor() >= cap
+                || (long) config.writeRepetitions() * config.bigvPosts() + 1 >= cap) {
             throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS x BENCH_POSTS_PER_AUTHOR (and x BENCH_BIGV_POSTS) must stay"
                     + " below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming hides deliveries");
         }

@@ -58,12 +58,17 @@ final class LatencyPhase {
         Duration load = loader.load("big-V", audience, sink -> {
             for (long follower = 1; follower <= audience; follower++) sink.follow(BIGV_AUTHOR, follower);
         }, err);
+        // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
+        // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
+        BigvPosts posts = new BigvPosts(audience);
+        idle(config, probes, err);
+        bigvRound(config, "warm-up", posts.next(1), probePublisher, probes, redis, stats, keys, null, null, err);
         List<Round> rounds = new ArrayList<>();
         for (int round = 0; round < config.writeRepetitions(); round++) {
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
-            rounds.add(bigvRound(config, round, probePublisher, probes, redis, stats, keys, idle, idleCpu, err));
+            rounds.add(bigvRound(config, Integer.toString(round + 1), posts.next(config.bigvPosts()), probePublisher, probes, redis, stats, keys, idle, idleCpu, err));
         }
         return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions));
     }
@@ -79,16 +84,40 @@ final class LatencyPhase {
         }
     }
 
-    /** The big-V publishes its posts of this round; probes run until all of them are visible to the whole audience. */
-    private static Round bigvRound(BenchConfig config, int round, EventPublisher probePublisher, VisibilityProbes probes,
+    /** The big-V's posts of each round: new blog ids, and the deliveries visible once the round is done. */
+    private static final class BigvPosts {
+        private final int audience;
+        private long published;
+
+        BigvPosts(int audience) {
+            this.audience = audience;
+        }
+
+        /** The next {@code count} posts. */
+        Batch next(int count) {
+            Batch batch = new Batch(BIGV_FIRST_BLOG + published, BIGV_FIRST_BLOG + published + count - 1, audience,
+                    (published + count) * audience); // earlier rounds' posts stay unread
+            published += count;
+            return batch;
+        }
+    }
+
+    private record Batch(long firstPost, long lastPost, int audience, long visibleAfter) {
+        long deliveries() {
+            return (lastPost - firstPost + 1) * audience;
+        }
+    }
+
+    /** The big-V publishes a batch of posts; probes run until all of them are visible to the whole audience. */
+    private static Round bigvRound(BenchConfig config, String label, Batch batch, EventPublisher probePublisher, VisibilityProbes probes,
                                    RedisConnections redis, RedisStats stats, UnreadKeys keys,
                                    VisibilityProbes.Latencies idle, CpuUsage idleCpu, PrintStream err) throws Exception {
-        int audience = config.bigvFollowers();
-        long firstPost = BIGV_FIRST_BLOG + (long) round * config.bigvPosts();
-        long lastPost = firstPost + config.bigvPosts() - 1;
+        int audience = batch.audience();
+        long firstPost = batch.firstPost();
+        long lastPost = batch.lastPost();
         String lastKey = keys.unread(audience, BIGV_AUTHOR);
-        long perRound = (long) audience * config.bigvPosts();
-        long expected = perRound * (round + 1); // earlier rounds' posts stay unread
+        long perRound = batch.deliveries();
+        long expected = batch.visibleAfter();
         CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
         long start = System.nanoTime();
         for (long blog = firstPost; blog <= lastPost; blog++) {
@@ -97,7 +126,7 @@ final class LatencyPhase {
         long[] windowEnd = {0};
         long deadline = start + BIGV_TIMEOUT.toNanos();
         VisibilityProbes.Latencies during;
-        PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + (round + 1), err);
+        PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + label, err);
         try (RedisConnections.Connection watch = redis.open();
              ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
             long calls = stats.scriptCalls();
