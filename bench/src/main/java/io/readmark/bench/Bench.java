@@ -21,10 +21,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code readmark bench}: generates the synthetic platform and runs the phases in order — the naive baseline on a
- * Redis nothing else uses yet, then on the same Redis through a full {@link LocalStack} the Redis ceiling and the
- * pipeline interleaved, idle and big-V latency interleaved, and the read phases, then memory on a fresh Redis — and
- * writes the report. Always on its own embedded
+ * {@code readmark bench}: generates the synthetic platform and runs the phases in order — on one Redis, through a
+ * full {@link LocalStack}, the Redis ceiling, the naive baseline and the pipeline interleaved, idle and big-V latency
+ * interleaved, and the read phases, then memory on a fresh Redis — and writes the report. Always on its own embedded
  * Kafka and Redis on free ports: it flushes Redis between phases, so it must never touch one it did not start.
  */
 public final class Bench {
@@ -65,11 +64,6 @@ public final class Bench {
              RedisConnections redis = RedisConnections.connect(redisServer.url(), Duration.ofSeconds(60), false);
              RedisStats stats = new RedisStats(redis)) {
             report.run("redis_version", stats.version());
-
-            NaivePhase.Result naive = NaivePhase.run(redis, stats, workload, config.naiveDuration(), err);
-            report.figure("naive_deliveries_per_s", naive.perSecond());
-            phaseDetails(report, "naive", List.of(naive));
-            stats.flushAll();
 
             Map<String, String> overrides = new java.util.HashMap<>(Map.of(
                     "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(), "REDIS_URL", redisServer.url(),
@@ -164,18 +158,21 @@ public final class Bench {
     }
 
     /**
-     * The Redis ceiling (a C client) and the pipeline, interleaved: ceiling, pipeline, ceiling, pipeline, … Each
-     * pipeline run publishes the workload again as new posts; each ceiling run starts from its empty database.
+     * The Redis ceiling (a C client), the naive baseline and the pipeline, interleaved: ceiling, naive, pipeline,
+     * ceiling, … Each pipeline run publishes the workload again as new posts; each ceiling run starts from its empty
+     * database; the naive baseline writes keys of its own beside the product's.
      */
     private static void writeDetails(BenchReport report, BenchConfig config, Settings stack, PowerLawGraph graph, Workload workload,
                                      EventPublisher bulk, RedisConnections redis, RedisStats stats, UnreadKeys keys,
                                      PrintStream err) throws Exception {
         List<CeilingPhase.Result> ceilings = new ArrayList<>();
+        List<NaivePhase.Result> naives = new ArrayList<>();
         List<PipelinePhase.Result> pipelines = new ArrayList<>();
         try (CeilingPhase ceiling = CeilingPhase.prepare(stack.string("REDIS_URL", null), redis, workload, err)) {
             for (int repetition = 0; repetition < config.writeRepetitions(); repetition++) {
-                ceilings.add(ceiling.run(stats, err));
                 Workload posts = workload.repetition(repetition);
+                ceilings.add(ceiling.run(stats, err));
+                naives.add(NaivePhase.run(redis, stats, posts, config.naiveDuration(), err));
                 pipelines.add(PhaseRecording.during(config.jfrDirectory(), "pipeline-" + (repetition + 1), err,
                         () -> PipelinePhase.run(bulk, stats, keys, posts, err)));
             }
@@ -184,7 +181,11 @@ public final class Bench {
         report.figure("pipeline_deliveries_per_s", spread(pipelines, WriteMeasurement::perSecond));
         report.figure("pipeline_ceiling_ratio", Spread.ofRatios(values(pipelines, WriteMeasurement::perSecond),
                 values(ceilings, WriteMeasurement::perSecond)));
+        report.figure("naive_deliveries_per_s", spread(naives, WriteMeasurement::perSecond));
+        report.figure("pipeline_naive_ratio", Spread.ofRatios(values(pipelines, WriteMeasurement::perSecond),
+                values(naives, WriteMeasurement::perSecond)));
         phaseDetails(report, "ceiling", ceilings);
+        phaseDetails(report, "naive", naives);
         phaseDetails(report, "pipeline", pipelines);
         report.detail("pipeline_all_scripts_run_s", spread(pipelines, PipelinePhase.Result::scriptsDoneSeconds).toMap());
         report.detail("write_repetitions", config.writeRepetitions());

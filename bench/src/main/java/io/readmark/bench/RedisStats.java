@@ -1,6 +1,5 @@
 package io.readmark.bench;
 
-import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisFuture;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
@@ -93,12 +92,6 @@ final class RedisStats implements AutoCloseable {
 
     String version() {
         return infoString(connection.sync().info("server"), "redis_version");
-    }
-
-    /** Empties every database synchronously, so the next phase starts from the same empty Redis. */
-    void flushAll() {
-        // SYNC: memory is actually freed when this returns, not in a background thread during the next phase.
-        connection.sync().flushall(FlushMode.SYNC);
     }
 
     private long infoLong(String section, String name) {

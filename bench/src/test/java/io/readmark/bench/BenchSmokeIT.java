@@ -46,6 +46,7 @@ class BenchSmokeIT {
         assertThat(json.get("details").get("pipeline_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());
         assertThat(json.get("spreads").get("counts_api_rps").get("runs")).hasSize(2);
         assertThat(json.get("spreads").get("pipeline_ceiling_ratio").get("runs")).hasSize(2);
+        assertThat(json.get("spreads").get("pipeline_naive_ratio").get("runs")).hasSize(2);
         assertThat(json.get("spreads").get("bigv_isolation_ratio").get("runs")).hasSize(2);
         assertThat(json.get("run").get("ceiling_client").asText()).isEqualTo("redis-cli --pipe");
         assertThat(json.get("spreads").get("server_jetty_rps").get("runs")).hasSize(2);
