@@ -11,7 +11,9 @@ import io.readmark.processor.commit.ThreadWriters;
 import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.fanout.FanoutProgress;
 import io.readmark.processor.fanout.FanoutWorkerTopology;
+import io.readmark.processor.fanout.AdaptiveRate;
 import io.readmark.processor.fanout.RateLimiter;
+import io.readmark.processor.fanout.RedisLatencySampler;
 import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.schemas.Topics;
 import io.readmark.store.RedisConnections;
@@ -54,6 +56,7 @@ public final class StreamProcessor implements AutoCloseable {
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("processor-redis-connect").daemon().factory());
     private RedisConnections redis; // guarded by this; null until connected
+    private RedisLatencySampler fanoutRateSampler; // guarded by this; null unless the fan-out worker runs
     private volatile List<StreamsApp> apps = List.of(); // set once, when connected
     private final CountDownLatch connected = new CountDownLatch(1);
     /** 1 while the applications wait for Redis to answer: a process that started during an outage (an alert's input). */
@@ -124,7 +127,12 @@ public final class StreamProcessor implements AutoCloseable {
             }
             redis = connection;
             waitingForRedis.set(0);
-            List<StreamsApp> created = createApps(config, connection, metrics.registry());
+            AdaptiveRate fanoutRate = null;
+            if (config.runFanoutWorker()) {
+                fanoutRate = new AdaptiveRate(new RateLimiter(config.fanoutRate().minPerSecond()), config.fanoutRate());
+                fanoutRateSampler = RedisLatencySampler.start(connection, fanoutRate);
+            }
+            List<StreamsApp> created = createApps(config, connection, fanoutRate, metrics.registry());
             created.forEach(StreamsApp::start);
             apps = List.copyOf(created);
         }
@@ -141,7 +149,8 @@ public final class StreamProcessor implements AutoCloseable {
         }
     }
 
-    private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, MeterRegistry registry) {
+    private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, AdaptiveRate fanoutRate,
+                                               MeterRegistry registry) {
         UnreadKeys keys = new UnreadKeys(config.redisPrefix());
         ProcessorMeters meters = new ProcessorMeters(registry);
         List<StreamsApp> apps = new ArrayList<>();
@@ -160,9 +169,9 @@ public final class StreamProcessor implements AutoCloseable {
             ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
                     meters.deliveries("fanout"), meters.redisWriteRetries("fanout"));
             meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
-            RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
+            meters.fanoutRate(fanoutRate);
             apps.add(new StreamsApp("fan-out worker",
-                    FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress(), meters),
+                    FanoutWorkerTopology.build(config.topics(), writers, fanoutRate.limiter(), new FanoutProgress(), meters),
                     config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry));
         }
         return apps;
@@ -238,13 +247,16 @@ public final class StreamProcessor implements AutoCloseable {
     @Override
     public void close() {
         RedisConnections connection;
+        RedisLatencySampler sampler;
         synchronized (this) {
             if (closed) return;
             closed = true;
             connection = redis;
+            sampler = fanoutRateSampler;
         }
         retries.shutdownNow();
         apps.forEach(StreamsApp::close);
+        if (sampler != null) sampler.close();
         server.close();
         if (connection != null) connection.close();
         metrics.close();
