@@ -2,7 +2,6 @@ package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
 import io.readmark.processor.deadletters.DeadLetterSendFailures;
-import io.readmark.processor.fanout.AdaptiveRate;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.Topics;
@@ -33,7 +32,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
-                              int fanoutWorkerThreads, AdaptiveRate.Limits fanoutRate,
+                              int fanoutWorkerThreads, int fanoutDeliveriesPerSecond,
                               String httpHost, int httpPort, Duration sessionTimeout) {
 
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
@@ -86,7 +85,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                         settings.positiveInteger("READMARK_NOTICE_INLINE_RECIPIENTS", FanoutSettings.DEFAULT_NOTICE_INLINE_RECIPIENTS)))
                 .roles(roles.contains("main"), roles.contains("fanout"))
                 .fanoutWorkerThreads(settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1))
-                .fanoutRate(fanoutRate(settings))
+                .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000))
                 .http(settings.string("PROCESSOR_HTTP_HOST", "127.0.0.1"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
                 .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))
                 .build();
@@ -95,15 +94,6 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     /** A config built by the names of its components; {@link #from} is the one with the documented defaults. */
     public static Builder builder() {
         return new Builder();
-    }
-
-    /** The fan-out worker's rate: adapted between a minimum and a maximum (the minimum never above the maximum by default). */
-    private static AdaptiveRate.Limits fanoutRate(Settings settings) {
-        AdaptiveRate.Limits defaults = AdaptiveRate.Limits.DEFAULTS;
-        int max = settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", defaults.maxPerSecond());
-        int min = settings.positiveInteger("PROCESSOR_FANOUT_MIN_DELIVERIES_PER_SECOND", Math.min(defaults.minPerSecond(), max));
-        return new AdaptiveRate.Limits(min, max,
-                settings.duration("PROCESSOR_FANOUT_REDIS_LATENCY_TOLERANCE", defaults.tolerance()));
     }
 
     private static BigVPolicy bigVPolicy(Settings settings) {
@@ -168,7 +158,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         private boolean runMain;
         private boolean runFanoutWorker;
         private int fanoutWorkerThreads;
-        private AdaptiveRate.Limits fanoutRate = AdaptiveRate.Limits.DEFAULTS;
+        private int fanoutDeliveriesPerSecond;
         private String httpHost;
         private int httpPort;
         private Duration sessionTimeout;
@@ -253,8 +243,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
             return this;
         }
 
-        public Builder fanoutRate(AdaptiveRate.Limits fanoutRate) {
-            this.fanoutRate = fanoutRate;
+        public Builder fanoutDeliveriesPerSecond(int fanoutDeliveriesPerSecond) {
+            this.fanoutDeliveriesPerSecond = fanoutDeliveriesPerSecond;
             return this;
         }
 
@@ -275,7 +265,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
                     maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
-                    fanoutWorkerThreads, set(fanoutRate, "fanoutRate"), set(httpHost, "httpHost"), httpPort,
+                    fanoutWorkerThreads, fanoutDeliveriesPerSecond, set(httpHost, "httpHost"), httpPort,
                     set(sessionTimeout, "sessionTimeout"));
         }
 

@@ -2,7 +2,6 @@ package io.readmark.processor;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.readmark.processor.fanout.AdaptiveRate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.processor.fanout.FanoutBacklog;
 
@@ -29,15 +28,6 @@ public final class ProcessorMeters {
                 .register(registry);
         Gauge.builder("readmark.fanout.pending.followers", fanoutBacklog, FanoutBacklog::pendingFollowers)
                 .description("Followers of running big-V fan-outs not yet put into chunks")
-                .strongReference(true)
-                .register(registry);
-    }
-
-    /** The fan-out worker's current rate, as {@link AdaptiveRate} sets it from Redis's latency. */
-    void fanoutRate(AdaptiveRate rate) {
-        Gauge.builder("readmark.fanout.rate", rate, AdaptiveRate::rate)
-                .description("Deliveries per second the big-V worker may apply now: raised while Redis answers fast, cut when it slows")
-                .baseUnit("deliveries.per.second")
                 .strongReference(true)
                 .register(registry);
     }

@@ -11,9 +11,7 @@ import io.readmark.processor.commit.ThreadWriters;
 import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.fanout.FanoutProgress;
 import io.readmark.processor.fanout.FanoutWorkerTopology;
-import io.readmark.processor.fanout.AdaptiveRate;
 import io.readmark.processor.fanout.RateLimiter;
-import io.readmark.processor.fanout.RedisLatencySampler;
 import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.schemas.Topics;
 import io.readmark.store.RedisConnections;
@@ -56,7 +54,6 @@ public final class StreamProcessor implements AutoCloseable {
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("processor-redis-connect").daemon().factory());
     private RedisConnections redis; // guarded by this; null until connected
-    private RedisLatencySampler fanoutRateSampler; // guarded by this; null unless the fan-out worker runs
     private volatile List<StreamsApp> apps = List.of(); // set once, when connected
     private final CountDownLatch connected = new CountDownLatch(1);
     /** 1 while the applications wait for Redis to answer: a process that started during an outage (an alert's input). */
@@ -127,12 +124,7 @@ public final class StreamProcessor implements AutoCloseable {
             }
             redis = connection;
             waitingForRedis.set(0);
-            AdaptiveRate fanoutRate = null;
-            if (config.runFanoutWorker()) {
-                fanoutRate = new AdaptiveRate(new RateLimiter(config.fanoutRate().minPerSecond()), config.fanoutRate());
-                fanoutRateSampler = RedisLatencySampler.start(connection, fanoutRate);
-            }
-            List<StreamsApp> created = createApps(config, connection, fanoutRate, metrics.registry());
+            List<StreamsApp> created = createApps(config, connection, metrics.registry());
             created.forEach(StreamsApp::start);
             apps = List.copyOf(created);
         }
@@ -149,8 +141,7 @@ public final class StreamProcessor implements AutoCloseable {
         }
     }
 
-    private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, AdaptiveRate fanoutRate,
-                                               MeterRegistry registry) {
+    private static List<StreamsApp> createApps(ProcessorConfig config, RedisConnections redis, MeterRegistry registry) {
         UnreadKeys keys = new UnreadKeys(config.redisPrefix());
         ProcessorMeters meters = new ProcessorMeters(registry);
         List<StreamsApp> apps = new ArrayList<>();
@@ -169,9 +160,9 @@ public final class StreamProcessor implements AutoCloseable {
             ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
                     meters.deliveries("fanout"), meters.redisWriteRetries("fanout"));
             meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
-            meters.fanoutRate(fanoutRate);
+            RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",
-                    FanoutWorkerTopology.build(config.topics(), writers, fanoutRate.limiter(), new FanoutProgress(), meters),
+                    FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress(), meters),
                     config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry));
         }
         return apps;
@@ -247,16 +238,13 @@ public final class StreamProcessor implements AutoCloseable {
     @Override
     public void close() {
         RedisConnections connection;
-        RedisLatencySampler sampler;
         synchronized (this) {
             if (closed) return;
             closed = true;
             connection = redis;
-            sampler = fanoutRateSampler;
         }
         retries.shutdownNow();
         apps.forEach(StreamsApp::close);
-        if (sampler != null) sampler.close();
         server.close();
         if (connection != null) connection.close();
         metrics.close();

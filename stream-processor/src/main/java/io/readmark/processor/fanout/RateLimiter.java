@@ -6,13 +6,12 @@ import java.util.function.LongSupplier;
 
 /**
  * A token bucket of deliveries per second shared by the fan-out worker threads of one process: big-V fan-outs
- * take at most this share of Redis, whatever their size, and normal authors keep the rest. {@link AdaptiveRate}
- * moves the rate with what Redis has to spare.
+ * take at most this share of Redis, whatever their size, and normal authors keep the rest.
  */
 public final class RateLimiter {
 
-    private double permitsPerNano; // guarded by this
-    private double maxBurst;
+    private final double permitsPerNano;
+    private final double maxBurst;
     private final LongSupplier nanoTime;
     private final LongConsumer parkNanos;
     private double available;
@@ -27,24 +26,13 @@ public final class RateLimiter {
      * @param parkNanos waits the given nanoseconds, as {@link LockSupport#parkNanos(long)}
      */
     RateLimiter(int permitsPerSecond, LongSupplier nanoTime, LongConsumer parkNanos) {
+        if (permitsPerSecond <= 0) throw new IllegalArgumentException("rate must be positive");
+        this.permitsPerNano = permitsPerSecond / 1e9;
+        this.maxBurst = Math.max(1, permitsPerSecond / 10.0); // at most 100 ms worth at once
+        this.available = maxBurst;
         this.nanoTime = nanoTime;
         this.parkNanos = parkNanos;
         this.refilledAt = nanoTime.getAsLong();
-        setRate(permitsPerSecond);
-        this.available = maxBurst;
-    }
-
-    /** From now on, {@code permitsPerSecond}; what was earned at the old rate until now is kept (up to the new burst). */
-    synchronized void setRate(double permitsPerSecond) {
-        if (!(permitsPerSecond > 0)) throw new IllegalArgumentException("rate must be positive");
-        if (permitsPerNano > 0) refill();
-        permitsPerNano = permitsPerSecond / 1e9;
-        maxBurst = Math.max(1, permitsPerSecond / 10.0); // at most 100 ms worth at once
-        available = Math.min(available, maxBurst);
-    }
-
-    synchronized double rate() {
-        return permitsPerNano * 1e9;
     }
 
     /** Blocks until {@code permits} may be used; a request larger than the burst waits for the whole amount. */
