@@ -24,7 +24,7 @@ import java.util.Map;
  * {@code readmark bench}: generates the synthetic platform and runs the phases in order — on one Redis, through a
  * full {@link LocalStack}, the Redis ceiling, the naive baseline and the pipeline interleaved, idle and big-V latency
  * interleaved, and the read phases, then memory on a fresh Redis — and writes the report. Always on its own embedded
- * Kafka and Redis on free ports: it flushes Redis between phases, so it must never touch one it did not start.
+ * Kafka and Redis on free ports: it empties databases of that Redis, so it must never touch one it did not start.
  */
 public final class Bench {
 
@@ -42,6 +42,7 @@ public final class Bench {
 
     public static BenchReport run(Settings settings, PrintStream out, PrintStream err) throws Exception {
         BenchConfig config = BenchConfig.from(settings);
+        CeilingPhase.requireRedisCli();
         long started = System.nanoTime();
         BenchReport report = new BenchReport(Instant.now());
         describeRun(report, config);
@@ -134,7 +135,7 @@ public final class Bench {
             }, err);
             report.detail("graph_load_s", graphLoad.toMillis() / 1000.0);
 
-            writeDetails(report, config, stack, graph, workload, bulk, redis, stats, keys, err);
+            writePhases(report, config, stack, workload, bulk, redis, stats, keys, err);
 
             LatencyPhase.Result latency = LatencyPhase.run(config, graph, probes, loader, redis, stats, keys, partitions, err);
             latencyDetails(report, latency);
@@ -160,9 +161,9 @@ public final class Bench {
     /**
      * The Redis ceiling (a C client), the naive baseline and the pipeline, interleaved: ceiling, naive, pipeline,
      * ceiling, … Each pipeline run publishes the workload again as new posts; each ceiling run starts from its empty
-     * database; the naive baseline writes keys of its own beside the product's.
+     * database, which the naive baseline writes to as well.
      */
-    private static void writeDetails(BenchReport report, BenchConfig config, Settings stack, PowerLawGraph graph, Workload workload,
+    private static void writePhases(BenchReport report, BenchConfig config, Settings stack, Workload workload,
                                      EventPublisher bulk, RedisConnections redis, RedisStats stats, UnreadKeys keys,
                                      PrintStream err) throws Exception {
         List<CeilingPhase.Result> ceilings = new ArrayList<>();
@@ -172,7 +173,7 @@ public final class Bench {
             for (int repetition = 0; repetition < config.writeRepetitions(); repetition++) {
                 Workload posts = workload.repetition(repetition);
                 ceilings.add(ceiling.run(stats, err));
-                naives.add(NaivePhase.run(redis, stats, posts, config.naiveDuration(), err));
+                naives.add(NaivePhase.run(ceiling.scratch(), stats, posts, config.naiveDuration(), err));
                 pipelines.add(PhaseRecording.during(config.jfrDirectory(), "pipeline-" + (repetition + 1), err,
                         () -> PipelinePhase.run(bulk, stats, keys, posts, err)));
             }
@@ -184,9 +185,9 @@ public final class Bench {
         report.figure("naive_deliveries_per_s", spread(naives, WriteMeasurement::perSecond));
         report.figure("pipeline_naive_ratio", Spread.ofRatios(values(pipelines, WriteMeasurement::perSecond),
                 values(naives, WriteMeasurement::perSecond)));
-        phaseDetails(report, "ceiling", ceilings);
-        phaseDetails(report, "naive", naives);
-        phaseDetails(report, "pipeline", pipelines);
+        phaseDetails(report, "ceiling", ceilings, false);
+        phaseDetails(report, "naive", naives, true);
+        phaseDetails(report, "pipeline", pipelines, true);
         report.detail("pipeline_all_scripts_run_s", spread(pipelines, PipelinePhase.Result::scriptsDoneSeconds).toMap());
         report.detail("write_repetitions", config.writeRepetitions());
         report.run("ceiling_client", "redis-cli --pipe");
@@ -260,8 +261,10 @@ public final class Bench {
         report.detail("bigv_java_cores", spread(rounds, round -> round.bigvCpu().javaCores()).toMap());
         report.detail("bigv_redis_cores", spread(rounds, round -> round.bigvCpu().redisCores()).toMap());
         report.detail("bigv_other_cores", spread(rounds, round -> round.bigvCpu().otherCores()).toMap());
-        report.detail("bigv_redis_us_per_delivery", spread(rounds,
-                round -> round.bigvCpu().redisCores() * round.bigvWindowSeconds() / round.bigvDeliveries() * 1e6).toMap());
+        // Redis also ran the probes' deliveries in the window: they count, or the big-V's cost would look higher.
+        double probeFollowers = latency.probeAuthors().stream().mapToInt(VisibilityProbes.ProbeAuthor::followers).average().orElse(0);
+        report.detail("bigv_redis_us_per_delivery", spread(rounds, round -> round.bigvCpu().redisCores() * round.bigvWindowSeconds()
+                / (round.bigvDeliveries() + round.duringBigv().all().getTotalCount() * probeFollowers) * 1e6).toMap());
     }
 
     /** Percentile per partition of the probe authors ("0": …); the big-V's partition is reported beside it. */
@@ -273,9 +276,13 @@ public final class Bench {
         return values;
     }
 
-    /** Per-phase context, as median and range over the phase's runs. */
-    private static void phaseDetails(BenchReport report, String phase, List<? extends WriteMeasurement> runs) {
-        report.detail(phase + "_deliveries", runs.getFirst().deliveries());
+    /**
+     * Per-phase context, as median and range over the phase's runs. {@code jvmDrives}: the bench's JVM does the phase's
+     * work (not so for the ceiling, whose client is redis-cli), so its CPU per delivery means something.
+     */
+    private static void phaseDetails(BenchReport report, String phase, List<? extends WriteMeasurement> runs, boolean jvmDrives) {
+        boolean sameWork = runs.stream().allMatch(run -> run.deliveries() == runs.getFirst().deliveries());
+        report.detail(phase + "_deliveries", sameWork ? runs.getFirst().deliveries() : spread(runs, WriteMeasurement::deliveries).toMap());
         report.detail(phase + "_s", spread(runs, WriteMeasurement::seconds).toMap());
         report.detail(phase + "_java_cores", spread(runs, run -> run.cpu().javaCores()).toMap());
         report.detail(phase + "_redis_cores", spread(runs, run -> run.cpu().redisCores()).toMap());
@@ -283,6 +290,8 @@ public final class Bench {
         if (runs.getFirst().cpu().scriptCalls() > 0) {
             report.detail(phase + "_redis_us_per_delivery", spread(runs, run -> run.cpu().redisCores() * run.seconds() / run.deliveries() * 1e6).toMap());
             report.detail(phase + "_redis_script_us_per_call", spread(runs, run -> run.cpu().scriptMicrosPerCall()).toMap());
+        }
+        if (jvmDrives) {
             report.detail(phase + "_java_us_per_delivery", spread(runs, run -> run.cpu().javaCores() * run.seconds() / run.deliveries() * 1e6).toMap());
         }
     }

@@ -18,7 +18,7 @@ import java.util.Optional;
  * @param followsPerUser     mean number of authors a user follows (log-normal spread)
  * @param exponent           Zipf exponent of author popularity: the r-th most popular author gets ∝ r^-exponent follows
  * @param postsPerAuthor     posts every author publishes in the write phases
- * @param writeRepetitions   interleaved repetitions of the write measurements: ceiling and pipeline (C B C B …), idle
+ * @param writeRepetitions   interleaved repetitions of the write measurements: ceiling, naive and pipeline, and idle
  *                           and big-V latency; each ratio is taken within a repetition, and reported as median and range
  * @param naiveDuration      how long the naive baseline runs (it is far too slow to finish the workload)
  * @param normalFollowers    follower count of the "normal" authors whose posts the latency phase times

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The outcome of one run: the figures the issue names (every one measured, none derived from another, except a
+ * The outcome of one run: the figures its targets are about (every one measured, none derived from another, except a
  * ratio taken within each repetition), the targets they are held to, and the context needed to read them. A figure
  * measured in interleaved repetitions is their median, printed with its range. Renders a table, JSON ({@code latest.json} plus a
  * timestamped copy) and a PNG chart. A figure that is missing or not positive makes the report refuse to write.

@@ -1,5 +1,6 @@
 package io.readmark.bench;
 
+import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisURI;
 import io.readmark.store.MergedMember;
 import io.readmark.store.RedisConnections;
@@ -26,15 +27,16 @@ import java.util.regex.Pattern;
  * without waiting and reads the replies as they come) into a database of its own. No JVM, Kafka or RocksDB is on
  * that path, and the client needs a small fraction of the CPU a JVM client needs, so what Redis absorbs this way
  * bounds what the pipeline can reach on the same machine. Each run starts from an empty database, and is verified
- * by counting the deliveries visible in it.
+ * by counting the deliveries visible in it. The naive baseline writes to the same database ({@link #scratch()}), so
+ * neither leaves keys beside the product's for the read phases.
  */
 final class CeilingPhase implements AutoCloseable {
 
     record Result(long deliveries, double seconds, CpuUsage cpu) implements WriteMeasurement {
     }
 
-    /** The ceiling's database: apart from the product's (0), so it can be emptied between runs with FLUSHDB. */
-    static final int DATABASE = 1;
+    /** The write baselines' database: apart from the product's (0) and seed 000's (1), emptied with FLUSHDB. */
+    static final int DATABASE = 2;
     static final String PREFIX = "ceiling";
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
     private static final Pattern SUMMARY = Pattern.compile("errors: (\\d+), replies: (\\d+)");
@@ -55,12 +57,12 @@ final class CeilingPhase implements AutoCloseable {
         this.workload = workload;
     }
 
-    /** Writes the workload's commands to a temporary file; fails at once if {@code redis-cli} is not installed. */
+    /** Writes the workload's commands to a temporary file. */
     static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, PrintStream err) throws IOException {
-        requireRedisCli();
         RedisURI uri = RedisURI.create(redisUrl);
         String sha = redis.shared().sync().scriptLoad(UnreadScript.DELIVER.body()); // the script cache serves every database
         Path file = Files.createTempFile("readmark-ceiling-", ".resp");
+        file.toFile().deleteOnExit(); // hundreds of MB: not left behind by an interrupted run
         try {
             long started = System.nanoTime();
             writeCommands(file, sha, workload);
@@ -68,41 +70,59 @@ final class CeilingPhase implements AutoCloseable {
                     (System.nanoTime() - started) / 1e9);
             RedisConnections database = RedisConnections.connect(
                     "redis://" + uri.getHost() + ":" + uri.getPort() + "/" + DATABASE, Duration.ofSeconds(60), false);
-            return new CeilingPhase(file, uri.getHost(), uri.getPort(), database, workload);
+            try {
+                return new CeilingPhase(file, uri.getHost(), uri.getPort(), database, workload);
+            } catch (RuntimeException e) {
+                database.close();
+                throw e;
+            }
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
         }
     }
 
+    /** The database the ceiling runs in, emptied at the start of each ceiling run and at the end. */
+    RedisConnections scratch() {
+        return database;
+    }
+
     /** One run on an empty ceiling database; {@code stats} (any database: INFO is server-wide) meters the CPU. */
     Result run(RedisStats stats, PrintStream err) throws IOException, InterruptedException {
-        database.shared().sync().flushdb(io.lettuce.core.FlushMode.SYNC);
+        database.shared().sync().flushdb(FlushMode.SYNC);
+        // To a file, not a pipe: --pipe prints every error reply, and a full pipe nobody reads would block it.
+        Path output = Files.createTempFile("readmark-ceiling-", ".out");
         CpuUsage.Meter cpu = CpuUsage.start(stats);
         long start = System.nanoTime();
         Process client = new ProcessBuilder("redis-cli", "-h", host, "-p", Integer.toString(port), "-n", Integer.toString(DATABASE), "--pipe")
-                .redirectInput(commands.toFile()).redirectErrorStream(true).start();
-        String output;
+                .redirectInput(commands.toFile()).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         try (ProgressBar bar = new ProgressBar(err, "ceiling", workload.deliveries(), "deliveries (approx.)")) {
             long callsBefore = stats.scriptCalls();
             while (!client.waitFor(100, TimeUnit.MILLISECONDS)) {
                 if (System.nanoTime() - start > TIMEOUT.toNanos()) {
-                    client.destroyForcibly();
-                    throw new IllegalStateException("ceiling: redis-cli not done within " + TIMEOUT);
+                    throw new IllegalStateException("ceiling: redis-cli not done within " + TIMEOUT + ": " + tail(output));
                 }
                 bar.update(Math.min(workload.deliveries(), stats.scriptCalls() - callsBefore));
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             CpuUsage usage = cpu.stop();
-            output = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            requireEveryReply(output, client.exitValue(), workload.deliveries());
+            requireEveryReply(tail(output), client.exitValue(), workload.deliveries());
             long visible = databaseStats.visibleDeliveries(new UnreadKeys(PREFIX), 1, workload.graph().users());
             if (visible != workload.deliveries()) {
                 throw new IllegalStateException("ceiling: " + visible + " deliveries visible, expected " + workload.deliveries());
             }
             bar.update(visible);
             return new Result(visible, seconds, usage);
+        } finally {
+            client.destroyForcibly();
+            Files.deleteIfExists(output);
         }
+    }
+
+    /** The end of redis-cli's output: its summary line, after any error replies it printed. */
+    private static String tail(Path output) throws IOException {
+        String text = Files.readString(output, StandardCharsets.UTF_8);
+        return text.length() <= 2_000 ? text : "…" + text.substring(text.length() - 2_000);
     }
 
     /** Throws unless redis-cli reported {@code expected} replies and no error. */
@@ -149,7 +169,8 @@ final class CeilingPhase implements AutoCloseable {
         }
     }
 
-    private static void requireRedisCli() {
+    /** The ceiling needs redis-cli: checked before anything starts, so a bench without it fails at once. */
+    static void requireRedisCli() {
         try {
             Process probe = new ProcessBuilder("redis-cli", "--version").redirectErrorStream(true).start();
             probe.getInputStream().readAllBytes();
@@ -165,11 +186,9 @@ final class CeilingPhase implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        try {
-            database.shared().sync().flushdb(io.lettuce.core.FlushMode.SYNC);
+        try (database; databaseStats) {
+            database.shared().sync().flushdb(FlushMode.SYNC);
         } finally {
-            databaseStats.close();
-            database.close();
             Files.deleteIfExists(commands);
         }
     }

@@ -101,6 +101,7 @@ class BenchHelpersTest {
         assertThat(again.posts()).extracting(Workload.Post::authorId).isEqualTo(workload.posts().stream().map(Workload.Post::authorId).toList());
         assertThat(again.posts()).extracting(Workload.Post::blogId).doesNotContainAnyElementsOf(
                 workload.posts().stream().map(Workload.Post::blogId).toList());
+        assertThat(again.posts().getFirst().publishedAtMillis()).isGreaterThan(workload.posts().getLast().publishedAtMillis());
         assertThat(workload.repetition(0)).isSameAs(workload);
     }
 

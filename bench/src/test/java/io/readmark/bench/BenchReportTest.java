@@ -27,7 +27,8 @@ class BenchReportTest {
         report.figure("ceiling_deliveries_per_s", 100_000);
         report.figure("naive_deliveries_per_s", 2_000);
         report.figure("pipeline_deliveries_per_s", new Spread(50_000, 40_000, 70_000, List.of(50_000.0, 40_000.0, 70_000.0)));
-        report.figure("pipeline_ceiling_ratio", new Spread(0.5, 0.4, 0.7, List.of(0.5, 0.4, 0.7)));
+        // Not the ratio of the medians (50,000 / 100,000): a ratio target reads the ratio figure.
+        report.figure("pipeline_ceiling_ratio", new Spread(0.55, 0.4, 0.7, List.of(0.55, 0.4, 0.7)));
         report.figure("pipeline_naive_ratio", new Spread(25, 20, 35, List.of(25.0, 20.0, 35.0)));
         report.figure("normal_p50_idle_ms", 3);
         report.figure("normal_p99_idle_ms", 10);
@@ -70,7 +71,7 @@ class BenchReportTest {
                 "counts API p99 <= 2 ms", "counts with notices >= 0.8 x without", "notice publish p99 < 5 ms",
                 "notice publish < 4 KB of Redis traffic", "bytes per unread entry <= 40");
         // Ratio targets read the ratio figure (a median of per-repetition ratios), not the ratio of two medians.
-        assertThat(targets).extracting(BenchReport.Target::value).containsExactly(0.5, 25.0, 250.0, 50_000.0, 0.6, 2.0, 0.85,
+        assertThat(targets).extracting(BenchReport.Target::value).containsExactly(0.55, 25.0, 250.0, 50_000.0, 0.6, 2.0, 0.85,
                 0.4, 300.0, 55.0);
         assertThat(targets).extracting(BenchReport.Target::verdict).containsExactly(INCONCLUSIVE, MET, NOT_MET, NOT_MET,
                 INCONCLUSIVE, MET, MET, MET, MET, NOT_MET);
@@ -136,7 +137,7 @@ class BenchReportTest {
     }
 
     @Test
-    void shouldRejectAFigureTheIssueDoesNotName() {
+    void shouldRejectAFigureItDoesNotKnow() {
         assertThatThrownBy(() -> complete().figure("made_up", 1)).isInstanceOf(IllegalArgumentException.class);
     }
 }
