@@ -2,6 +2,7 @@ package io.readmark.bench;
 
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisURI;
+import io.readmark.infra.RespCommand;
 import io.readmark.store.MergedMember;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
@@ -149,23 +150,12 @@ final class CeilingPhase implements AutoCloseable {
                 byte[] member = MergedMember.of(post.authorId(), post.blogId());
                 for (int i = 0; i < graph.followerCount(post.authorId()); i++) {
                     int follower = graph.follower(post.authorId(), i);
-                    writeCommand(out, List.of(evalsha, script, keyCount,
+                    RespCommand.write(out, List.of(evalsha, script, keyCount,
                             keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),
                             keys.floorsBytes(follower), keys.mergedBytes(follower), keys.liveBytes(follower),
                             keys.changesBytes(follower), author, blog, publishedAt, cap, member));
                 }
             }
-        }
-    }
-
-    /** One command as a RESP array of bulk strings. */
-    static void writeCommand(OutputStream out, List<byte[]> arguments) throws IOException {
-        out.write(('*' + Integer.toString(arguments.size()) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (byte[] argument : arguments) {
-            out.write(('$' + Integer.toString(argument.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(argument);
-            out.write('\r');
-            out.write('\n');
         }
     }
 

@@ -108,7 +108,7 @@ class BenchHelpersTest {
     @Test
     void shouldWriteTheCeilingsCommandsAsRespAndAcceptOnlyAnErrorFreeCompleteRun() throws Exception {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        CeilingPhase.writeCommand(out, java.util.List.of("EVALSHA".getBytes(), "ab".getBytes(), "1".getBytes(), new byte[0]));
+        io.readmark.infra.RespCommand.write(out, java.util.List.of("EVALSHA".getBytes(), "ab".getBytes(), "1".getBytes(), new byte[0]));
 
         assertThat(out.toString()).isEqualTo("*4\r\n$7\r\nEVALSHA\r\n$2\r\nab\r\n$1\r\n1\r\n$0\r\n\r\n");
         String complete = "All data transferred. Waiting for the last reply...\nLast reply received from server.\nerrors: 0, replies: 12\n";

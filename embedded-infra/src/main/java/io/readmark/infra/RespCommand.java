@@ -13,13 +13,15 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One Redis command over a plain RESP socket, for the admin commands that set up a cluster (no client library
  * in main scope, and redis-cli ships in a separate Debian package). Guarantees that an error reply is thrown,
- * never returned, so a failed {@code CLUSTER ...} call cannot pass for success.
+ * never returned, so a failed {@code CLUSTER ...} call cannot pass for success. Its framing ({@link #write}) also
+ * writes the bench's command files for {@code redis-cli --pipe}.
  */
-final class RespCommand {
+public final class RespCommand {
 
     private RespCommand() {
     }
@@ -62,12 +64,24 @@ final class RespCommand {
 
     /** RESP array of bulk strings: the only request form Redis must accept for any argument (e.g. an empty one). */
     static byte[] encode(String... args) {
-        StringBuilder request = new StringBuilder().append('*').append(args.length).append("\r\n");
-        for (String arg : args) {
-            byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-            request.append('$').append(bytes.length).append("\r\n").append(arg).append("\r\n");
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        try {
+            write(request, Arrays.stream(args).map(arg -> arg.getBytes(StandardCharsets.UTF_8)).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not throw
         }
-        return request.toString().getBytes(StandardCharsets.UTF_8);
+        return request.toByteArray();
+    }
+
+    /** Writes one command as a RESP array of bulk strings; arguments are bytes, so binary ones pass unchanged. */
+    public static void write(OutputStream out, List<byte[]> args) throws IOException {
+        out.write(('*' + Integer.toString(args.size()) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (byte[] arg : args) {
+            out.write(('$' + Integer.toString(arg.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(arg);
+            out.write('\r');
+            out.write('\n');
+        }
     }
 
     static String readReply(InputStream in, String command) throws IOException {
