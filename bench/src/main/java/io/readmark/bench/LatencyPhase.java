@@ -60,15 +60,18 @@ final class LatencyPhase {
         }, err);
         // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
         // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
-        BigvPosts posts = new BigvPosts(audience);
         idle(config, probes, err);
-        bigvRound(config, "warm-up", posts.next(1), probePublisher, probes, redis, stats, keys, null, null, err);
+        bigvWindow(config, "warm-up", 0, 1, probePublisher, probes, redis, stats, keys, err);
+        long published = 1;
         List<Round> rounds = new ArrayList<>();
         for (int round = 0; round < config.writeRepetitions(); round++) {
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
-            rounds.add(bigvRound(config, Integer.toString(round + 1), posts.next(config.bigvPosts()), probePublisher, probes, redis, stats, keys, idle, idleCpu, err));
+            BigvWindow bigv = bigvWindow(config, Integer.toString(round + 1), published, config.bigvPosts(), probePublisher,
+                    probes, redis, stats, keys, err);
+            published += config.bigvPosts();
+            rounds.add(new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries()));
         }
         return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions));
     }
@@ -84,40 +87,23 @@ final class LatencyPhase {
         }
     }
 
-    /** The big-V's posts of each round: new blog ids, and the deliveries visible once the round is done. */
-    private static final class BigvPosts {
-        private final int audience;
-        private long published;
-
-        BigvPosts(int audience) {
-            this.audience = audience;
-        }
-
-        /** The next {@code count} posts. */
-        Batch next(int count) {
-            Batch batch = new Batch(BIGV_FIRST_BLOG + published, BIGV_FIRST_BLOG + published + count - 1, audience,
-                    (published + count) * audience); // earlier rounds' posts stay unread
-            published += count;
-            return batch;
-        }
+    /** Probe latencies while the big-V's posts fanned out, and how long that took for how many deliveries. */
+    private record BigvWindow(VisibilityProbes.Latencies during, CpuUsage cpu, double seconds, long deliveries) {
     }
 
-    private record Batch(long firstPost, long lastPost, int audience, long visibleAfter) {
-        long deliveries() {
-            return (lastPost - firstPost + 1) * audience;
-        }
-    }
-
-    /** The big-V publishes a batch of posts; probes run until all of them are visible to the whole audience. */
-    private static Round bigvRound(BenchConfig config, String label, Batch batch, EventPublisher probePublisher, VisibilityProbes probes,
-                                   RedisConnections redis, RedisStats stats, UnreadKeys keys,
-                                   VisibilityProbes.Latencies idle, CpuUsage idleCpu, PrintStream err) throws Exception {
-        int audience = batch.audience();
-        long firstPost = batch.firstPost();
-        long lastPost = batch.lastPost();
+    /**
+     * The big-V publishes {@code posts} new posts after the {@code published} ones; probes run until all of them are
+     * visible to the whole audience (the earlier posts stay unread, so the count to reach includes theirs).
+     */
+    private static BigvWindow bigvWindow(BenchConfig config, String label, long published, int posts, EventPublisher probePublisher,
+                                         VisibilityProbes probes, RedisConnections redis, RedisStats stats, UnreadKeys keys,
+                                         PrintStream err) throws Exception {
+        int audience = config.bigvFollowers();
+        long firstPost = BIGV_FIRST_BLOG + published;
+        long lastPost = firstPost + posts - 1;
         String lastKey = keys.unread(audience, BIGV_AUTHOR);
-        long perRound = batch.deliveries();
-        long expected = batch.visibleAfter();
+        long perRound = (long) posts * audience;
+        long expected = (published + posts) * audience;
         CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
         long start = System.nanoTime();
         for (long blog = firstPost; blog <= lastPost; blog++) {
@@ -153,7 +139,7 @@ final class LatencyPhase {
         if (visible != expected) {
             throw new IllegalStateException("big-V: " + visible + " deliveries visible, expected " + expected);
         }
-        return new Round(idle, idleCpu, during, bigvCpu, (windowEnd[0] - start) / 1e9, perRound);
+        return new BigvWindow(during, bigvCpu, (windowEnd[0] - start) / 1e9, perRound);
     }
 
     /** Authors whose follower count is closest to {@code target} (a small graph may have none at exactly that). */
