@@ -6,6 +6,10 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.DoubleListOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,37 +66,39 @@ public final class NoticeReader {
         CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
         Set<String> guessed = hints.audiences(userId);
         CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
-        CompletionStage<Set<Long>> earlyRead = early.thenCompose(notices -> readMarksAsync(userId, ids(notices)));
+        CompletionStage<NoticeIds> earlyRead = early.thenCompose(notices -> readMarksAsync(userId, NoticeIds.of(notices)));
         return membershipHash.thenCompose(hash -> {
             Memberships memberships = Memberships.of(hash);
             Set<String> joined = memberships.joined();
             hints.remember(userId, joined);
             Set<String> unguessed = new LinkedHashSet<>(joined);
             unguessed.removeAll(guessed);
+            if (unguessed.isEmpty()) {
+                return early.thenCombine(earlyRead, (notices, read) -> count(memberships, notices, read, clock.getAsLong()));
+            }
             CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
-            CompletionStage<Set<Long>> lateRead = late.thenCombine(early, (more, first) -> {
-                Set<Long> ids = ids(more);
-                ids.removeAll(ids(first));
-                return ids;
-            }).thenCompose(ids -> readMarksAsync(userId, ids));
+            CompletionStage<NoticeIds> lateRead = late.thenCombine(early, (more, first) -> NoticeIds.of(more).without(NoticeIds.of(first)))
+                    .thenCompose(ids -> readMarksAsync(userId, ids));
             return early.thenCombine(late, NoticeReader::concat)
-                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeReader::union), (notices, read) ->
+                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeIds::union), (notices, read) ->
                             count(memberships, notices, read, clock.getAsLong()));
         });
     }
 
-    static BroadcastUnread count(Memberships memberships, List<LiveNotice> notices, Set<Long> read, long now) {
+    static BroadcastUnread count(Memberships memberships, List<LiveNotice> notices, NoticeIds read, long now) {
         long floor = memberships.noticeFloor();
-        Set<Long> counted = new HashSet<>();
+        long[] unread = new long[notices.size()];
+        int length = 0;
         long nextExpiry = 0;
         for (LiveNotice notice : notices) {
             if (!memberships.receives(notice) || notice.publishedAtMillis() <= floor || !notice.liveAt(now)) continue;
-            if (read.contains(notice.noticeId()) || !counted.add(notice.noticeId())) continue;
+            if (read.contains(notice.noticeId())) continue;
+            unread[length++] = notice.noticeId();
             if (notice.expiresAtMillis() > 0 && (nextExpiry == 0 || notice.expiresAtMillis() < nextExpiry)) {
                 nextExpiry = notice.expiresAtMillis();
             }
         }
-        return counted.isEmpty() ? BroadcastUnread.NONE : new BroadcastUnread(counted.size(), nextExpiry);
+        return length == 0 ? BroadcastUnread.NONE : new BroadcastUnread(NoticeIds.sortedDistinct(unread, length).size(), nextExpiry);
     }
 
     /**
@@ -187,7 +193,8 @@ public final class NoticeReader {
     /** The items with their read flags: a read mark, or a time at or before one of the floors. */
     private List<NoticeItem> withReadFlags(long userId, List<NoticeItem> items, long floor) {
         if (items.isEmpty()) return items;
-        Set<Long> marked = join(readMarksAsync(userId, items.stream().map(NoticeItem::noticeId).toList()));
+        long[] ids = items.stream().mapToLong(NoticeItem::noticeId).toArray();
+        NoticeIds marked = join(readMarksAsync(userId, NoticeIds.sortedDistinct(ids, ids.length)));
         return items.stream()
                 .map(item -> new NoticeItem(item.noticeId(), item.audience(), item.atMillis(), item.expiresAtMillis(),
                         marked.contains(item.noticeId()) || item.atMillis() <= floor))
@@ -208,36 +215,27 @@ public final class NoticeReader {
         });
     }
 
-    /** Which of the ids the user has a read mark for: one ZMSCORE, none when there are no ids. */
-    private CompletionStage<Set<Long>> readMarksAsync(long userId, Collection<Long> ids) {
-        if (ids.isEmpty()) return CompletableFuture.completedFuture(Set.of());
-        List<Long> asked = List.copyOf(ids);
-        String[] members = asked.stream().map(String::valueOf).toArray(String[]::new);
-        return connection.async().zmscore(keys.noticeReads(userId), members).thenApply(scores -> {
-            Set<Long> read = new HashSet<>();
-            for (int i = 0; i < asked.size(); i++) {
-                if (scores.get(i) != null) read.add(asked.get(i));
+    /**
+     * Which of the ids the user has a read mark for: one ZMSCORE, none when there are no ids. The ids go out as bytes:
+     * Lettuce encodes a String argument through a buffer of its own, which cost more than the rest of the read.
+     */
+    private CompletionStage<NoticeIds> readMarksAsync(long userId, NoticeIds ids) {
+        if (ids.isEmpty()) return CompletableFuture.completedFuture(NoticeIds.NONE);
+        CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8).addKey(keys.noticeReads(userId));
+        for (int i = 0; i < ids.size(); i++) args.add(UnreadKeys.decimal(ids.get(i)));
+        return connection.async().dispatch(CommandType.ZMSCORE, new DoubleListOutput<>(StringCodec.UTF8), args).thenApply(scores -> {
+            long[] read = new long[ids.size()];
+            int length = 0;
+            for (int i = 0; i < ids.size(); i++) {
+                if (scores.get(i) != null) read[length++] = ids.get(i);
             }
-            return read;
+            return NoticeIds.sortedDistinct(read, length);
         });
-    }
-
-    private static Set<Long> ids(List<LiveNotice> notices) {
-        Set<Long> ids = new LinkedHashSet<>();
-        notices.forEach(notice -> ids.add(notice.noticeId()));
-        return ids;
     }
 
     private static List<LiveNotice> concat(List<LiveNotice> first, List<LiveNotice> second) {
         if (second.isEmpty()) return first;
         List<LiveNotice> all = new ArrayList<>(first);
-        all.addAll(second);
-        return all;
-    }
-
-    private static Set<Long> union(Set<Long> first, Set<Long> second) {
-        if (second.isEmpty()) return first;
-        Set<Long> all = new HashSet<>(first);
         all.addAll(second);
         return all;
     }
