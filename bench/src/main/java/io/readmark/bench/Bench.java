@@ -74,7 +74,8 @@ public final class Bench {
             runStackPhases(config, stack, graph, workload, redis, stats, report, err);
         }
 
-        MemoryPhase.Result memory = MemoryPhase.run(graph, config.memoryUsers(), config.memoryMaxUnread(), config.seed(), err);
+        MemoryPhase.Result memory = MemoryPhase.run(MemoryPhase.Population.of(graph, config.memoryUsers(), config.memoryMaxUnread()),
+                config.seed(), err);
         report.figure("bytes_per_unread_entry", memory.bytesPerEntry());
         report.detail("memory_entries", memory.entries());
         report.detail("memory_user_author_pairs", memory.pairs());
@@ -84,6 +85,11 @@ public final class Bench {
         report.detail("memory_unread_set_entries_avg", memory.sample().unreadSetEntries());
         report.detail("memory_counts_hash_bytes_avg", memory.sample().countsHashBytes());
         report.detail("memory_counts_hash_fields_avg", memory.sample().countsHashFields());
+        MemoryPhase.Result heavy = MemoryPhase.run(MemoryPhase.Population.heavy(), config.seed(), err);
+        report.figure("bytes_per_unread_entry_heavy", heavy.bytesPerEntry());
+        report.detail("memory_heavy_entries", heavy.entries());
+        report.detail("memory_heavy_unread_set_bytes_avg", heavy.sample().unreadSetBytes());
+        report.detail("memory_heavy_unread_set_entries_avg", heavy.sample().unreadSetEntries());
 
         NoticePublishPhase.Result notices = NoticePublishPhase.run(config, err);
         report.figure("notice_publish_ms", notices.big().p99Millis());
@@ -215,11 +221,14 @@ public final class Bench {
         report.figure("counts_notices_ratio", reads.ratio(ReadApiPhase.API_NOTICES, ReadApiPhase.API));
         report.figure("items_rps", reads.perSecond(ReadApiPhase.ITEMS));
         report.figure("items_p99_ms", reads.p99Millis(ReadApiPhase.ITEMS));
+        report.figure("push_rps", reads.perSecond(ReadApiPhase.PUSH));
+        report.figure("push_p99_ms", reads.p99Millis(ReadApiPhase.PUSH));
         cpuDetails(report, "counts_api", reads, ReadApiPhase.API);
         cpuDetails(report, "counts_raw", reads, ReadApiPhase.RAW);
         cpuDetails(report, "counts_api_notices", reads, ReadApiPhase.API_NOTICES);
         cpuDetails(report, "author_page", reads, ReadApiPhase.AUTHOR_PAGE);
         cpuDetails(report, "items", reads, ReadApiPhase.ITEMS);
+        cpuDetails(report, "push", reads, ReadApiPhase.PUSH);
     }
 
     /**

@@ -74,11 +74,13 @@ final class BenchChart {
                 bar(report, "+notices", "counts_api_notices_rps", true),
                 bar(report, "author", "author_page_rps", true),
                 bar(report, "items", "items_rps", true),
+                bar(report, "push", "push_rps", true),
                 bar(report, "seed 000", "seed000_counts_rps", false)),
                 0.5 * raw, "target 0.5 x raw");
         panel(g, 610, 440, 570, 360, "Memory (bytes per unread entry)", false, List.of(
-                bar(report, "bytes/entry", "bytes_per_unread_entry", true)),
-                40, "target <= 40");
+                bar(report, "bytes/entry", "bytes_per_unread_entry", true),
+                bar(report, "heavy spread", "bytes_per_unread_entry_heavy", true)),
+                40, "target <= 40 (heavy: <= 32)");
         g.dispose();
         ByteArrayOutputStream png = new ByteArrayOutputStream();
         ImageIO.write(image, "png", png);

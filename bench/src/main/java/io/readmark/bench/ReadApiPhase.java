@@ -14,13 +14,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Reads under the same concurrent load on the same Redis in the same run, interleaved ({@link InterleavedLoad}): the
  * view API's counts endpoint over keep-alive HTTP; raw HGETALL of the same hashes through one shared Lettuce
- * connection (the read the counts endpoint makes, without HTTP); and the two list routes, a page of one followed
- * author's unread blogs and the merged page across authors. Then, once, seed 000's KEYS + GETBIT count over its
- * notices. Every answer is checked: a failed or implausible one fails the measurement rather than flattering it.
+ * connection (the read the counts endpoint makes, without HTTP); the two list routes, a page of one followed
+ * author's unread blogs and the merged page across authors; and the push route, a change to the pushed counts
+ * ({@link PushClients}). Then, once, seed 000's KEYS + GETBIT count over its notices. Every answer is checked: a
+ * failed or implausible one fails the measurement rather than flattering it.
  */
 final class ReadApiPhase {
 
-    static final String API = "api", RAW = "raw", AUTHOR_PAGE = "author_page", ITEMS = "items", API_NOTICES = "api_notices";
+    static final String API = "api", RAW = "raw", AUTHOR_PAGE = "author_page", ITEMS = "items", API_NOTICES = "api_notices",
+            PUSH = "push";
     /** Page size of both list routes. */
     static final int PAGE_LIMIT = 20;
 
@@ -53,7 +55,8 @@ final class ReadApiPhase {
                     }
                 }),
                 new InterleavedLoad.Variant(AUTHOR_PAGE, "author page", authorPageClients(host, port, graph, config.seed())),
-                new InterleavedLoad.Variant(ITEMS, "merged items", itemsClients(host, port))), users, stats, err);
+                new InterleavedLoad.Variant(ITEMS, "merged items", itemsClients(host, port)),
+                new InterleavedLoad.Variant(PUSH, "push", PushClients.clients(host, port, redis, keys))), users, stats, err);
 
         long keyspace = stats.keys();
         try (Seed000Counts seed000 = new Seed000Counts(redisUrl, config.notices())) {

@@ -40,7 +40,7 @@ class BenchSmokeIT {
             assertThat(report.figures()).as(figure.name()).containsKey(figure.name());
             assertThat(report.figure(figure.name())).as(figure.name()).isPositive().isFinite();
         }
-        assertThat(report.targets()).hasSize(10);
+        assertThat(report.targets()).hasSize(11);
         JsonNode json = Json.MAPPER.readTree(output.resolve("latest.json").toFile());
         assertThat(json.get("figures").size()).isEqualTo(BenchReport.FIGURES.size());
         assertThat(json.get("details").get("pipeline_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());

@@ -1,0 +1,125 @@
+package io.readmark.bench;
+
+import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadLimits;
+import io.readmark.store.UnreadWriter;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Iterator;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The push route under closed-loop load. Each client keeps one unread stream open for a user of its own (past
+ * {@value #OFFSET}, whom nothing else touches) and, per call, changes that user's counts through the writer the
+ * processor uses — one post of {@value #AUTHOR} delivered, then that author read, in turn — and waits for the push
+ * that shows the change. A call is therefore change to push: the script and its {@code PUBLISH}, the view API's read
+ * of the counts, the event on the wire; the JVM's CPU per call includes the write, which the processor would pay.
+ */
+final class PushClients {
+
+    static final long OFFSET = 2_000_000_000L;
+    static final long AUTHOR = 1;
+    private static final long START_MILLIS = 1_767_225_600_000L;
+    private static final long PUSH_TIMEOUT_SECONDS = 30;
+    private static final Pattern TOTAL = Pattern.compile("\"total\":(\\d+)");
+
+    private PushClients() {
+    }
+
+    static ConcurrentLoad.ClientFactory clients(String host, int port, RedisConnections redis, UnreadKeys keys) {
+        AtomicLong opened = new AtomicLong();
+        return () -> new StreamClient(host, port, OFFSET + opened.incrementAndGet(), redis, keys);
+    }
+
+    private static final class StreamClient implements ConcurrentLoad.Client {
+        private final long user;
+        private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        private final BlockingQueue<Long> pushedTotals = new LinkedBlockingQueue<>();
+        private final UnreadWriter writer;
+        private final Thread reader;
+        private long clock = START_MILLIS;
+        private long blogId;
+        private long total;
+
+        StreamClient(String host, int port, long user, RedisConnections redis, UnreadKeys keys) throws Exception {
+            this.user = user;
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/v1/users/" + user + "/unread/stream"))
+                    .header("Accept", "text/event-stream").GET().build();
+            HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+            if (response.statusCode() != 200) {
+                response.body().close();
+                http.shutdownNow();
+                throw new IllegalStateException("GET " + request.uri().getPath() + ": " + response.statusCode());
+            }
+            reader = Thread.ofVirtual().name("push-stream-" + user).start(() -> read(response.body()));
+            writer = new UnreadWriter(redis.openBinary(), keys, UnreadLimits.DEFAULTS, 1);
+            total = awaitPush(null);
+        }
+
+        /**
+         * Changes the user's counts by one, up or down (the writer holds at most one write, so it returns once Redis ran
+         * the script), and waits for the push that shows the new total.
+         */
+        @Override
+        public void call(long ignored) throws Exception {
+            clock++;
+            if (total == 0) {
+                writer.deliver(user, AUTHOR, ++blogId, clock);
+            } else {
+                writer.readAll(user, AUTHOR, clock);
+            }
+            total = awaitPush(total == 0 ? 1L : 0L);
+        }
+
+        /** The next pushed total that equals {@code expected} (any, if null); a push of an earlier state is skipped. */
+        private long awaitPush(Long expected) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PUSH_TIMEOUT_SECONDS);
+            while (true) {
+                Long pushed = pushedTotals.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                if (pushed == null) {
+                    throw new IllegalStateException("user " + user + ": no push of total " + expected + " within "
+                            + PUSH_TIMEOUT_SECONDS + " s");
+                }
+                if (expected == null || pushed.equals(expected)) return pushed;
+            }
+        }
+
+        /** Server-Sent Events: each {@code data:} line of a {@code counts} event carries the user's total. */
+        private void read(Stream<String> body) {
+            try (body) {
+                boolean counts = false;
+                for (Iterator<String> lines = body.iterator(); lines.hasNext(); ) {
+                    String line = lines.next();
+                    if (line.isEmpty()) {
+                        counts = false;
+                    } else if (line.startsWith("event:")) {
+                        counts = line.substring("event:".length()).strip().equals("counts");
+                    } else if (counts && line.startsWith("data:")) {
+                        Matcher total = TOTAL.matcher(line);
+                        if (total.find()) pushedTotals.add(Long.parseLong(total.group(1)));
+                    }
+                }
+            } catch (RuntimeException e) {
+                // The stream ended: closed by this client, or the call waiting for a push times out.
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            http.shutdownNow();
+            reader.interrupt();
+            writer.close();
+        }
+    }
+}
