@@ -32,9 +32,14 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
-                              int fanoutWorkerThreads, int fanoutDeliveriesPerSecond,
+                              int fanoutWorkerThreads, int fanoutDeliveriesPerSecond, int fanoutBurst,
                               String httpHost, int httpPort, Duration sessionTimeout) {
 
+    /**
+     * How many writes the fan-out worker sends before it waits for Redis to acknowledge them: about 2 ms of Redis
+     * that a normal author's write may queue behind (docs/BENCHMARKS.md, "The worker's bursts").
+     */
+    public static final int DEFAULT_FANOUT_BURST = 100;
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
     /** Room for three instances of two stream threads; fixed for the life of a deployment (see the README's upgrade notes). */
@@ -50,6 +55,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         if (httpPort < 0 || httpPort > 65_535) {
             throw new IllegalArgumentException("PROCESSOR_HTTP_PORT must be between 0 and 65535, was " + httpPort);
         }
+        if (fanoutBurst <= 0) throw new IllegalArgumentException("PROCESSOR_FANOUT_BURST must be positive, was " + fanoutBurst);
         // The broker refuses a join outside its group.min/max.session.timeout.ms (6 s to 30 min by default).
         if (sessionTimeout.toMillis() <= 0 || sessionTimeout.toMillis() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("PROCESSOR_SESSION_TIMEOUT must be a positive duration, was " + sessionTimeout);
@@ -86,6 +92,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 .roles(roles.contains("main"), roles.contains("fanout"))
                 .fanoutWorkerThreads(settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1))
                 .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000))
+                .fanoutBurst(settings.positiveInteger("PROCESSOR_FANOUT_BURST", DEFAULT_FANOUT_BURST))
                 .http(settings.string("PROCESSOR_HTTP_HOST", "127.0.0.1"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
                 .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))
                 .build();
@@ -159,6 +166,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         private boolean runFanoutWorker;
         private int fanoutWorkerThreads;
         private int fanoutDeliveriesPerSecond;
+        private int fanoutBurst = DEFAULT_FANOUT_BURST;
         private String httpHost;
         private int httpPort;
         private Duration sessionTimeout;
@@ -248,6 +256,11 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
             return this;
         }
 
+        public Builder fanoutBurst(int fanoutBurst) {
+            this.fanoutBurst = fanoutBurst;
+            return this;
+        }
+
         /** Where health and metrics are served; port 0: any free one. */
         public Builder http(String httpHost, int httpPort) {
             this.httpHost = httpHost;
@@ -265,7 +278,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
                     maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
-                    fanoutWorkerThreads, fanoutDeliveriesPerSecond, set(httpHost, "httpHost"), httpPort,
+                    fanoutWorkerThreads, fanoutDeliveriesPerSecond, fanoutBurst, set(httpHost, "httpHost"), httpPort,
                     set(sessionTimeout, "sessionTimeout"));
         }
 

@@ -162,7 +162,7 @@ public final class StreamProcessor implements AutoCloseable {
             meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",
-                    FanoutWorkerTopology.build(config.topics(), writers, rate, new FanoutProgress(), meters),
+                    FanoutWorkerTopology.build(config.topics(), writers, rate, config.fanoutBurst(), new FanoutProgress(), meters),
                     config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry));
         }
         return apps;

@@ -33,7 +33,8 @@ class FanoutWorkerTopologyIT {
     @BeforeEach
     void startDriver() throws Exception {
         fixture = new TopologyFixture((writers, meters) ->
-                FanoutWorkerTopology.build(TOPICS, writers, new RateLimiter(1_000_000), new FanoutProgress(), meters));
+                FanoutWorkerTopology.build(TOPICS, writers, new RateLimiter(1_000_000), ProcessorConfig.DEFAULT_FANOUT_BURST,
+                        new FanoutProgress(), meters));
         driver = fixture.driver;
         chunks = driver.createInputTopic(TOPICS.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import static io.readmark.processor.RecordingWrites.FLUSH;
+import static io.readmark.processor.RecordingWrites.await;
 import static io.readmark.processor.RecordingWrites.deliver;
 import static io.readmark.processor.RecordingWrites.remove;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +38,7 @@ class FanoutWorkerTopologyTest {
 
     @BeforeEach
     void startDriver() {
-        driver = TestDrivers.start(FanoutWorkerTopology.build(TOPICS, writes, new RateLimiter(1_000_000), new FanoutProgress(),
+        driver = TestDrivers.start(FanoutWorkerTopology.build(TOPICS, writes, new RateLimiter(1_000_000), 2, new FanoutProgress(),
                 new ProcessorMeters(new SimpleMeterRegistry())));
         chunks = driver.createInputTopic(TOPICS.fanoutChunks().name(), new ByteArraySerializer(), new ByteArraySerializer());
         deadLetters = driver.createOutputTopic(TOPICS.deadLetters().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -58,13 +58,14 @@ class FanoutWorkerTopologyTest {
     }
 
     @Test
-    void shouldDeliverToEveryFollowerOfADeliverChunkInItsOrderThenFlush() {
-        send(FanoutChunk.Kind.DELIVER, List.of(103L, 101L, 102L));
+    void shouldDeliverToEveryFollowerOfADeliverChunkInItsOrderABurstAtATime() {
+        send(FanoutChunk.Kind.DELIVER, List.of(103L, 101L, 102L, 104L, 105L));
 
-        assertThat(writes.calls()).containsExactly(
-                deliver(103, 7, 5001, AT), deliver(101, 7, 5001, AT), deliver(102, 7, 5001, AT), FLUSH);
+        // Bursts of 2, each sent once Redis answered the one before: at most two bursts wait in Redis.
+        assertThat(writes.calls()).containsExactly(deliver(103, 7, 5001, AT), deliver(101, 7, 5001, AT), await(2),
+                deliver(102, 7, 5001, AT), deliver(104, 7, 5001, AT), await(2), deliver(105, 7, 5001, AT), await(1));
         assertThat(driver.metrics().entrySet()).filteredOn(metric -> metric.getKey().name().equals("deliveries-total"))
-                .extracting(metric -> ((Number) metric.getValue().metricValue()).doubleValue()).containsExactly(3.0);
+                .extracting(metric -> ((Number) metric.getValue().metricValue()).doubleValue()).containsExactly(5.0);
     }
 
     @Test

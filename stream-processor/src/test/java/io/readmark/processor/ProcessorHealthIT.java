@@ -52,8 +52,8 @@ class ProcessorHealthIT {
         try (RedisConnections redis = RedisConnections.connect(infra.redisUrl(), Duration.ofSeconds(5), false)) {
             ThreadWriters writers = new ThreadWriters(redis, new UnreadKeys(run), UnreadLimits.DEFAULTS, 100, applied -> { });
             StreamsApp app = new StreamsApp("fan-out worker",
-                    FanoutWorkerTopology.build(config.topics(), writers, new RateLimiter(1_000), new FanoutProgress(),
-                            new ProcessorMeters(registry)),
+                    FanoutWorkerTopology.build(config.topics(), writers, new RateLimiter(1_000), ProcessorConfig.DEFAULT_FANOUT_BURST,
+                            new FanoutProgress(), new ProcessorMeters(registry)),
                     config.fanoutWorkerProperties(), writers, new ThreadCommits(), registry);
             HealthRoutes health = new HealthRoutes(() -> List.of(app));
             try (JsonHttpServer server = JsonHttpServer.management("test", new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), health::live, health::ready).start("127.0.0.1", 0)) {

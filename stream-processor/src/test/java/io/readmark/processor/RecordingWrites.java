@@ -23,17 +23,17 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
         return this;
     }
 
-    /** Every call so far, flushes included. */
+    /** Every call so far, flushes and awaits included. */
     List<String> calls() {
         return List.copyOf(calls);
     }
 
-    /** The writes so far, without the flushes. */
+    /** The writes so far, without the flushes and awaits. */
     List<String> writes() {
-        return calls.stream().filter(call -> !call.equals(FLUSH)).toList();
+        return calls.stream().filter(call -> !call.equals(FLUSH) && !call.startsWith("await ")).toList();
     }
 
-    /** The writes so far, without the flushes, and forgets every call. */
+    /** The writes so far, without the flushes and awaits, and forgets every call. */
     List<String> takeWrites() {
         List<String> writes = writes();
         calls.clear();
@@ -169,6 +169,15 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     @Override
     public void flush() {
         calls.add(FLUSH);
+    }
+
+    @Override
+    public void awaitUnansweredAtMost(int unanswered) {
+        calls.add(await(unanswered));
+    }
+
+    static String await(int unanswered) {
+        return "await " + unanswered;
     }
 
     private static String time(long millis) {

@@ -359,6 +359,32 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         }
     }
 
+    /**
+     * Sends what is buffered and blocks until at most {@code unanswered} of the submitted writes wait for their
+     * answer; failed ones count as answered ({@link #awaitAcknowledged} sends them again). A connection's replies come
+     * in order, so on one Redis this bounds the writes queued there while the newest are still on their way.
+     */
+    @Override
+    public void awaitUnansweredAtMost(int unanswered) {
+        flush();
+        int last = pending.size() - unanswered - 1;
+        if (last < 0) return;
+        CompletableFuture<Object> answer = pending.get(last).result();
+        while (true) {
+            try {
+                answer.get(FLUSH_WHILE_WAITING.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            } catch (TimeoutException e) {
+                flush(); // sent once the connection is back, as in awaitSettled
+            } catch (ExecutionException | CancellationException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for Redis", e);
+            }
+        }
+    }
+
     /** The writes an applied chained write's reply calls for. */
     private static List<Write> nextOf(PendingWrite pending) {
         return pending.write().next() == null ? List.of() : pending.write().next().apply(pending.result().join());

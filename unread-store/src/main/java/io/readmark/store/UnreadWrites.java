@@ -68,4 +68,7 @@ public interface UnreadWrites {
 
     /** Sends what is buffered without waiting for replies. */
     void flush();
+
+    /** Sends what is buffered and blocks until at most {@code unanswered} of the writes so far wait for Redis's answer. */
+    void awaitUnansweredAtMost(int unanswered);
 }

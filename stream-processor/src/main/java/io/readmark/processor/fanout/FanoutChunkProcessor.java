@@ -11,23 +11,30 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
+import java.util.List;
+
 /**
  * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it; or a targeted
- * notice to each recipient in it) at the
- * worker's rate limit. Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
+ * notice to each recipient in it) at the worker's rate limit, {@code burst} writes at a time: a burst is sent once
+ * Redis answered the one before it, so Redis runs one while the next is encoded. Redis runs one script at a time, in
+ * the order they arrived: a whole chunk sent at once queued 2,000 scripts (about 35 ms of Redis) ahead of every normal
+ * author's writes and reads, which doubled their p99 during a fan-out; two bursts of 100 hold them up a few ms.
+ * Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
     private final ThreadWrites writers;
     private final RateLimiter rateLimiter;
+    private final int burst;
     private final FanoutProgress progress;
     private final RejectedRecords badRecords;
     private ProcessorContext<byte[], byte[]> context;
     private Sensor applied;
 
-    FanoutChunkProcessor(ThreadWrites writers, RateLimiter rateLimiter, FanoutProgress progress, RejectedRecords badRecords) {
+    FanoutChunkProcessor(ThreadWrites writers, RateLimiter rateLimiter, int burst, FanoutProgress progress, RejectedRecords badRecords) {
         this.writers = writers;
         this.rateLimiter = rateLimiter;
+        this.burst = burst;
         this.progress = progress;
         this.badRecords = badRecords;
     }
@@ -47,16 +54,20 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
             badRecords.reject(context, record, e);
             return;
         }
-        rateLimiter.acquire(chunk.followerIds().size());
         UnreadWrites writer = writers.current();
-        for (long follower : chunk.followerIds()) {
-            switch (chunk.kind()) {
-                case DELIVER -> writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
-                case REMOVE -> writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
-                case NOTICE -> writer.noticeSent(follower, chunk.blogId(), chunk.atMillis());
+        List<Long> followers = chunk.followerIds();
+        for (int from = 0; from < followers.size(); from += burst) {
+            int to = Math.min(followers.size(), from + burst);
+            rateLimiter.acquire(to - from);
+            for (long follower : followers.subList(from, to)) {
+                switch (chunk.kind()) {
+                    case DELIVER -> writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+                    case REMOVE -> writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+                    case NOTICE -> writer.noticeSent(follower, chunk.blogId(), chunk.atMillis());
+                }
             }
+            writer.awaitUnansweredAtMost(to - from);
         }
-        writer.flush();
         applied.record(chunk.followerIds().size());
         progress.applied(chunk, context.currentSystemTimeMs());
     }

@@ -19,11 +19,12 @@ public final class FanoutWorkerTopology {
     private FanoutWorkerTopology() {
     }
 
-    public static Topology build(Topics topics, ThreadWrites writers, RateLimiter rateLimiter, FanoutProgress progress,
+    /** {@code burst}: how many writes the worker sends before it waits for Redis to acknowledge them. */
+    public static Topology build(Topics topics, ThreadWrites writers, RateLimiter rateLimiter, int burst, FanoutProgress progress,
                                  ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
         UnreadTopology.addBranch(builder, CHUNKS, topics.fanoutChunks().name(), DeadLetters.route(topics.deadLetters().name(), meters),
-                rejects -> new FanoutChunkProcessor(writers, rateLimiter, progress, rejects));
+                rejects -> new FanoutChunkProcessor(writers, rateLimiter, burst, progress, rejects));
         return builder.build();
     }
 }
