@@ -5,7 +5,6 @@ import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadWriter;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +23,8 @@ import java.util.stream.Stream;
  * {@value #OFFSET}, whom nothing else touches) and, per call, changes that user's counts through the writer the
  * processor uses — one post of {@value #AUTHOR} delivered, then that author read, in turn — and waits for the push
  * that shows the change. A call is therefore change to push: the script and its {@code PUBLISH}, the view API's read
- * of the counts, the event on the wire; the JVM's CPU per call includes the write, which the processor would pay.
+ * of the counts, the event on the wire. The JVM's CPU per call includes the write, which the processor would pay, and
+ * this client's reading of the stream.
  */
 final class PushClients {
 
@@ -43,34 +43,43 @@ final class PushClients {
     }
 
     private static final class StreamClient implements ConcurrentLoad.Client {
+        /** Put by the reader when the stream ends, so a waiting call fails at once. */
+        private static final long ENDED = -1;
+        /**
+         * The writer never blocks on Redis (a call waits for the push instead, and a write that failed never shows as
+         * one); its writes are only answered, never retried, within a measurement of a few seconds.
+         */
+        private static final int NEVER_AWAIT = Integer.MAX_VALUE;
+
         private final long user;
         private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         private final BlockingQueue<Long> pushedTotals = new LinkedBlockingQueue<>();
-        private final UnreadWriter writer;
-        private final Thread reader;
+        private Thread reader;
+        private UnreadWriter writer;
         private long clock = START_MILLIS;
         private long blogId;
         private long total;
 
         StreamClient(String host, int port, long user, RedisConnections redis, UnreadKeys keys) throws Exception {
             this.user = user;
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/v1/users/" + user + "/unread/stream"))
-                    .header("Accept", "text/event-stream").GET().build();
-            HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
-            if (response.statusCode() != 200) {
-                response.body().close();
-                http.shutdownNow();
-                throw new IllegalStateException("GET " + request.uri().getPath() + ": " + response.statusCode());
+            try {
+                HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/v1/users/" + user + "/unread/stream"))
+                        .header("Accept", "text/event-stream").GET().build();
+                HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+                if (response.statusCode() != 200) {
+                    response.body().close();
+                    throw new IllegalStateException("GET " + request.uri().getPath() + ": " + response.statusCode());
+                }
+                reader = Thread.ofVirtual().name("push-stream-" + user).start(() -> read(response.body()));
+                writer = new UnreadWriter(redis.openBinary(), keys, UnreadLimits.DEFAULTS, NEVER_AWAIT);
+                total = awaitPush(null);
+            } catch (Exception | Error e) {
+                close();
+                throw e;
             }
-            reader = Thread.ofVirtual().name("push-stream-" + user).start(() -> read(response.body()));
-            writer = new UnreadWriter(redis.openBinary(), keys, UnreadLimits.DEFAULTS, 1);
-            total = awaitPush(null);
         }
 
-        /**
-         * Changes the user's counts by one, up or down (the writer holds at most one write, so it returns once Redis ran
-         * the script), and waits for the push that shows the new total.
-         */
+        /** Changes the user's counts by one, up or down, and waits for the push that shows the new total. */
         @Override
         public void call(long ignored) throws Exception {
             clock++;
@@ -79,6 +88,7 @@ final class PushClients {
             } else {
                 writer.readAll(user, AUTHOR, clock);
             }
+            writer.flush();
             total = awaitPush(total == 0 ? 1L : 0L);
         }
 
@@ -87,9 +97,9 @@ final class PushClients {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PUSH_TIMEOUT_SECONDS);
             while (true) {
                 Long pushed = pushedTotals.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                if (pushed == null) {
-                    throw new IllegalStateException("user " + user + ": no push of total " + expected + " within "
-                            + PUSH_TIMEOUT_SECONDS + " s");
+                if (pushed == null || pushed == ENDED) {
+                    throw new IllegalStateException("user " + user + ": no push of total " + expected
+                            + (pushed == null ? " within " + PUSH_TIMEOUT_SECONDS + " s" : ": the stream ended"));
                 }
                 if (expected == null || pushed.equals(expected)) return pushed;
             }
@@ -111,15 +121,17 @@ final class PushClients {
                     }
                 }
             } catch (RuntimeException e) {
-                // The stream ended: closed by this client, or the call waiting for a push times out.
+                // The stream broke (closed by this client, or by the server): the marker below says so.
+            } finally {
+                pushedTotals.add(ENDED);
             }
         }
 
         @Override
-        public void close() throws IOException {
+        public void close() {
             http.shutdownNow();
-            reader.interrupt();
-            writer.close();
+            if (reader != null) reader.interrupt();
+            if (writer != null) writer.close();
         }
     }
 }

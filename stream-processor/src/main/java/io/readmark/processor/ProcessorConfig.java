@@ -36,8 +36,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                               String httpHost, int httpPort, Duration sessionTimeout) {
 
     /**
-     * How many writes the fan-out worker sends before it waits for Redis to acknowledge them: about 2 ms of Redis
-     * that a normal author's write may queue behind (docs/BENCHMARKS.md, "The worker's bursts").
+     * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
+     * author's write queues behind at most two bursts in Redis, about 3.5 ms (docs/BENCHMARKS.md, "The worker's bursts").
      */
     public static final int DEFAULT_FANOUT_BURST = 100;
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */

@@ -61,7 +61,7 @@ class FanoutWorkerTopologyTest {
     void shouldDeliverToEveryFollowerOfADeliverChunkInItsOrderABurstAtATime() {
         send(FanoutChunk.Kind.DELIVER, List.of(103L, 101L, 102L, 104L, 105L));
 
-        // Bursts of 2, each sent once Redis answered the one before: at most two bursts wait in Redis.
+        // Bursts of 2; after each, every earlier burst must be answered: at most two bursts wait in Redis.
         assertThat(writes.calls()).containsExactly(deliver(103, 7, 5001, AT), deliver(101, 7, 5001, AT), await(2),
                 deliver(102, 7, 5001, AT), deliver(104, 7, 5001, AT), await(2), deliver(105, 7, 5001, AT), await(1));
         assertThat(driver.metrics().entrySet()).filteredOn(metric -> metric.getKey().name().equals("deliveries-total"))

@@ -61,6 +61,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final LongConsumer deliveriesApplied;
     private final LongConsumer writesRetried;
     private final List<PendingWrite> pending = new ArrayList<>();
+    /** How many of {@link #pending}, from the first, are known answered ({@link #awaitUnansweredAtMost}). */
+    private int answeredThrough;
     private int unflushed;
 
     /** A script to send; {@code next}, when there is one, turns its reply into the writes that follow from it. */
@@ -328,6 +330,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
             for (int i = applied; i < pending.size(); i++) toSend.add(pending.get(i).write());
             for (int i = 0; i < applied; i++) toSend.addAll(nextOf(pending.get(i)));
             pending.clear();
+            answeredThrough = 0;
             if (firstFailed < 0) {
                 if (retries > 0) {
                     long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
@@ -360,24 +363,32 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     /**
-     * Sends what is buffered and blocks until at most {@code unanswered} of the submitted writes wait for their
-     * answer; failed ones count as answered ({@link #awaitAcknowledged} sends them again). A connection's replies come
-     * in order, so on one Redis this bounds the writes queued there while the newest are still on their way.
+     * Sends what is buffered and blocks until at most the newest {@code unanswered} of the submitted writes wait for
+     * Redis's answer, on whichever node each went to. Should one of the older writes have failed, it is
+     * {@link #awaitAcknowledged} instead: every write sent again in order, with backoff, until Redis applied them.
      */
     @Override
     public void awaitUnansweredAtMost(int unanswered) {
         flush();
         int last = pending.size() - unanswered - 1;
-        if (last < 0) return;
-        CompletableFuture<Object> answer = pending.get(last).result();
+        for (; answeredThrough <= last; answeredThrough++) {
+            if (!awaitAnswer(pending.get(answeredThrough).result())) {
+                awaitAcknowledged();
+                return;
+            }
+        }
+    }
+
+    /** Waits for one write's answer, flushing now and then as {@link #awaitSettled} does; false if it failed. */
+    private boolean awaitAnswer(CompletableFuture<Object> answer) {
         while (true) {
             try {
                 answer.get(FLUSH_WHILE_WAITING.toMillis(), TimeUnit.MILLISECONDS);
-                return;
+                return true;
             } catch (TimeoutException e) {
-                flush(); // sent once the connection is back, as in awaitSettled
+                flush();
             } catch (ExecutionException | CancellationException e) {
-                return;
+                return false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for Redis", e);

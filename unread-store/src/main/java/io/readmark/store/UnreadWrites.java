@@ -69,6 +69,9 @@ public interface UnreadWrites {
     /** Sends what is buffered without waiting for replies. */
     void flush();
 
-    /** Sends what is buffered and blocks until at most {@code unanswered} of the writes so far wait for Redis's answer. */
+    /**
+     * Sends what is buffered and blocks until at most the newest {@code unanswered} writes wait for Redis's answer:
+     * how much a caller keeps queued in Redis ahead of everyone else's commands.
+     */
     void awaitUnansweredAtMost(int unanswered);
 }

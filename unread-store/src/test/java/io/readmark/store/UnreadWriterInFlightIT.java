@@ -8,9 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@link UnreadWriter#awaitUnansweredAtMost}: how the fan-out worker bounds what it has queued in Redis. */
 class UnreadWriterInFlightIT {
+
+    private static final Duration PAUSE = Duration.ofMillis(600);
 
     @Test
     void shouldReturnOnceEveryWriteButTheNewestWasApplied() {
@@ -19,9 +22,12 @@ class UnreadWriterInFlightIT {
              UnreadWriter writer = new UnreadWriter(connections.openBinary(), new UnreadKeys("burst"), UnreadLimits.DEFAULTS, 1_000)) {
             UnreadKeys keys = new UnreadKeys("burst");
             for (long blog = 1; blog <= 10; blog++) writer.deliver(101, 7, blog, blog * 1_000);
+            connections.shared().sync().clientPause(PAUSE.toMillis()); // Redis answers nothing before the pause ends
+            long start = System.nanoTime();
 
             writer.awaitUnansweredAtMost(3);
 
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited for Redis").isGreaterThan(PAUSE.dividedBy(2));
             for (long blog = 1; blog <= 7; blog++) {
                 assertThat(connections.shared().sync().zscore(keys.unread(101, 7), Long.toString(blog))).as("blog " + blog)
                         .isEqualTo(blog * 1_000.0);
@@ -33,7 +39,7 @@ class UnreadWriterInFlightIT {
     }
 
     @Test
-    void shouldReturnWhenRedisIsDownAndLeaveTheFailedWritesToTheNextAcknowledgement() throws Exception {
+    void shouldWaitForEveryWriteToBeAppliedOnceOneFailed() throws Exception {
         try (EmbeddedRedis redis = EmbeddedRedis.start(0);
              RedisConnections connections = RedisConnections.connect(redis.url(), Duration.ofSeconds(1), false);
              UnreadWriter writer = new UnreadWriter(connections.openBinary(), new UnreadKeys("down"), UnreadLimits.DEFAULTS, 1_000)) {
@@ -41,11 +47,12 @@ class UnreadWriterInFlightIT {
             redis.stop();
             for (long blog = 1; blog <= 4; blog++) writer.deliver(101, 7, blog, blog * 1_000);
 
-            // The write it waits for times out: a failed write counts as answered, the worker goes on.
-            CompletableFuture.runAsync(() -> writer.awaitUnansweredAtMost(1)).get(30, TimeUnit.SECONDS);
+            // The write it waits for fails: from then on it waits, as a commit does, until Redis applied them all.
+            CompletableFuture<Void> waited = CompletableFuture.runAsync(() -> writer.awaitUnansweredAtMost(1));
+            await("blocked while Redis is down").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> !waited.isDone());
 
             redis.restart();
-            writer.awaitAcknowledged();
+            waited.get(30, TimeUnit.SECONDS);
             assertThat(connections.shared().sync().hget(keys.counts(101), "total")).isEqualTo("4");
         }
     }

@@ -19,7 +19,7 @@ public final class FanoutWorkerTopology {
     private FanoutWorkerTopology() {
     }
 
-    /** {@code burst}: how many writes the worker sends before it waits for Redis to acknowledge them. */
+    /** {@code burst}: how many writes the worker sends at a time; it waits until every earlier burst is answered. */
     public static Topology build(Topics topics, ThreadWrites writers, RateLimiter rateLimiter, int burst, FanoutProgress progress,
                                  ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
