@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 /**
  * The push route under closed-loop load. Each client keeps one unread stream open for a user of its own (past
  * {@value #OFFSET}, whom nothing else touches) and, per call, changes that user's counts through the writer the
- * processor uses — one post of {@value #AUTHOR} delivered, then that author read, in turn — and waits for the push
+ * processor uses — one post of author {@value #AUTHOR} delivered, then that author read, in turn — and waits for the push
  * that shows the change. A call is therefore change to push: the script and its {@code PUBLISH}, the view API's read
  * of the counts, the event on the wire. The JVM's CPU per call includes the write, which the processor would pay, and
  * this client's reading of the stream.
@@ -63,8 +63,8 @@ final class PushClients {
         StreamClient(String host, int port, long user, RedisConnections redis, UnreadKeys keys) throws Exception {
             this.user = user;
             try {
-                HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/v1/users/" + user + "/unread/stream"))
-                        .header("Accept", "text/event-stream").GET().build();
+                URI stream = URI.create("http://" + host + ":" + port + "/v1/users/" + user + "/unread/stream");
+                HttpRequest request = HttpRequest.newBuilder(stream).header("Accept", "text/event-stream").GET().build();
                 HttpResponse<Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
                 if (response.statusCode() != 200) {
                     response.body().close();
