@@ -59,7 +59,7 @@ final class NoticeIds {
         for (long id : sorted) {
             if (!other.contains(id)) kept[length++] = id;
         }
-        return length == sorted.length ? this : sortedDistinct(kept, length);
+        return length == sorted.length ? this : new NoticeIds(Arrays.copyOf(kept, length)); // still sorted and distinct
     }
 
     NoticeIds union(NoticeIds other) {

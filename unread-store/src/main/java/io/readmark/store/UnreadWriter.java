@@ -379,8 +379,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         }
     }
 
-    /** Waits for one write's answer, flushing now and then as {@link #awaitSettled} does; false if it failed. */
-    private boolean awaitAnswer(CompletableFuture<Object> answer) {
+    /** Waits for an answer, flushing now and then (see {@link #awaitSettled}); false if it is a failure. */
+    private boolean awaitAnswer(CompletableFuture<?> answer) {
         while (true) {
             try {
                 answer.get(FLUSH_WHILE_WAITING.toMillis(), TimeUnit.MILLISECONDS);
@@ -434,20 +434,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
      * flushing now and then sends them as soon as the connection is back.
      */
     private void awaitSettled() {
-        CompletableFuture<Void> all = CompletableFuture.allOf(pending.stream().map(PendingWrite::result).toArray(CompletableFuture[]::new));
-        while (true) {
-            try {
-                all.get(FLUSH_WHILE_WAITING.toMillis(), TimeUnit.MILLISECONDS);
-                return;
-            } catch (TimeoutException e) {
-                flush();
-            } catch (ExecutionException | CancellationException e) {
-                return; // every write settled, some failed: the caller sorts them out
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for Redis", e);
-            }
-        }
+        // A failed write has settled too: the caller sorts them out.
+        awaitAnswer(CompletableFuture.allOf(pending.stream().map(PendingWrite::result).toArray(CompletableFuture[]::new)));
     }
 
     /**
