@@ -13,11 +13,12 @@ import java.util.HexFormat;
  * to each: {@code members.lua} (the merged index's members, built exactly from decimal ids), {@code counters.lua}
  * (counts change the same way everywhere, and entries up to a moment are removed the same way) and {@code notify.lua}
  * (open streams hear of a change from the script that made it) and {@code notices.lua} (when a notice counts as
- * unread); the SHA-1 is computed here, so EVALSHA needs no
- * round trip first.
+ * unread); {@code deliver.lua} to the two delivery scripts. The SHA-1 is computed here, so EVALSHA needs no round trip
+ * first.
  */
 public enum UnreadScript {
-    DELIVER("deliver.lua"),
+    DELIVER("deliver.lua", "deliver_one.lua"),
+    DELIVER_MANY("deliver.lua", "deliver_many.lua"),
     REMOVE("remove.lua"),
     READ_ALL("read_all.lua"),
     ALL_READ("all_read.lua"),
@@ -35,9 +36,11 @@ public enum UnreadScript {
     private final String body;
     private final String sha;
 
-    UnreadScript(String file) {
-        this.body = resource("members.lua") + "\n" + resource("counters.lua") + "\n" + resource("notify.lua") + "\n"
-                + resource("notices.lua") + "\n" + resource(file);
+    UnreadScript(String... files) {
+        StringBuilder text = new StringBuilder();
+        for (String helper : new String[]{"members.lua", "counters.lua", "notify.lua", "notices.lua"}) text.append(resource(helper)).append('\n');
+        for (String file : files) text.append(resource(file)).append('\n');
+        this.body = text.toString();
         this.sha = sha1(body);
     }
 

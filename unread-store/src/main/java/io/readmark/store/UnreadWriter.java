@@ -2,6 +2,8 @@ package io.readmark.store;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,7 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -36,6 +41,9 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
+    /** Users per delivery script: about 1 ms of Redis, which other clients' commands wait behind. */
+    static final int MAX_FOLLOWERS_PER_SCRIPT = 100;
+    private static final int DELIVER_KEYS = 7;
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
     private static final byte[] REMOVED = ascii("removed");
@@ -58,6 +66,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final byte[] maxUnreadPerAuthor;
     private final byte[] maxMarksPerUser;
     private final int maxPending;
+    private final boolean cluster;
     private final LongConsumer deliveriesApplied;
     private final LongConsumer writesRetried;
     private final List<PendingWrite> pending = new ArrayList<>();
@@ -67,6 +76,20 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     /** A script to send; {@code next}, when there is one, turns its reply into the writes that follow from it. */
     private record Write(UnreadScript script, byte[][] keys, byte[][] args, Function<Object, List<Write>> next) {
+
+        /** How many users' deliveries it makes, or 0 for any other change. */
+        int deliveries() {
+            return switch (script) {
+                case DELIVER -> 1;
+                case DELIVER_MANY -> keys.length / DELIVER_KEYS;
+                default -> 0;
+            };
+        }
+
+        /** How many per-user changes it makes: what {@link #awaitUnansweredAtMost} counts. */
+        int changes() {
+            return Math.max(1, deliveries());
+        }
     }
 
     private record PendingWrite(Write write, CompletableFuture<Object> result) {
@@ -107,6 +130,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         this.maxPending = maxPending;
         this.deliveriesApplied = deliveriesApplied;
         this.writesRetried = writesRetried;
+        this.cluster = connection.stateful() instanceof StatefulRedisClusterConnection;
         loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
     }
@@ -130,11 +154,43 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
-        submit(UnreadScript.DELIVER,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId),
-                        keys.mergedBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+        submit(UnreadScript.DELIVER, deliverKeys(userId, authorId),
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
                         maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
+    }
+
+    /**
+     * As {@link #deliver} to each user, in scripts of up to {@value #MAX_FOLLOWERS_PER_SCRIPT} users: one script per
+     * follower costs Redis a call, a script lookup and the arguments' parsing each. On Redis Cluster a script holds
+     * only users of one slot, so users of different slots go out one script each.
+     */
+    @Override
+    public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
+        byte[][] args = {UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
+                maxUnreadPerAuthor, MergedMember.of(authorId, blogId)};
+        for (List<Long> group : sameScriptGroups(userIds)) {
+            for (int from = 0; from < group.size(); from += MAX_FOLLOWERS_PER_SCRIPT) {
+                List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_FOLLOWERS_PER_SCRIPT));
+                byte[][] scriptKeys = new byte[users.size() * DELIVER_KEYS][];
+                for (int i = 0; i < users.size(); i++) {
+                    System.arraycopy(deliverKeys(users.get(i), authorId), 0, scriptKeys, i * DELIVER_KEYS, DELIVER_KEYS);
+                }
+                submit(users.size() == 1 ? UnreadScript.DELIVER : UnreadScript.DELIVER_MANY, scriptKeys, args);
+            }
+        }
+    }
+
+    /** The users in groups that one script may touch together: all of them, or on Redis Cluster those of one slot. */
+    private Collection<List<Long>> sameScriptGroups(List<Long> userIds) {
+        if (!cluster) return List.of(userIds);
+        Map<Integer, List<Long>> bySlot = new LinkedHashMap<>();
+        for (long user : userIds) bySlot.computeIfAbsent(SlotHash.getSlot(keys.countsBytes(user)), slot -> new ArrayList<>()).add(user);
+        return bySlot.values();
+    }
+
+    private byte[][] deliverKeys(long userId, long authorId) {
+        return new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId),
+                keys.mergedBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)};
     }
 
     @Override
@@ -314,7 +370,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
             for (int i = 0; i < pending.size(); i++) {
                 Throwable error = failureOf(pending.get(i));
                 if (error == null) {
-                    if (firstFailed < 0 && pending.get(i).write().script() == UnreadScript.DELIVER) delivered++;
+                    if (firstFailed < 0) delivered += pending.get(i).write().deliveries();
                     continue;
                 }
                 if (firstFailed < 0) firstFailed = i;
@@ -363,14 +419,18 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     /**
-     * Sends what is buffered and blocks until at most the newest {@code unanswered} of the submitted writes wait for
-     * Redis's answer, on whichever node each went to. Should one of the older writes have failed, it is
-     * {@link #awaitAcknowledged} instead: every write sent again in order, with backoff, until Redis applied them.
+     * Sends what is buffered and blocks until the newest writes that wait for Redis's answer make at most
+     * {@code unanswered} per-user changes (a script delivering to many users counts each), on whichever node each went
+     * to. Should one of the older writes have failed, it is {@link #awaitAcknowledged} instead: every write sent again
+     * in order, with backoff, until Redis applied them.
      */
     @Override
     public void awaitUnansweredAtMost(int unanswered) {
         flush();
-        int last = pending.size() - unanswered - 1;
+        int last = pending.size() - 1;
+        for (int newest = 0; last >= answeredThrough && newest + pending.get(last).write().changes() <= unanswered; last--) {
+            newest += pending.get(last).write().changes();
+        }
         for (; answeredThrough <= last; answeredThrough++) {
             if (!awaitAnswer(pending.get(answeredThrough).result())) {
                 awaitAcknowledged();

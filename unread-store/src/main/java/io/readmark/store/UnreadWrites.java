@@ -1,5 +1,7 @@
 package io.readmark.store;
 
+import java.util.List;
+
 /**
  * The unread changes a processor makes, in the order it makes them. {@link UnreadWriter} applies them to Redis;
  * tests of the topologies record them instead.
@@ -8,6 +10,11 @@ public interface UnreadWrites {
 
     /** The blog became unread for the user, unless a mark, a floor or the per-author cap keeps it out. */
     void deliver(long userId, long authorId, long blogId, long publishedAtMillis);
+
+    /** The blog became unread for each of the users, as {@link #deliver} makes it for one. */
+    default void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
+        for (long userId : userIds) deliver(userId, authorId, blogId, publishedAtMillis);
+    }
 
     /** The blog was read by the user, or deleted: it is not unread now and will not become unread later. */
     void remove(long userId, long authorId, long blogId, long atMillis);
@@ -70,8 +77,9 @@ public interface UnreadWrites {
     void flush();
 
     /**
-     * Sends what is buffered and blocks until at most the newest {@code unanswered} writes wait for Redis's answer:
-     * how much a caller keeps queued in Redis ahead of everyone else's commands.
+     * Sends what is buffered and blocks until the writes that wait for Redis's answer make at most {@code unanswered}
+     * per-user changes (a delivery to each of many users counts each): how much a caller keeps queued in Redis ahead of
+     * everyone else's commands.
      */
     void awaitUnansweredAtMost(int unanswered);
 }

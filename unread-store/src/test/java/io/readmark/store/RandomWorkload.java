@@ -136,6 +136,11 @@ final class RandomWorkload {
         // Pairs of blogs share a millisecond, so ties in the sorted sets are exercised.
         long publishedAt = T0 + (blog / 2) * 1_000;
         published.add(new long[]{blog, author, publishedAt});
+        if (random.nextBoolean()) {
+            // As the big-V worker sends a burst: every follower in one call.
+            authorStream.add(new UnreadOp.DeliverToEach(List.copyOf(followers.get((int) author)), authorId((int) author), blogId(blog), publishedAt));
+            return;
+        }
         for (long user : followers.get((int) author)) {
             authorStream.add(new UnreadOp.Deliver(user, authorId((int) author), blogId(blog), publishedAt));
         }

@@ -1,5 +1,7 @@
 package io.readmark.store;
 
+import java.util.List;
+
 /** One per-user change, as the stream processor submits it; applied alike to the model and to Redis. */
 sealed interface UnreadOp {
 
@@ -10,6 +12,12 @@ sealed interface UnreadOp {
     record Deliver(long user, long author, long blog, long publishedAt) implements UnreadOp {
         public void applyTo(UnreadModel model) { model.deliver(user, author, blog, publishedAt); }
         public void applyTo(UnreadWriter writer) { writer.deliver(user, author, blog, publishedAt); }
+    }
+
+    /** Deliveries of one blog to several followers at once, as the big-V worker makes them. */
+    record DeliverToEach(List<Long> users, long author, long blog, long publishedAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { users.forEach(user -> model.deliver(user, author, blog, publishedAt)); }
+        public void applyTo(UnreadWriter writer) { writer.deliverToEach(users, author, blog, publishedAt); }
     }
 
     /** A read (from read-events) or a delete (fanned out from blog-events). */

@@ -19,7 +19,8 @@ import java.util.List;
  * waits until every earlier burst is answered, so at most two bursts wait in Redis and Redis runs one while the next
  * is encoded. Redis runs one script at a time, in the order they arrived: a whole chunk sent at once queued 2,000
  * scripts (about 35 ms of Redis) ahead of every normal author's writes and reads, which doubled their p99 during a
- * fan-out; two bursts of 100 are about 3.5 ms.
+ * fan-out; two bursts of 100 are about 3.5 ms. A burst of deliveries goes out as few scripts as the writer can make
+ * of it ({@link UnreadWrites#deliverToEach}).
  * Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
@@ -60,12 +61,11 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
         for (int from = 0; from < followers.size(); from += burst) {
             int to = Math.min(followers.size(), from + burst);
             rateLimiter.acquire(to - from);
-            for (long follower : followers.subList(from, to)) {
-                switch (chunk.kind()) {
-                    case DELIVER -> writer.deliver(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
-                    case REMOVE -> writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis());
-                    case NOTICE -> writer.noticeSent(follower, chunk.blogId(), chunk.atMillis());
-                }
+            List<Long> burstFollowers = followers.subList(from, to);
+            switch (chunk.kind()) {
+                case DELIVER -> writer.deliverToEach(burstFollowers, chunk.authorId(), chunk.blogId(), chunk.atMillis());
+                case REMOVE -> burstFollowers.forEach(follower -> writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis()));
+                case NOTICE -> burstFollowers.forEach(follower -> writer.noticeSent(follower, chunk.blogId(), chunk.atMillis()));
             }
             writer.awaitUnansweredAtMost(to - from);
         }

@@ -1,0 +1,9 @@
+-- deliver_many.lua: one published blog becomes unread for several followers, each exactly as deliver_one.lua would
+-- make it: KEYS holds deliver.lua's seven keys of each follower in turn, ARGV is deliver_one.lua's. One script for
+-- many followers saves Redis the call, the argument parsing and the script lookup per follower; on Redis Cluster
+-- the followers of one script share a slot.
+-- Returns the sum of the changes of counts[A].
+local author, blog, score, cap, member = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local delta = 0
+for k = 0, #KEYS - 7, 7 do delta = delta + deliver(k, author, blog, score, cap, member) end
+return delta

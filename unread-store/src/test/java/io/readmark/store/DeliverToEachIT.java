@@ -1,0 +1,97 @@
+package io.readmark.store;
+
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.readmark.infra.EmbeddedRedis;
+import io.readmark.infra.EmbeddedRedisCluster;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link UnreadWriter#deliverToEach}: one script for many followers, what the big-V worker sends. That its state is
+ * exactly one delivery per follower is {@link UnreadModelIT}'s to show; here, how many scripts it takes and that
+ * each stays in one slot of a cluster.
+ */
+class DeliverToEachIT {
+
+    private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
+
+    @Test
+    void shouldSendOneScriptPerHundredFollowers() {
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0);
+             RedisConnections connections = RedisConnections.connect(redis.url(), Duration.ofSeconds(5), false);
+             UnreadWriter writer = new UnreadWriter(connections.openBinary(), new UnreadKeys("each"), UnreadLimits.DEFAULTS, 1_000)) {
+            RedisClusterCommands<String, String> sync = connections.shared().sync();
+            sync.configResetstat();
+
+            writer.deliverToEach(users(1, 250), 7, 42, 1_000);
+            writer.awaitAcknowledged();
+
+            assertThat(evalshaCalls(sync)).isEqualTo(3); // 100 + 100 + 50
+            assertDeliveredToEach(sync, new UnreadKeys("each"), users(1, 250));
+        }
+    }
+
+    @Test
+    void shouldCountEachFollowerOfAScriptAsAChangeWhenBoundingWhatWaits() {
+        Duration pause = Duration.ofMillis(600);
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0);
+             RedisConnections connections = RedisConnections.connect(redis.url(), Duration.ofSeconds(5), false);
+             UnreadWriter writer = new UnreadWriter(connections.openBinary(), new UnreadKeys("bound"), UnreadLimits.DEFAULTS, 1_000)) {
+            RedisClusterCommands<String, String> sync = connections.shared().sync();
+            writer.deliverToEach(users(1, 100), 7, 42, 1_000);
+            writer.deliverToEach(users(101, 200), 7, 42, 1_000);
+            sync.clientPause(pause.toMillis()); // Redis answers nothing before the pause ends
+            long start = System.nanoTime();
+
+            writer.awaitUnansweredAtMost(100); // the newest script is 100 changes: the one before it is waited for
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited for Redis").isGreaterThan(pause.dividedBy(2));
+            assertDeliveredToEach(sync, new UnreadKeys("bound"), users(1, 100));
+            start = System.nanoTime();
+            writer.awaitUnansweredAtMost(200); // both scripts may wait: nothing to wait for
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(pause.dividedBy(2));
+            writer.awaitAcknowledged();
+            assertDeliveredToEach(sync, new UnreadKeys("bound"), users(1, 200));
+        }
+    }
+
+    @Test
+    void shouldKeepEachScriptInOneSlotOfACluster() {
+        try (EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(3);
+             RedisConnections connections = RedisConnections.connect(cluster.url(), Duration.ofSeconds(5), false);
+             UnreadWriter writer = new UnreadWriter(connections.openBinary(), new UnreadKeys("slots"), UnreadLimits.DEFAULTS, 1_000)) {
+            // Users spread over the slots of three masters, a few of them sharing a slot: {u:1} and {u:2} do not,
+            // and a script across slots would fail with CROSSSLOT.
+            List<Long> users = users(1, 300);
+
+            writer.deliverToEach(users, 7, 42, 1_000);
+            writer.awaitAcknowledged();
+
+            assertDeliveredToEach(connections.shared().sync(), new UnreadKeys("slots"), users);
+        }
+    }
+
+    private static List<Long> users(long first, long last) {
+        return LongStream.rangeClosed(first, last).boxed().toList();
+    }
+
+    private static void assertDeliveredToEach(RedisClusterCommands<String, String> sync, UnreadKeys keys, List<Long> users) {
+        for (long user : users) {
+            assertThat(sync.zscore(keys.unread(user, 7), "42")).as("user " + user).isEqualTo(1_000.0);
+            assertThat(sync.hgetall(keys.counts(user))).as("user " + user).containsEntry("7", "1").containsEntry("total", "1");
+        }
+    }
+
+    private static long evalshaCalls(RedisClusterCommands<String, String> sync) {
+        Matcher calls = EVALSHA_CALLS.matcher(sync.info("commandstats"));
+        assertThat(calls.find()).as("EVALSHA in INFO commandstats").isTrue();
+        return Long.parseLong(calls.group(1));
+    }
+}
