@@ -8,6 +8,7 @@ import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadScript;
+import io.readmark.store.UnreadWriter;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -17,13 +18,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Redis alone, driven by a C client: the product's delivery script for every (post, follower) pair of the workload,
+ * Redis alone, driven by a C client: the product's delivery scripts for every (post, follower) pair of the workload,
  * written once as RESP to a file and sent by {@code redis-cli --pipe} (Redis's mass-insertion mode: it writes
  * without waiting and reads the replies as they come) into a database of its own. No JVM, Kafka or RocksDB is on
  * that path, and the client needs a small fraction of the CPU a JVM client needs, so what Redis absorbs this way
@@ -43,14 +45,16 @@ final class CeilingPhase implements AutoCloseable {
     private static final Pattern SUMMARY = Pattern.compile("errors: (\\d+), replies: (\\d+)");
 
     private final Path commands;
+    private final long commandCount;
     private final String host;
     private final int port;
     private final RedisConnections database;
     private final RedisStats databaseStats;
     private final Workload workload;
 
-    private CeilingPhase(Path commands, String host, int port, RedisConnections database, Workload workload) {
+    private CeilingPhase(Path commands, long commandCount, String host, int port, RedisConnections database, Workload workload) {
         this.commands = commands;
+        this.commandCount = commandCount;
         this.host = host;
         this.port = port;
         this.database = database;
@@ -59,20 +63,22 @@ final class CeilingPhase implements AutoCloseable {
     }
 
     /** Writes the workload's commands to a temporary file. */
-    static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, PrintStream err) throws IOException {
+    static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, int bigVThreshold, PrintStream err)
+            throws IOException {
         RedisURI uri = RedisURI.create(redisUrl);
-        String sha = redis.shared().sync().scriptLoad(UnreadScript.DELIVER.body()); // the script cache serves every database
+        // The script cache serves every database.
+        for (UnreadScript script : List.of(UnreadScript.DELIVER, UnreadScript.DELIVER_MANY)) redis.shared().sync().scriptLoad(script.body());
         Path file = Files.createTempFile("readmark-ceiling-", ".resp");
         file.toFile().deleteOnExit(); // hundreds of MB: not left behind by an interrupted run
         try {
             long started = System.nanoTime();
-            writeCommands(file, sha, workload);
-            err.printf("ceiling: %,d commands (%,d MB) written in %.1f s%n", workload.deliveries(), Files.size(file) >> 20,
-                    (System.nanoTime() - started) / 1e9);
+            long commands = writeCommands(file, workload, bigVThreshold);
+            err.printf("ceiling: %,d commands for %,d deliveries (%,d MB) written in %.1f s%n", commands, workload.deliveries(),
+                    Files.size(file) >> 20, (System.nanoTime() - started) / 1e9);
             RedisConnections database = RedisConnections.connect(
                     "redis://" + uri.getHost() + ":" + uri.getPort() + "/" + DATABASE, Duration.ofSeconds(60), false);
             try {
-                return new CeilingPhase(file, uri.getHost(), uri.getPort(), database, workload);
+                return new CeilingPhase(file, commands, uri.getHost(), uri.getPort(), database, workload);
             } catch (RuntimeException e) {
                 database.close();
                 throw e;
@@ -97,22 +103,22 @@ final class CeilingPhase implements AutoCloseable {
         long start = System.nanoTime();
         Process client = new ProcessBuilder("redis-cli", "-h", host, "-p", Integer.toString(port), "-n", Integer.toString(DATABASE), "--pipe")
                 .redirectInput(commands.toFile()).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        try (ProgressBar bar = new ProgressBar(err, "ceiling", workload.deliveries(), "deliveries (approx.)")) {
+        try (ProgressBar bar = new ProgressBar(err, "ceiling", commandCount, "scripts")) {
             long callsBefore = stats.scriptCalls();
             while (!client.waitFor(100, TimeUnit.MILLISECONDS)) {
                 if (System.nanoTime() - start > TIMEOUT.toNanos()) {
                     throw new IllegalStateException("ceiling: redis-cli not done within " + TIMEOUT + ": " + tail(output));
                 }
-                bar.update(Math.min(workload.deliveries(), stats.scriptCalls() - callsBefore));
+                bar.update(Math.min(commandCount, stats.scriptCalls() - callsBefore));
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             CpuUsage usage = cpu.stop();
-            requireEveryReply(tail(output), client.exitValue(), workload.deliveries());
+            requireEveryReply(tail(output), client.exitValue(), commandCount);
             long visible = databaseStats.visibleDeliveries(new UnreadKeys(PREFIX), 1, workload.graph().users());
             if (visible != workload.deliveries()) {
                 throw new IllegalStateException("ceiling: " + visible + " deliveries visible, expected " + workload.deliveries());
             }
-            bar.update(visible);
+            bar.update(commandCount);
             return new Result(visible, seconds, usage);
         } finally {
             client.destroyForcibly();
@@ -134,29 +140,40 @@ final class CeilingPhase implements AutoCloseable {
         }
     }
 
-    /** EVALSHA deliver.lua, with the product's keys and arguments, for every (post, follower) pair, as RESP. */
-    static void writeCommands(Path file, String sha, Workload workload) throws IOException {
+    /**
+     * EVALSHA with the product's scripts, keys and arguments for every (post, follower) pair, as RESP, in the scripts
+     * the product sends: deliver_one.lua per follower of a normal author, deliver_many.lua per
+     * {@value UnreadWriter#MAX_FOLLOWERS_PER_SCRIPT} followers of an author with {@code bigVThreshold} followers or
+     * more (the big-V worker's scripts). Returns how many commands were written.
+     */
+    static long writeCommands(Path file, Workload workload, int bigVThreshold) throws IOException {
         UnreadKeys keys = new UnreadKeys(PREFIX);
         byte[] cap = UnreadKeys.decimal(UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
         byte[] evalsha = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
-        byte[] script = sha.getBytes(StandardCharsets.US_ASCII);
-        byte[] keyCount = UnreadKeys.decimal(7);
+        byte[] one = UnreadScript.DELIVER.sha().getBytes(StandardCharsets.US_ASCII);
+        byte[] many = UnreadScript.DELIVER_MANY.sha().getBytes(StandardCharsets.US_ASCII);
         PowerLawGraph graph = workload.graph();
+        long commands = 0;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (Workload.Post post : workload.posts()) {
-                byte[] author = UnreadKeys.decimal(post.authorId());
-                byte[] blog = UnreadKeys.decimal(post.blogId());
-                byte[] publishedAt = UnreadKeys.decimal(post.publishedAtMillis());
-                byte[] member = MergedMember.of(post.authorId(), post.blogId());
-                for (int i = 0; i < graph.followerCount(post.authorId()); i++) {
-                    int follower = graph.follower(post.authorId(), i);
-                    RespCommand.write(out, List.of(evalsha, script, keyCount,
-                            keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),
-                            keys.floorsBytes(follower), keys.mergedBytes(follower), keys.liveBytes(follower),
-                            keys.changesBytes(follower), author, blog, publishedAt, cap, member));
+                int followers = graph.followerCount(post.authorId());
+                int perScript = followers >= bigVThreshold ? UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT : 1;
+                for (int from = 0; from < followers; from += perScript) {
+                    int to = Math.min(followers, from + perScript);
+                    List<byte[]> command = new ArrayList<>(List.of(evalsha, perScript == 1 ? one : many, UnreadKeys.decimal(7L * (to - from))));
+                    for (int i = from; i < to; i++) {
+                        int follower = graph.follower(post.authorId(), i);
+                        command.addAll(List.of(keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),
+                                keys.floorsBytes(follower), keys.mergedBytes(follower), keys.liveBytes(follower), keys.changesBytes(follower)));
+                    }
+                    command.addAll(List.of(UnreadKeys.decimal(post.authorId()), UnreadKeys.decimal(post.blogId()),
+                            UnreadKeys.decimal(post.publishedAtMillis()), cap, MergedMember.of(post.authorId(), post.blogId())));
+                    RespCommand.write(out, command);
+                    commands++;
                 }
             }
         }
+        return commands;
     }
 
     /** The ceiling needs redis-cli: checked before anything starts, so a bench without it fails at once. */

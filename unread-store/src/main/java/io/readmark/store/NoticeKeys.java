@@ -14,6 +14,11 @@ public final class NoticeKeys {
      * {@code AllRead}); no audience name starts with {@code #}.
      */
     public static final String NOTICE_FLOOR = "#floor";
+    /**
+     * The field of a user's audiences hash that changes with every change of their read marks (notice_read.lua): a
+     * reader that kept marks asks Redis again only when it changed ({@link KnownReads}).
+     */
+    public static final String READS_STAMP = "#reads";
 
     private final String prefix;
 

@@ -42,7 +42,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
     /** Users per delivery script: about 1 ms of Redis, which other clients' commands wait behind. */
-    static final int MAX_FOLLOWERS_PER_SCRIPT = 100;
+    public static final int MAX_FOLLOWERS_PER_SCRIPT = 100;
     private static final int DELIVER_KEYS = 7;
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
@@ -316,7 +316,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     public void noticeRead(long userId, long noticeId, long readAtMillis) {
         submit(UnreadScript.NOTICE_READ,
                 new byte[][]{utf8(noticeKeys.noticeReads(userId)), utf8(noticeKeys.inbox(userId)), keys.countsBytes(userId),
-                        keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+                        keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId), utf8(noticeKeys.audiences(userId))},
                 new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(readAtMillis), maxNoticeReads});
     }
 

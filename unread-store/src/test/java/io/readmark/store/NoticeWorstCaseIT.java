@@ -80,7 +80,12 @@ class NoticeWorstCaseIT {
         }
 
         @Override
-        public void remember(long userId, java.util.Set<String> audiences) {
+        public KnownReads reads(long userId) {
+            return null; // the worst case: every read asks Redis for the marks
+        }
+
+        @Override
+        public void remember(long userId, java.util.Set<String> audiences, KnownReads reads) {
             remembered = java.util.Set.copyOf(audiences);
         }
     }
