@@ -175,8 +175,7 @@ public final class Bench {
         List<CeilingPhase.Result> ceilings = new ArrayList<>();
         List<NaivePhase.Result> naives = new ArrayList<>();
         List<PipelinePhase.Result> pipelines = new ArrayList<>();
-        try (CeilingPhase ceiling = CeilingPhase.prepare(stack.string("REDIS_URL", null), redis, workload,
-                stack.positiveInteger("PROCESSOR_BIGV_THRESHOLD", 10_000), err)) {
+        try (CeilingPhase ceiling = CeilingPhase.prepare(stack.string("REDIS_URL", null), redis, workload, err)) {
             for (int repetition = 0; repetition < config.writeRepetitions(); repetition++) {
                 Workload posts = workload.repetition(repetition);
                 ceilings.add(ceiling.run(stats, err));

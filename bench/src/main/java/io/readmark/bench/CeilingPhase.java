@@ -63,8 +63,7 @@ final class CeilingPhase implements AutoCloseable {
     }
 
     /** Writes the workload's commands to a temporary file. */
-    static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, int bigVThreshold, PrintStream err)
-            throws IOException {
+    static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, PrintStream err) throws IOException {
         RedisURI uri = RedisURI.create(redisUrl);
         // The script cache serves every database.
         for (UnreadScript script : List.of(UnreadScript.DELIVER, UnreadScript.DELIVER_MANY)) redis.shared().sync().scriptLoad(script.body());
@@ -72,7 +71,7 @@ final class CeilingPhase implements AutoCloseable {
         file.toFile().deleteOnExit(); // hundreds of MB: not left behind by an interrupted run
         try {
             long started = System.nanoTime();
-            long commands = writeCommands(file, workload, bigVThreshold);
+            long commands = writeCommands(file, workload);
             err.printf("ceiling: %,d commands for %,d deliveries (%,d MB) written in %.1f s%n", commands, workload.deliveries(),
                     Files.size(file) >> 20, (System.nanoTime() - started) / 1e9);
             RedisConnections database = RedisConnections.connect(
@@ -141,12 +140,11 @@ final class CeilingPhase implements AutoCloseable {
     }
 
     /**
-     * EVALSHA with the product's scripts, keys and arguments for every (post, follower) pair, as RESP, in the scripts
-     * the product sends: deliver_one.lua per follower of a normal author, deliver_many.lua per
-     * {@value UnreadWriter#MAX_FOLLOWERS_PER_SCRIPT} followers of an author with {@code bigVThreshold} followers or
-     * more (the big-V worker's scripts). Returns how many commands were written.
+     * EVALSHA with the product's scripts, keys and arguments for every (post, follower) pair, as RESP, grouped as the
+     * product groups them: deliver_many.lua per {@value UnreadWriter#MAX_FOLLOWERS_PER_SCRIPT} followers of a post
+     * (deliver_one.lua for a group of one). Returns how many commands were written.
      */
-    static long writeCommands(Path file, Workload workload, int bigVThreshold) throws IOException {
+    static long writeCommands(Path file, Workload workload) throws IOException {
         UnreadKeys keys = new UnreadKeys(PREFIX);
         byte[] cap = UnreadKeys.decimal(UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
         byte[] evalsha = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
@@ -157,10 +155,9 @@ final class CeilingPhase implements AutoCloseable {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (Workload.Post post : workload.posts()) {
                 int followers = graph.followerCount(post.authorId());
-                int perScript = followers >= bigVThreshold ? UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT : 1;
-                for (int from = 0; from < followers; from += perScript) {
-                    int to = Math.min(followers, from + perScript);
-                    List<byte[]> command = new ArrayList<>(List.of(evalsha, perScript == 1 ? one : many, UnreadKeys.decimal(7L * (to - from))));
+                for (int from = 0; from < followers; from += UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT) {
+                    int to = Math.min(followers, from + UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT);
+                    List<byte[]> command = new ArrayList<>(List.of(evalsha, to - from == 1 ? one : many, UnreadKeys.decimal(7L * (to - from))));
                     for (int i = from; i < to; i++) {
                         int follower = graph.follower(post.authorId(), i);
                         command.addAll(List.of(keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),

@@ -15,6 +15,7 @@ import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
+import io.readmark.store.UnreadWriter;
 import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Fans a publish or a delete out to every current follower of the author (never to the author): inline for normal
@@ -78,6 +81,24 @@ final class BlogEventHandler {
         if (scheduler != null) backlog.remove(scheduler);
     }
 
+    /**
+     * The inline fan-out of a normal author's post, in groups of as many followers as one delivery script takes. Only
+     * those who followed before the post: a replay after a crash meets the graph as restored from its changelog,
+     * which may already hold later follows.
+     */
+    private void deliverToFollowers(long authorId, long blogId, long publishedAt, UnreadWrites writer) {
+        List<Long> group = new ArrayList<>();
+        graph.forEachFollower(authorId, publishedAt, follower -> {
+            if (follower == authorId) return;
+            group.add(follower);
+            if (group.size() == UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT) {
+                writer.deliverToEach(group, authorId, blogId, publishedAt);
+                group.clear();
+            }
+        });
+        if (!group.isEmpty()) writer.deliverToEach(group, authorId, blogId, publishedAt);
+    }
+
     void apply(BlogEvent event, UnreadWrites writer) {
         long authorId = event.authorId();
         boolean bigV = graph.isBigV(authorId);
@@ -91,11 +112,7 @@ final class BlogEventHandler {
                 } else if (bigV) {
                     scheduler.start(FanoutChunk.Kind.DELIVER, authorId, published.blogId(), publishedAt, now());
                 } else {
-                    // Only those who followed before the post: a replay after a crash meets the graph as restored
-                    // from its changelog, which may already hold later follows.
-                    graph.forEachFollower(authorId, publishedAt, follower -> {
-                        if (follower != authorId) writer.deliver(follower, authorId, published.blogId(), publishedAt);
-                    });
+                    deliverToFollowers(authorId, published.blogId(), publishedAt, writer);
                 }
             }
             case BlogDeleted deleted -> {

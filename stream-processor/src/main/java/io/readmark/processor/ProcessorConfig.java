@@ -40,6 +40,11 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
      * author's write queues behind at most two bursts in Redis, about 3.5 ms (docs/BENCHMARKS.md, "The worker's bursts").
      */
     public static final int DEFAULT_FANOUT_BURST = 100;
+    /**
+     * A ceiling per worker process, not the pace: the worker waits for Redis's answer to every burst but the newest,
+     * so Redis's spare capacity sets its rate (about 55,000/s where one Redis core is shared with the rest).
+     */
+    public static final int DEFAULT_FANOUT_DELIVERIES_PER_SECOND = 100_000;
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
     /** Room for three instances of two stream threads; fixed for the life of a deployment (see the README's upgrade notes). */
@@ -91,7 +96,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                         settings.positiveInteger("READMARK_NOTICE_INLINE_RECIPIENTS", FanoutSettings.DEFAULT_NOTICE_INLINE_RECIPIENTS)))
                 .roles(roles.contains("main"), roles.contains("fanout"))
                 .fanoutWorkerThreads(settings.positiveInteger("PROCESSOR_FANOUT_THREADS", 1))
-                .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND", 50_000))
+                .fanoutDeliveriesPerSecond(settings.positiveInteger("PROCESSOR_FANOUT_DELIVERIES_PER_SECOND",
+                        DEFAULT_FANOUT_DELIVERIES_PER_SECOND))
                 .fanoutBurst(settings.positiveInteger("PROCESSOR_FANOUT_BURST", DEFAULT_FANOUT_BURST))
                 .http(settings.string("PROCESSOR_HTTP_HOST", "127.0.0.1"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
                 .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))

@@ -11,7 +11,10 @@ public interface UnreadWrites {
     /** The blog became unread for the user, unless a mark, a floor or the per-author cap keeps it out. */
     void deliver(long userId, long authorId, long blogId, long publishedAtMillis);
 
-    /** The blog became unread for each of the users, as {@link #deliver} makes it for one. */
+    /**
+     * The blog became unread for each of the users, as {@link #deliver} makes it for one. The list is read during the
+     * call only: the caller may reuse it.
+     */
     default void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
         for (long userId : userIds) deliver(userId, authorId, blogId, publishedAtMillis);
     }
