@@ -8,7 +8,7 @@ import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadScript;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.UnreadWrites;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -66,7 +66,7 @@ final class CeilingPhase implements AutoCloseable {
     static CeilingPhase prepare(String redisUrl, RedisConnections redis, Workload workload, PrintStream err) throws IOException {
         RedisURI uri = RedisURI.create(redisUrl);
         // The script cache serves every database.
-        for (UnreadScript script : List.of(UnreadScript.DELIVER, UnreadScript.DELIVER_MANY)) redis.shared().sync().scriptLoad(script.body());
+        for (UnreadScript script : List.of(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY)) redis.shared().sync().scriptLoad(script.body());
         Path file = Files.createTempFile("readmark-ceiling-", ".resp");
         file.toFile().deleteOnExit(); // hundreds of MB: not left behind by an interrupted run
         try {
@@ -141,22 +141,22 @@ final class CeilingPhase implements AutoCloseable {
 
     /**
      * EVALSHA with the product's scripts, keys and arguments for every (post, follower) pair, as RESP, grouped as the
-     * product groups them: deliver_many.lua per {@value UnreadWriter#MAX_FOLLOWERS_PER_SCRIPT} followers of a post
+     * product groups them: deliver_many.lua per {@value UnreadWriter#MAX_DELIVERIES_PER_CALL} followers of a post
      * (deliver_one.lua for a group of one). Returns how many commands were written.
      */
     static long writeCommands(Path file, Workload workload) throws IOException {
         UnreadKeys keys = new UnreadKeys(PREFIX);
         byte[] cap = UnreadKeys.decimal(UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
         byte[] evalsha = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
-        byte[] one = UnreadScript.DELIVER.sha().getBytes(StandardCharsets.US_ASCII);
+        byte[] one = UnreadScript.DELIVER_ONE.sha().getBytes(StandardCharsets.US_ASCII);
         byte[] many = UnreadScript.DELIVER_MANY.sha().getBytes(StandardCharsets.US_ASCII);
         PowerLawGraph graph = workload.graph();
         long commands = 0;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (Workload.Post post : workload.posts()) {
                 int followers = graph.followerCount(post.authorId());
-                for (int from = 0; from < followers; from += UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT) {
-                    int to = Math.min(followers, from + UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT);
+                for (int from = 0; from < followers; from += UnreadWrites.MAX_DELIVERIES_PER_CALL) {
+                    int to = Math.min(followers, from + UnreadWrites.MAX_DELIVERIES_PER_CALL);
                     List<byte[]> command = new ArrayList<>(List.of(evalsha, to - from == 1 ? one : many, UnreadKeys.decimal(7L * (to - from))));
                     for (int i = from; i < to; i++) {
                         int follower = graph.follower(post.authorId(), i);

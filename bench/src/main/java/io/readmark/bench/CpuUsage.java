@@ -9,10 +9,10 @@ import java.nio.file.Path;
  * How many cores this JVM, redis-server and everything else on the machine kept busy during one phase. On a
  * two-core machine the pipeline's JVM (Kafka broker, stream threads, clients) and Redis compete for the same cores,
  * so every rate is read beside these; {@code otherCores} shows when something outside the benchmark interfered.
- * Redis's time inside scripts per call tells how much of its CPU the delivery script itself takes.
+ * Redis's time inside scripts tells how much of its CPU the delivery scripts themselves take.
  */
 record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
-                double scriptMicrosPerCall) {
+                double scriptMicros) {
 
     /** A running measurement; {@link #stop()} turns it into the averages since it started. */
     static final class Meter {
@@ -39,8 +39,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
             double other = Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - java - redisCpu);
             long calls = redis.scriptCalls() - callsStart;
             double micros = redis.scriptMicros() - scriptMicrosStart;
-            return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls,
-                    calls == 0 ? 0 : micros / calls);
+            return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls, micros);
         }
     }
 

@@ -3,6 +3,7 @@ package io.readmark.bench;
 import io.readmark.client.EventPublisher;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.utils.Utils;
 
 import java.io.PrintStream;
@@ -115,11 +116,13 @@ final class LatencyPhase {
         PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + label, err);
         try (RedisConnections.Connection watch = redis.open();
              ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
+            // Script calls, scaled: the worker delivers to up to 100 followers per script.
+            long scripts = (perRound + UnreadWrites.MAX_DELIVERIES_PER_CALL - 1) / UnreadWrites.MAX_DELIVERIES_PER_CALL;
             long calls = stats.scriptCalls();
             during = probes.run(config.probeInterval(), () -> {
                 if (windowEnd[0] != 0) return false;
                 if (System.nanoTime() > deadline) throw new IllegalStateException("big-V fan-out not done within " + BIGV_TIMEOUT);
-                bar.update(Math.min(perRound, stats.scriptCalls() - calls));
+                bar.update(Math.min(perRound, perRound * (stats.scriptCalls() - calls) / scripts));
                 if (watch.sync().zscore(lastKey, Long.toString(lastPost)) != null) windowEnd[0] = System.nanoTime();
                 return windowEnd[0] == 0;
             });

@@ -89,7 +89,7 @@ final class MemoryPhase {
              RedisStats stats = new RedisStats(redis)) {
             UnreadKeys keys = new UnreadKeys(UnreadKeys.DEFAULT_PREFIX);
             // Script cache and connection buffers exist before the baseline, so only the data is in the delta.
-            redis.shared().sync().scriptLoad(UnreadScript.DELIVER.body());
+            redis.shared().sync().scriptLoad(UnreadScript.DELIVER_ONE.body());
             long before = stats.usedMemory();
 
             SplittableRandom random = new SplittableRandom(seed);

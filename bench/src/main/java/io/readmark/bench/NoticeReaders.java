@@ -19,6 +19,8 @@ import java.util.concurrent.TimeoutException;
  * so the answer counts {@link #UNREAD} notices. Their only difference from user u is the notices, so the two counts
  * variants compare exactly what notices cost a read. The state is written as the scripts leave it (the publish
  * phase measures the scripts themselves); nobody else joins those audiences, and everyone's audience stays empty.
+ * Nobody reads a notice during the load either: the badge reads between changes, which a view API answers from the
+ * read marks it kept; a read right after a change asks Redis for them, as every read did before they were kept.
  */
 final class NoticeReaders {
 
@@ -55,6 +57,8 @@ final class NoticeReaders {
                 for (long read = 1; read <= READ; read++) {
                     writes.add(async.zadd(noticeKeys.noticeReads(reader), JOINED_AT + 100_000, Long.toString(read)));
                 }
+                // notice_read.lua stamps every change of the marks: the last one's stamp, as it writes it.
+                writes.add(async.hset(noticeKeys.audiences(reader), NoticeKeys.READS_STAMP, (JOINED_AT + 100_000) * 1_000 + "." + READ));
             }
             writes.forEach(NoticeReaders::await);
         }

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The whole write path: every post of the workload published to Kafka, fanned out by the stream processor, written
  * to Redis. The clock runs from the first publish until Σ counts.total over all users has grown by the expected
- * deliveries — counted in Redis, not inferred from what was sent. Script calls only tell it when to count: once they
- * stop growing (a big-V script delivers to many followers, so calls are not deliveries).
+ * deliveries — counted in Redis, not inferred from what was sent. Script calls only tell it when to count: once as
+ * many ran as the product sends for the posts ({@link Workload#deliveryScripts()}).
  * Run again with {@link Workload#repetition}, it measures the same work on top of what the earlier runs left.
  */
 final class PipelinePhase {
@@ -22,6 +22,7 @@ final class PipelinePhase {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
     private static final long POLL_MILLIS = 20;
+    private static final long QUIET_NANOS = Duration.ofMillis(500).toNanos();
 
     private PipelinePhase() {
     }
@@ -42,11 +43,12 @@ final class PipelinePhase {
                         if (error != null) failure.compareAndSet(null, error);
                     });
         }
+        long scripts = workload.deliveryScripts();
         long calls = 0;
         long lastGrowth = start;
         long visible;
         long deadline = start + TIMEOUT.toNanos();
-        try (ProgressBar bar = new ProgressBar(err, "pipeline", workload.deliveries(), "deliveries (approx.)")) {
+        try (ProgressBar bar = new ProgressBar(err, "pipeline", workload.deliveries(), "deliveries")) {
             while (true) {
                 if (failure.get() != null) throw new IllegalStateException("publishing posts failed", failure.get());
                 if (System.nanoTime() > deadline) throw new IllegalStateException("pipeline not done within " + TIMEOUT);
@@ -54,9 +56,11 @@ final class PipelinePhase {
                 if (now != calls) {
                     calls = now;
                     lastGrowth = System.nanoTime();
-                    bar.update(Math.min(calls, workload.deliveries())); // a big-V script delivers to many: approximate
-                } else if (calls > 0) {
-                    // No script ran since the last look: all ran, or the processor paused; the exact count decides.
+                    bar.update(Math.min(workload.deliveries(), workload.deliveries() * calls / scripts));
+                }
+                // Once as many scripts ran as the product sends for these posts (or none ran for half a second, should
+                // it have grouped them otherwise), the exact count decides.
+                if (calls >= scripts || (calls > 0 && System.nanoTime() - lastGrowth > QUIET_NANOS)) {
                     visible = stats.visibleDeliveries(keys, 1, users);
                     if (visible >= expected) break;
                 }

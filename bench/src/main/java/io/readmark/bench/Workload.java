@@ -1,5 +1,7 @@
 package io.readmark.bench;
 
+import io.readmark.store.UnreadWrites;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -61,6 +63,18 @@ public final class Workload {
 
     public List<Post> posts() {
         return posts;
+    }
+
+    /**
+     * The delivery scripts the product sends for these posts: one per {@value UnreadWrites#MAX_DELIVERIES_PER_CALL}
+     * followers of a post, on the inline and the big-V path alike (standalone Redis, where followers of any slots
+     * share a script).
+     */
+    public long deliveryScripts() {
+        int perScript = UnreadWrites.MAX_DELIVERIES_PER_CALL;
+        long scripts = 0;
+        for (Post post : posts) scripts += (graph.followerCount(post.authorId()) + perScript - 1) / perScript;
+        return scripts;
     }
 
     /** (post, follower) pairs: what must become visible in Redis. Nobody follows themself, so none is skipped. */

@@ -120,7 +120,7 @@ public final class UnreadStateCheck {
         });
         expected.audienceHashes().forEach((user, audiences) -> {
             Map<String, String> actual = new HashMap<>(get(redis.hgetall(noticeKeys.audiences(user))));
-            actual.remove(NoticeKeys.READS_STAMP); // changes with every notice read; the model test checks it
+            actual.remove(NoticeKeys.READS_STAMP); // changes with every notice read: a stamp, not state to compare
             if (!actual.equals(audiences)) {
                 tally.lost++;
                 tally.example("user %d: audiences %s, expected %s", user, actual, audiences);

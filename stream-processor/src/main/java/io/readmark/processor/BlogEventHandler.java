@@ -15,7 +15,6 @@ import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWriter;
 import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -91,7 +90,7 @@ final class BlogEventHandler {
         graph.forEachFollower(authorId, publishedAt, follower -> {
             if (follower == authorId) return;
             group.add(follower);
-            if (group.size() == UnreadWriter.MAX_FOLLOWERS_PER_SCRIPT) {
+            if (group.size() == UnreadWrites.MAX_DELIVERIES_PER_CALL) {
                 writer.deliverToEach(group, authorId, blogId, publishedAt);
                 group.clear();
             }

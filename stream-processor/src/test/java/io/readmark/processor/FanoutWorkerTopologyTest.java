@@ -64,6 +64,7 @@ class FanoutWorkerTopologyTest {
         // Bursts of 2; after each, every earlier burst must be answered: at most two bursts wait in Redis.
         assertThat(writes.calls()).containsExactly(deliver(103, 7, 5001, AT), deliver(101, 7, 5001, AT), await(2),
                 deliver(102, 7, 5001, AT), deliver(104, 7, 5001, AT), await(2), deliver(105, 7, 5001, AT), await(1));
+        assertThat(writes.deliveryGroups()).as("a burst's deliveries in one call").containsExactly(2, 2, 1);
         assertThat(driver.metrics().entrySet()).filteredOn(metric -> metric.getKey().name().equals("deliveries-total"))
                 .extracting(metric -> ((Number) metric.getValue().metricValue()).doubleValue()).containsExactly(5.0);
     }

@@ -17,6 +17,7 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     static final String FLUSH = "flush";
 
     private final List<String> calls = new ArrayList<>();
+    private final List<Integer> deliveryGroups = new ArrayList<>();
 
     @Override
     public UnreadWrites current() {
@@ -26,6 +27,11 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     /** Every call so far, flushes and awaits included. */
     List<String> calls() {
         return List.copyOf(calls);
+    }
+
+    /** The sizes of the {@link #deliverToEach} calls so far: how the followers of a post were grouped into scripts. */
+    List<Integer> deliveryGroups() {
+        return List.copyOf(deliveryGroups);
     }
 
     /** The writes so far, without the flushes and awaits. */
@@ -71,6 +77,12 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         calls.add(deliver(userId, authorId, blogId, time(publishedAtMillis)));
+    }
+
+    @Override
+    public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
+        deliveryGroups.add(userIds.size());
+        for (long userId : userIds) deliver(userId, authorId, blogId, publishedAtMillis);
     }
 
     @Override

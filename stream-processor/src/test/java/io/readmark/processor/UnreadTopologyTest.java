@@ -7,6 +7,7 @@ import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -112,6 +113,19 @@ class UnreadTopologyTest {
                 deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"),
                 deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
                 FLUSH);
+        assertThat(writes.deliveryGroups()).as("in one call").containsExactly(2);
+    }
+
+    @Test
+    void shouldDeliverAPostInGroupsOfAsManyFollowersAsOneScriptTakes() {
+        int followers = UnreadWrites.MAX_DELIVERIES_PER_CALL * 2 + 5;
+        for (long follower = 1_000; follower < 1_000 + followers; follower++) followed(follower, ALICE);
+        writes.takeWrites();
+
+        inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
+
+        assertThat(writes.writes()).hasSize(followers);
+        assertThat(writes.deliveryGroups()).containsExactly(UnreadWrites.MAX_DELIVERIES_PER_CALL, UnreadWrites.MAX_DELIVERIES_PER_CALL, 5);
     }
 
     /** A publish processed again after a later follow, as after a crash or from a producer that sent it twice. */

@@ -22,9 +22,14 @@ public final class KnownReads {
         this.readMask = readMask;
     }
 
-    /** The marks among {@code asked} that Redis answered after the hash that held {@code stamp} was read; null if too many. */
+    /**
+     * The marks among {@code asked} that Redis answered after the hash that held {@code stamp} was read; null when
+     * there is nothing worth keeping (no ids), too much ({@value #MAX_IDS} ids), or marks without a stamp: those were
+     * written by something other than notice_read.lua (a version before the stamp, a hand-made write), which would
+     * not stamp the next change either.
+     */
     static KnownReads of(String stamp, NoticeIds asked, NoticeIds read) {
-        if (asked.size() > MAX_IDS) return null;
+        if (asked.isEmpty() || asked.size() > MAX_IDS || (stamp.isEmpty() && !read.isEmpty())) return null;
         long[] ids = new long[asked.size()];
         long mask = 0;
         for (int i = 0; i < ids.length; i++) {

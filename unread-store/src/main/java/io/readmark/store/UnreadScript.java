@@ -17,7 +17,7 @@ import java.util.HexFormat;
  * first.
  */
 public enum UnreadScript {
-    DELIVER("deliver.lua", "deliver_one.lua"),
+    DELIVER_ONE("deliver.lua", "deliver_one.lua"),
     DELIVER_MANY("deliver.lua", "deliver_many.lua"),
     REMOVE("remove.lua"),
     READ_ALL("read_all.lua"),

@@ -41,8 +41,6 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
-    /** Users per delivery script: about 1 ms of Redis, which other clients' commands wait behind. */
-    public static final int MAX_FOLLOWERS_PER_SCRIPT = 100;
     private static final int DELIVER_KEYS = 7;
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
@@ -72,6 +70,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final List<PendingWrite> pending = new ArrayList<>();
     /** How many of {@link #pending}, from the first, are known answered ({@link #awaitUnansweredAtMost}). */
     private int answeredThrough;
+    /** Per-user changes of {@link #pending}, and of the writes not flushed yet: what the limits count. */
+    private int pendingChanges;
     private int unflushed;
 
     /** A script to send; {@code next}, when there is one, turns its reply into the writes that follow from it. */
@@ -80,13 +80,13 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         /** How many users' deliveries it makes, or 0 for any other change. */
         int deliveries() {
             return switch (script) {
-                case DELIVER -> 1;
+                case DELIVER_ONE -> 1;
                 case DELIVER_MANY -> keys.length / DELIVER_KEYS;
                 default -> 0;
             };
         }
 
-        /** How many per-user changes it makes: what {@link #awaitUnansweredAtMost} counts. */
+        /** How many per-user changes it makes: what {@link #awaitUnansweredAtMost} and the limits on pending writes count. */
         int changes() {
             return Math.max(1, deliveries());
         }
@@ -96,7 +96,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     /**
-     * @param maxPending how many unacknowledged scripts may be in flight before a write waits for all of them
+     * @param maxPending how many unacknowledged per-user changes may be in flight before a write waits for all of them
+     *                   (a script delivering to many users counts each)
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending) {
         this(connection, keys, limits, maxPending, applied -> { });
@@ -154,13 +155,13 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
-        submit(UnreadScript.DELIVER, deliverKeys(userId, authorId),
+        submit(UnreadScript.DELIVER_ONE, deliverKeys(userId, authorId),
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
                         maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
     }
 
     /**
-     * As {@link #deliver} to each user, in scripts of up to {@value #MAX_FOLLOWERS_PER_SCRIPT} users: one script per
+     * As {@link #deliver} to each user, in scripts of up to {@value UnreadWrites#MAX_DELIVERIES_PER_CALL} users: one script per
      * follower costs Redis a call, a script lookup and the arguments' parsing each. On Redis Cluster a script holds
      * only users of one slot, so users of different slots go out one script each.
      */
@@ -169,13 +170,13 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         byte[][] args = {UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
                 maxUnreadPerAuthor, MergedMember.of(authorId, blogId)};
         for (List<Long> group : sameScriptGroups(userIds)) {
-            for (int from = 0; from < group.size(); from += MAX_FOLLOWERS_PER_SCRIPT) {
-                List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_FOLLOWERS_PER_SCRIPT));
+            for (int from = 0; from < group.size(); from += MAX_DELIVERIES_PER_CALL) {
+                List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_DELIVERIES_PER_CALL));
                 byte[][] scriptKeys = new byte[users.size() * DELIVER_KEYS][];
                 for (int i = 0; i < users.size(); i++) {
                     System.arraycopy(deliverKeys(users.get(i), authorId), 0, scriptKeys, i * DELIVER_KEYS, DELIVER_KEYS);
                 }
-                submit(users.size() == 1 ? UnreadScript.DELIVER : UnreadScript.DELIVER_MANY, scriptKeys, args);
+                submit(users.size() == 1 ? UnreadScript.DELIVER_ONE : UnreadScript.DELIVER_MANY, scriptKeys, args);
             }
         }
     }
@@ -386,6 +387,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
             for (int i = applied; i < pending.size(); i++) toSend.add(pending.get(i).write());
             for (int i = 0; i < applied; i++) toSend.addAll(nextOf(pending.get(i)));
             pending.clear();
+            pendingChanges = 0;
             answeredThrough = 0;
             if (firstFailed < 0) {
                 if (retries > 0) {
@@ -394,7 +396,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                             .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
                     retries = 0;
                 }
-                for (Write write : toSend) pending.add(send(write));
+                toSend.forEach(this::addPending);
                 flush();
                 continue;
             }
@@ -413,7 +415,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 backoff = RedisRetry.after(backoff);
             }
             if (noScript) loadScriptsAgain();
-            for (Write write : toSend) pending.add(send(write));
+            toSend.forEach(this::addPending);
             flush();
         }
     }
@@ -516,9 +518,15 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     private void submit(Write write) {
+        addPending(write);
+        unflushed += write.changes();
+        if (unflushed >= FLUSH_EVERY) flush();
+        if (pendingChanges >= maxPending) awaitAcknowledged();
+    }
+
+    private void addPending(Write write) {
         pending.add(send(write));
-        if (++unflushed >= FLUSH_EVERY) flush();
-        if (pending.size() >= maxPending) awaitAcknowledged();
+        pendingChanges += write.changes();
     }
 
     private PendingWrite send(Write write) {

@@ -3,6 +3,7 @@
 -- many followers saves Redis the call, the argument parsing and the script lookup per follower; on Redis Cluster
 -- the followers of one script share a slot.
 -- Returns the sum of the changes of counts[A].
+if #KEYS == 0 or #KEYS % 7 ~= 0 then return redis.error_reply('deliver_many.lua: KEYS must be seven per follower, got ' .. #KEYS) end
 local author, blog, score, cap, member = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
 local delta = 0
 for k = 0, #KEYS - 7, 7 do delta = delta + deliver(k, author, blog, score, cap, member) end

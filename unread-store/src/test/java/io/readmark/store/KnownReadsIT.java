@@ -3,9 +3,6 @@ package io.readmark.store;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,27 +78,5 @@ class KnownReadsIT {
 
     private interface ThrowingRunnable {
         void run() throws Exception;
-    }
-
-    /** Keeps the last of everything, as the view API's hints do. */
-    private static final class KeepingHints implements MembershipHints {
-        private final Map<Long, Set<String>> audiences = new HashMap<>();
-        private final Map<Long, KnownReads> reads = new HashMap<>();
-
-        @Override
-        public synchronized Set<String> audiences(long userId) {
-            return audiences.getOrDefault(userId, Set.of());
-        }
-
-        @Override
-        public synchronized KnownReads reads(long userId) {
-            return reads.get(userId);
-        }
-
-        @Override
-        public synchronized void remember(long userId, Set<String> joined, KnownReads known) {
-            audiences.put(userId, Set.copyOf(joined));
-            if (known == null) reads.remove(userId); else reads.put(userId, known);
-        }
     }
 }

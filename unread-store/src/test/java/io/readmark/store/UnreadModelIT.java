@@ -32,6 +32,8 @@ class UnreadModelIT {
     /** Bounds that never bind: with them, concurrent writers' changes commute. */
     private static final UnreadLimits LOOSE = new UnreadLimits(100_000, 100_000);
 
+    /** Changes between the reads of a reader that keeps read marks. */
+    private static final int STEP = 25;
     private static final RedisFixture redis = new RedisFixture();
 
     @AfterAll
@@ -47,11 +49,22 @@ class UnreadModelIT {
             List<UnreadOp> ops = workload.interleaved(seed);
             UnreadModel model = new UnreadModel(TIGHT);
             RedisFixture.Scoped scoped = redis.scoped("model-" + seed);
+            // A reader that keeps what it learns reads between steps, so its kept read marks meet every change.
+            NoticeReader keeping = new NoticeReader(redis.redis.shared(), scoped.keys(),
+                    LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), new KeepingHints(), () -> RandomWorkload.READ_AT);
             try (UnreadWriter writer = scoped.writer(TIGHT)) {
-                ops.forEach(op -> op.applyTo(writer));
-                writer.awaitAcknowledged();
+                for (int from = 0; from < ops.size(); from += STEP) {
+                    List<UnreadOp> step = ops.subList(from, Math.min(ops.size(), from + STEP));
+                    step.forEach(op -> op.applyTo(writer));
+                    writer.awaitAcknowledged();
+                    step.forEach(op -> op.applyTo(model));
+                    for (long user = 1; user <= RandomWorkload.USERS; user++) {
+                        assertThat(keeping.broadcastUnreadAsync(user).toCompletableFuture().join().count())
+                                .as("unread broadcasts of user %d after %d changes, kept marks, seed %d", user, from + step.size(), seed)
+                                .isEqualTo(model.unreadBroadcasts(user, RandomWorkload.READ_AT));
+                    }
+                }
             }
-            ops.forEach(op -> op.applyTo(model));
             assertSameState(scoped, model, seed, true);
         }
     }

@@ -234,7 +234,7 @@ class UnreadScriptsIT {
     void shouldEndAsWrittenWhenAWriteFailsAndOneBehindItSucceeds() {
         long user = user();
         redis.sync.scriptFlush();
-        redis.sync.scriptLoad(UnreadScript.DELIVER.body());
+        redis.sync.scriptLoad(UnreadScript.DELIVER_ONE.body());
         writer.unfollow(user, ALICE, T0 + 10);
         writer.follow(user, ALICE, T0 + 15);
         writer.deliver(user, ALICE, 1001, T0 + 20);   // published after the user followed again

@@ -9,9 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What each recently read user was found with: the audiences they were in (besides everyone's), so their next counts
  * read asks for those audiences' read marks in its first round trip, and the marks themselves, so it asks for none
- * while they did not change. Users with neither take no room. Bounded: past {@value #MAX_USERS} users everything is
- * forgotten, which costs only second round trips and marks asked for again until they are learnt again; at most
- * about 600 bytes a user (64 notice ids), so about 60 MB in the worst case.
+ * while they did not change. Users with neither (no audience joined, no live notice) take no room. Bounded: past
+ * {@value #MAX_USERS} users everything is forgotten, which costs only second round trips and marks asked for again
+ * until they are learnt again. A user takes about 200 bytes with 20 live notices and 800 with the most kept (64 ids),
+ * besides their audiences' names: 20 to 80 MB when full.
  */
 final class RecentMemberships implements MembershipHints {
 
