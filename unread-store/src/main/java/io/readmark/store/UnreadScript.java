@@ -38,7 +38,8 @@ public enum UnreadScript {
 
     UnreadScript(String... files) {
         StringBuilder text = new StringBuilder();
-        for (String helper : new String[]{"members.lua", "counters.lua", "notify.lua", "notices.lua"}) text.append(resource(helper)).append('\n');
+        String[] helpers = {"members.lua", "counters.lua", "notify.lua", "notices.lua"};
+        for (String file : helpers) text.append(resource(file)).append('\n');
         for (String file : files) text.append(resource(file)).append('\n');
         this.body = text.toString();
         this.sha = sha1(body);

@@ -70,7 +70,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     private final List<PendingWrite> pending = new ArrayList<>();
     /** How many of {@link #pending}, from the first, are known answered ({@link #awaitUnansweredAtMost}). */
     private int answeredThrough;
-    /** Per-user changes of {@link #pending}, and of the writes not flushed yet: what the limits count. */
+    /** Per-user changes of {@link #pending}, and of the writes sent since the last flush: what the limits count. */
     private int pendingChanges;
     private int unflushed;
 
@@ -161,9 +161,9 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     /**
-     * As {@link #deliver} to each user, in scripts of up to {@value UnreadWrites#MAX_DELIVERIES_PER_CALL} users: one script per
-     * follower costs Redis a call, a script lookup and the arguments' parsing each. On Redis Cluster a script holds
-     * only users of one slot, so users of different slots go out one script each.
+     * As {@link #deliver} to each user, in scripts of up to {@value UnreadWrites#MAX_DELIVERIES_PER_CALL} users: one
+     * script per follower costs Redis a call, a script lookup and the arguments' parsing each. On Redis Cluster a
+     * script holds only users of one slot, so users of different slots go out one script each.
      */
     @Override
     public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {

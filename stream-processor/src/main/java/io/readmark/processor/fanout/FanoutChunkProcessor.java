@@ -61,11 +61,14 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
         for (int from = 0; from < followers.size(); from += burst) {
             int to = Math.min(followers.size(), from + burst);
             rateLimiter.acquire(to - from);
-            List<Long> burstFollowers = followers.subList(from, to);
+            List<Long> inBurst = followers.subList(from, to);
+            long author = chunk.authorId();
+            long item = chunk.blogId();
+            long at = chunk.atMillis();
             switch (chunk.kind()) {
-                case DELIVER -> writer.deliverToEach(burstFollowers, chunk.authorId(), chunk.blogId(), chunk.atMillis());
-                case REMOVE -> burstFollowers.forEach(follower -> writer.delete(follower, chunk.authorId(), chunk.blogId(), chunk.atMillis()));
-                case NOTICE -> burstFollowers.forEach(follower -> writer.noticeSent(follower, chunk.blogId(), chunk.atMillis()));
+                case DELIVER -> writer.deliverToEach(inBurst, author, item, at);
+                case REMOVE -> inBurst.forEach(follower -> writer.delete(follower, author, item, at));
+                case NOTICE -> inBurst.forEach(follower -> writer.noticeSent(follower, item, at));
             }
             writer.awaitUnansweredAtMost(to - from);
         }
