@@ -8,6 +8,7 @@ import io.readmark.launcher.PipelineFixture.WireEvent;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.rebuild.Rebuild;
 import io.readmark.processor.rebuild.RebuildSummary;
+import io.readmark.store.NoticeKeys;
 import io.readmark.store.RedisConnections;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -273,7 +274,12 @@ class RebuildIT {
                     for (ScoredValue<String> entry : sync.zrangeWithScores(key, 0, -1)) entries.put(entry.getValue(), entry.getScore());
                     keys.put(key, entries);
                 }
-                case "hash" -> keys.put(key, new TreeMap<>(sync.hgetall(key)));
+                case "hash" -> {
+                    Map<String, String> fields = new TreeMap<>(sync.hgetall(key));
+                    // The read marks' stamp is new with every change: whether there is one is state, its value not.
+                    fields.computeIfPresent(NoticeKeys.READS_STAMP, (field, stamp) -> "stamped");
+                    keys.put(key, fields);
+                }
                 default -> keys.put(key, "unexpected type " + sync.type(key));
             }
         }));
