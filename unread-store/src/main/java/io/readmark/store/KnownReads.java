@@ -1,7 +1,5 @@
 package io.readmark.store;
 
-import java.util.Arrays;
-
 /**
  * A user's read marks among the ids a counts read last asked for, stamped with the user's read-marks stamp
  * ({@link NoticeKeys#READS_STAMP}, set by every script that changes the marks). While the stamp and the ids asked for
@@ -13,13 +11,13 @@ public final class KnownReads {
     static final int MAX_IDS = 64;
 
     private final String stamp;
-    private final long[] asked;
-    private final long readMask;
+    private final NoticeIds asked;
+    private final NoticeIds read;
 
-    private KnownReads(String stamp, long[] asked, long readMask) {
+    private KnownReads(String stamp, NoticeIds asked, NoticeIds read) {
         this.stamp = stamp;
         this.asked = asked;
-        this.readMask = readMask;
+        this.read = read;
     }
 
     /**
@@ -30,13 +28,7 @@ public final class KnownReads {
      */
     static KnownReads of(String stamp, NoticeIds asked, NoticeIds read) {
         if (asked.isEmpty() || asked.size() > MAX_IDS || (stamp.isEmpty() && !read.isEmpty())) return null;
-        long[] ids = new long[asked.size()];
-        long mask = 0;
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = asked.get(i);
-            if (read.contains(ids[i])) mask |= 1L << i;
-        }
-        return new KnownReads(stamp, ids, mask);
+        return new KnownReads(stamp, asked, read);
     }
 
     /** Whether these are the marks of exactly these ids under this stamp. */
@@ -46,25 +38,15 @@ public final class KnownReads {
 
     /** Whether these are the marks of exactly these ids. */
     boolean asks(NoticeIds ids) {
-        if (ids.size() != asked.length) return false;
-        for (int i = 0; i < asked.length; i++) {
-            if (ids.get(i) != asked[i]) return false;
-        }
-        return true;
+        return asked.equals(ids);
     }
 
     NoticeIds read() {
-        if (readMask == 0) return NoticeIds.NONE;
-        long[] read = new long[Long.bitCount(readMask)];
-        int length = 0;
-        for (int i = 0; i < asked.length; i++) {
-            if ((readMask & (1L << i)) != 0) read[length++] = asked[i];
-        }
-        return NoticeIds.sortedDistinct(read, length);
+        return read;
     }
 
     @Override
     public String toString() {
-        return "KnownReads[" + stamp + ", " + Arrays.toString(asked) + ", read " + Long.toBinaryString(readMask) + "]";
+        return "KnownReads[" + stamp + ", " + asked + ", read " + read + "]";
     }
 }

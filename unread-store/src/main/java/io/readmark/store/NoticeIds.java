@@ -71,6 +71,16 @@ final class NoticeIds {
     }
 
     @Override
+    public boolean equals(Object other) {
+        return other instanceof NoticeIds ids && Arrays.equals(sorted, ids.sorted);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(sorted);
+    }
+
+    @Override
     public String toString() {
         return Arrays.toString(sorted);
     }

@@ -155,7 +155,9 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
-        submit(UnreadScript.DELIVER_ONE, deliverKeys(userId, authorId),
+        byte[][] scriptKeys = new byte[DELIVER_KEYS][];
+        putDeliverKeys(scriptKeys, 0, userId, authorId);
+        submit(UnreadScript.DELIVER_ONE, scriptKeys,
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
                         maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
     }
@@ -173,9 +175,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
             for (int from = 0; from < group.size(); from += MAX_DELIVERIES_PER_CALL) {
                 List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_DELIVERIES_PER_CALL));
                 byte[][] scriptKeys = new byte[users.size() * DELIVER_KEYS][];
-                for (int i = 0; i < users.size(); i++) {
-                    System.arraycopy(deliverKeys(users.get(i), authorId), 0, scriptKeys, i * DELIVER_KEYS, DELIVER_KEYS);
-                }
+                for (int i = 0; i < users.size(); i++) putDeliverKeys(scriptKeys, i * DELIVER_KEYS, users.get(i), authorId);
                 submit(users.size() == 1 ? UnreadScript.DELIVER_ONE : UnreadScript.DELIVER_MANY, scriptKeys, args);
             }
         }
@@ -189,9 +189,15 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         return bySlot.values();
     }
 
-    private byte[][] deliverKeys(long userId, long authorId) {
-        return new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.floorsBytes(userId),
-                keys.mergedBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)};
+    /** deliver.lua's seven keys of the user, from {@code at} on. */
+    private void putDeliverKeys(byte[][] into, int at, long userId, long authorId) {
+        into[at] = keys.unreadBytes(userId, authorId);
+        into[at + 1] = keys.countsBytes(userId);
+        into[at + 2] = keys.marksBytes(userId);
+        into[at + 3] = keys.floorsBytes(userId);
+        into[at + 4] = keys.mergedBytes(userId);
+        into[at + 5] = keys.liveBytes(userId);
+        into[at + 6] = keys.changesBytes(userId);
     }
 
     @Override
