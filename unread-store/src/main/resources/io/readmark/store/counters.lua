@@ -4,14 +4,19 @@
 -- counts.seen is how many unread entries were published at or before the user's seen watermark (floors field seen,
 -- set by inbox_seen.lua): unseen = total - seen. Kept as the seen part, not the unseen one, so that a user without a
 -- watermark has no such field and a delivery after the watermark (almost every delivery) writes nothing more.
+
+-- Adds delta to one field of a counts hash, deleting the field when it reaches zero. The delta goes as text: Redis 7.0
+-- formats a Lua number argument with printf("%.17g"), which showed as a tenth of its CPU in delivery profiles.
+local function adjust_field(counts_key, field, delta)
+  if delta ~= 0 and redis.call('HINCRBY', counts_key, field, string.format('%d', delta)) <= 0 then
+    redis.call('HDEL', counts_key, field)
+  end
+end
+
 local function adjust_counts(counts_key, author, delta, seen_delta)
-  if delta ~= 0 then
-    if redis.call('HINCRBY', counts_key, author, delta) <= 0 then redis.call('HDEL', counts_key, author) end
-    if redis.call('HINCRBY', counts_key, 'total', delta) <= 0 then redis.call('HDEL', counts_key, 'total') end
-  end
-  if seen_delta ~= 0 and redis.call('HINCRBY', counts_key, 'seen', seen_delta) <= 0 then
-    redis.call('HDEL', counts_key, 'seen')
-  end
+  adjust_field(counts_key, author, delta)
+  adjust_field(counts_key, 'total', delta)
+  adjust_field(counts_key, 'seen', seen_delta)
 end
 
 -- How many entries of a sorted set published at or before `through` (ms as a string; nil for all of them) are seen

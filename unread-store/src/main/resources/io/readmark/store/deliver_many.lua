@@ -4,7 +4,23 @@
 -- the followers of one script share a slot.
 -- Returns the sum of the changes of counts[A].
 if #KEYS == 0 or #KEYS % 7 ~= 0 then return redis.error_reply('deliver_many.lua: KEYS must be seven per follower, got ' .. #KEYS) end
-local author, blog, score, cap, member = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local post = post_of(ARGV)
 local delta = 0
-for k = 0, #KEYS - 7, 7 do delta = delta + deliver(k, author, blog, score, cap, member) end
+local changed = {}
+for k = 0, #KEYS - 7, 7 do
+  local follower_delta, follower_changed = deliver(k, post)
+  delta = delta + follower_delta
+  if follower_changed then changed[#changed + 1] = k end
+end
+-- One MGET of the changed followers' live keys (at most 100, one slot) instead of an EXISTS each: most have no
+-- stream open.
+if #changed > 0 then
+  local live_keys = {}
+  for i, k in ipairs(changed) do live_keys[i] = KEYS[k + 6] end
+  local live = redis.call('MGET', unpack(live_keys))
+  local message = change_message('delivered', post.author, post.blog)
+  for i, k in ipairs(changed) do
+    if live[i] then broadcast(KEYS[k + 7], message) end
+  end
+end
 return delta

@@ -17,11 +17,15 @@ local function broadcast(channel, message)
   end
 end
 
--- A change of one user's state, published only while a stream of theirs is live.
-local function notify(live_key, channel, kind, author, blog)
-  if redis.call('EXISTS', live_key) == 0 then return end
+local function change_message(kind, author, blog)
   local message = kind
   if author then message = message .. ' ' .. author end
   if blog then message = message .. ' ' .. blog end
-  broadcast(channel, message)
+  return message
+end
+
+-- A change of one user's state, published only while a stream of theirs is live.
+local function notify(live_key, channel, kind, author, blog)
+  if redis.call('EXISTS', live_key) == 0 then return end
+  broadcast(channel, change_message(kind, author, blog))
 end

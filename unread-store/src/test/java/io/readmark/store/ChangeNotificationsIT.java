@@ -126,6 +126,21 @@ class ChangeNotificationsIT {
     }
 
     @Test
+    void shouldPublishAGroupedDeliveryToTheLiveFollowersItChangedOnly() throws InterruptedException {
+        long hadIt = user + 1, quiet = user + 2; // neither has a stream open
+        redis.sync.set(redis.keys.live(hadIt), "1");
+        writer.deliver(hadIt, ALICE, 1001, T0);
+        writer.deliverToEach(List.of(hadIt, user, quiet), ALICE, 1001, T0);
+        writer.deliverToEach(List.of(hadIt, user, quiet), ALICE, 1001, T0);
+        writer.deliver(user, ALICE, 1002, T0 + 1);
+        writer.deliver(user, ALICE, 1003, T0 + 2);
+        writer.deliver(user, ALICE, 1004, T0 + 3);
+        writer.deliverToEach(List.of(quiet, user), ALICE, 1000, T0 - 1); // older than what the cap (3) dropped: not for the user
+        assertThat(published()).containsExactly("delivered 7 1001", "delivered 7 1002", "delivered 7 1003", "delivered 7 1004");
+        assertThat(redis.sync.zrange(redis.keys.unread(quiet, ALICE), 0, -1)).containsExactly("1000", "1001");
+    }
+
+    @Test
     void shouldPublishADeliveryThatTheCapKeptTheCountOf() throws InterruptedException {
         writer.deliver(user, ALICE, 1, T0);
         writer.deliver(user, ALICE, 2, T0 + 1);

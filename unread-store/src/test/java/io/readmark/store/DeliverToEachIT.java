@@ -25,8 +25,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DeliverToEachIT {
 
-    private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
-
     @Test
     void shouldSendOneScriptPerHundredFollowers() {
         try (EmbeddedRedis redis = EmbeddedRedis.start(0);
@@ -40,6 +38,29 @@ class DeliverToEachIT {
 
             assertThat(evalshaCalls(sync)).isEqualTo(3); // 100 + 100 + 50
             assertDeliveredToEach(sync, new UnreadKeys("each"), users(1, 250));
+        }
+    }
+
+    @Test
+    void shouldAskTheLiveKeysOfAScriptsFollowersAtOnceAndNotifyTheLiveOnes() {
+        UnreadKeys keys = new UnreadKeys("live");
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0);
+             RedisConnections connections = RedisConnections.connect(redis.url(), Duration.ofSeconds(5), false);
+             UnreadWriter writer = new UnreadWriter(connections.openBinary(), keys, UnreadLimits.DEFAULTS, 1_000)) {
+            RedisClusterCommands<String, String> sync = connections.shared().sync();
+            sync.set(keys.live(17), "1");
+            sync.set(keys.live(83), "1");
+            sync.configResetstat();
+
+            writer.deliverToEach(users(1, 100), 7, 42, 1_000);
+            writer.awaitAcknowledged();
+
+            String stats = sync.info("commandstats");
+            assertThat(calls(stats, "mget")).as("one MGET for the script").isEqualTo(1);
+            assertThat(calls(stats, "exists")).as("no EXISTS per follower").isZero();
+            assertThat(calls(stats, "zcard")).as("under the cap, the count answers for the set's size").isZero();
+            assertThat(calls(stats, "publish") + calls(stats, "spublish")).as("the two live followers").isEqualTo(2);
+            assertDeliveredToEach(sync, keys, users(1, 100));
         }
     }
 
@@ -114,7 +135,11 @@ class DeliverToEachIT {
     }
 
     private static long evalshaCalls(RedisClusterCommands<String, String> sync) {
-        Matcher calls = EVALSHA_CALLS.matcher(sync.info("commandstats"));
+        return calls(sync.info("commandstats"), "evalsha");
+    }
+
+    private static long calls(String commandstats, String command) {
+        Matcher calls = Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(commandstats);
         return calls.find() ? Long.parseLong(calls.group(1)) : 0;
     }
 }
