@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The mixed workload as a platform with several Kafka clients produces it: follows partitioned the librdkafka way
- * (CRC32), posts the Java client's way (murmur2) or at random, deletes and reads the Sarama way (FNV-1a), on event
+ * (CRC32) or, for a third of the followers, at random, posts the Java client's way (murmur2) or at random, deletes and reads the Sarama way (FNV-1a), on event
  * topics of 5, 3 and 7 partitions and an internal author topic of 4. Every follower must end with exactly the posts
  * the model says.
  */

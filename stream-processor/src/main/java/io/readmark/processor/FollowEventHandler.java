@@ -60,28 +60,42 @@ final class FollowEventHandler {
                 // After an unfollow of the pair, Redis refuses the author's posts until it learns of this follow.
                 if (outcome == FollowerGraph.FollowOutcome.FOLLOWING_AGAIN) writer.follow(follower, author, at);
                 warnIfLate(followed, at);
-                // Posts published after the follow but fanned out before it was processed; every time, also on a
-                // replay, as their deliveries may not have reached Redis before a crash (deliveries are idempotent).
-                // A deleted one gets its delete instead: a run that processed this follow before the delete may have
-                // delivered it (a rebuild stopped midway), and this run's delete did not reach the follower.
-                if (follower != author) {
-                    recentPosts.forEachPublishedAfter(author, at, (blog, publishedAt) -> {
-                        long deletedAt = deletedBlogs.deletedAt(author, blog);
-                        if (deletedAt == DeletedBlogs.NOT_DELETED) {
-                            writer.deliver(follower, author, blog, publishedAt);
-                        } else {
-                            writer.delete(follower, author, blog, deletedAt);
-                        }
-                    });
-                }
+                deliverRecentPosts(author, follower, at, writer);
             }
             case Unfollowed unfollowed -> {
+                long author = unfollowed.authorId();
+                long follower = unfollowed.followerId();
                 long at = unfollowed.at().toEpochMilli();
-                if (graph.unfollow(unfollowed.authorId(), unfollowed.followerId(), at)) {
-                    writer.unfollow(unfollowed.followerId(), unfollowed.authorId(), at);
+                FollowerGraph.UnfollowOutcome outcome = graph.unfollow(author, follower, at);
+                if (outcome.kind() == FollowerGraph.UnfollowOutcome.Kind.STALE) return;
+                writer.unfollow(follower, author, at);
+                if (outcome.kind() == FollowerGraph.UnfollowOutcome.Kind.FOLLOWED_AGAIN) {
+                    // A later follow of the pair was processed before this unfollow: Redis learns of it after the
+                    // unfollow, which took the author's unread away, also what that follow's time let in.
+                    long since = outcome.followedAgainAtMillis();
+                    writer.follow(follower, author, since);
+                    deliverRecentPosts(author, follower, since, writer);
                 }
             }
         }
+    }
+
+    /**
+     * Posts published after a follow but fanned out before it was processed; every time, also on a replay, as their
+     * deliveries may not have reached Redis before a crash (deliveries are idempotent). A deleted one gets its delete
+     * instead: a run that processed this follow before the delete may have delivered it (a rebuild stopped midway),
+     * and this run's delete did not reach the follower.
+     */
+    private void deliverRecentPosts(long author, long follower, long followedAtMillis, UnreadWrites writer) {
+        if (follower == author) return;
+        recentPosts.forEachPublishedAfter(author, followedAtMillis, (blog, publishedAt) -> {
+            long deletedAt = deletedBlogs.deletedAt(author, blog);
+            if (deletedAt == DeletedBlogs.NOT_DELETED) {
+                writer.deliver(follower, author, blog, publishedAt);
+            } else {
+                writer.delete(follower, author, blog, deletedAt);
+            }
+        });
     }
 
     /**

@@ -12,6 +12,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
@@ -43,6 +44,12 @@ final class TopologyFixture implements AutoCloseable {
 
     long unread(long userId) {
         return counts(userId).total();
+    }
+
+    /** The blog ids unread for the user from the author, oldest first, once Redis acknowledged everything. */
+    List<String> unreadBlogs(long userId, long authorId) {
+        writers.awaitCurrentThread();
+        return REDIS.shared().sync().zrange(keys.unread(userId, authorId), 0, -1);
     }
 
     /** A metric of the driver, summed over its tags. */

@@ -247,6 +247,21 @@ class UnreadTopologyIT {
         assertThat(counts(101).total()).isZero();
     }
 
+    /** In time: follow, unfollow, follow again; the second follow processed before the unfollow. */
+    @Test
+    void shouldFollowAgainWhenTheReFollowWasProcessedBeforeTheUnfollow() {
+        follow(101, ALICE, "2026-01-01T10:00:00Z");
+        publish(1001, ALICE, "2026-01-01T10:30:00Z");
+        follow(101, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, ALICE, "2026-01-01T11:30:00Z"); // while unfollowed, which the graph cannot know yet
+        publish(1003, ALICE, "2026-01-01T12:30:00Z");
+        inputs.unfollowed(101, ALICE, "2026-01-01T11:00:00Z");
+        publish(1004, ALICE, "2026-01-01T13:00:00Z");
+
+        assertThat(fixture.unreadBlogs(101, ALICE)).containsExactly("1003", "1004");
+        assertThat(counts(101).total()).isEqualTo(2);
+    }
+
     @Test
     void shouldCountAFollowProcessedLaterAfterItsTimeThanRecentPostsAreKept() {
         Instant now = Instant.ofEpochMilli(System.currentTimeMillis());

@@ -34,6 +34,13 @@ public final class FollowerGraph {
     /** A value of one of these bytes and the time: followed again after an unfollow, or unfollowed. */
     private static final byte FOLLOWED_AGAIN = 'F';
     private static final byte UNFOLLOWED = 'U';
+    /**
+     * A following pair that also saw a later follow: the state byte ({@link #FOLLOWED_AGAIN} or this one, for a first
+     * follow), the time it follows since, and the latest follow's time. Kept because a later follow of a pair that
+     * follows implies an unfollow between the two that is yet to come (see {@link #unfollow}).
+     */
+    private static final byte FOLLOWED = 'f';
+    private static final int WITH_LATER_FOLLOW = 1 + 2 * Long.BYTES;
 
     private final KeyValueStore<Bytes, byte[]> pairs;
     private final KeyValueStore<Bytes, byte[]> counts;
@@ -65,8 +72,8 @@ public final class FollowerGraph {
 
     /**
      * Records a follow at {@code followedAtMillis}. A repeated follow changes nothing (the pair keeps its follow's
-     * time, and the count moves only when the pair starts following); a follow older than the pair's last unfollow
-     * is stale and changes nothing either.
+     * time, and the count moves only when the pair starts following), but a later one is remembered for an unfollow
+     * between the two that arrives after it; a follow older than the pair's last unfollow is stale and changes nothing.
      */
     public FollowOutcome follow(long authorId, long followerId, long followedAtMillis) {
         Bytes key = key(authorId, followerId);
@@ -77,6 +84,7 @@ public final class FollowerGraph {
             return FollowOutcome.FOLLOWING;
         }
         if (!isUnfollowed(value)) {
+            if (followedAtMillis > latestFollow(value)) pairs.put(key, withLaterFollow(value, followedAtMillis));
             return isFollowedAgain(value) && since(value) == followedAtMillis ? FollowOutcome.FOLLOWING_AGAIN : FollowOutcome.FOLLOWING;
         }
         if (followedAtMillis <= since(value)) return FollowOutcome.STALE;
@@ -86,19 +94,58 @@ public final class FollowerGraph {
     }
 
     /**
-     * Records an unfollow at {@code atMillis}; the pair stays in the store as unfollowed, so that a later follow is
-     * known as a re-follow and a replayed older follow as stale. Returns false for an unfollow older than the pair's
-     * current follow (a replay from before a re-follow), which changes nothing; true otherwise, also for a replay of
-     * the pair's last unfollow, whose effect on Redis may not have been acknowledged before a crash.
+     * What an unfollow event meant for the pair, and so for Redis.
+     *
+     * @param followedAgainAtMillis for {@link Kind#FOLLOWED_AGAIN}, the follow after the unfollow
      */
-    public boolean unfollow(long authorId, long followerId, long atMillis) {
+    public record UnfollowOutcome(Kind kind, long followedAgainAtMillis) {
+
+        public enum Kind {
+            /** Older than the pair's follow: nothing changed. */
+            STALE,
+            /** The pair follows no more (or this is that unfollow replayed): Redis drops the author's unread. */
+            UNFOLLOWED,
+            /**
+             * A follow after this unfollow was processed before it: the pair follows again since then. Redis applies
+             * the unfollow, then the re-follow (both scripts are idempotent and order-aware, so a replay is harmless).
+             */
+            FOLLOWED_AGAIN
+        }
+
+        static final UnfollowOutcome STALE = new UnfollowOutcome(Kind.STALE, 0);
+        static final UnfollowOutcome UNFOLLOWED = new UnfollowOutcome(Kind.UNFOLLOWED, 0);
+
+        static UnfollowOutcome followedAgainAt(long atMillis) {
+            return new UnfollowOutcome(Kind.FOLLOWED_AGAIN, atMillis);
+        }
+    }
+
+    /**
+     * Records an unfollow at {@code atMillis}; the pair stays in the store as unfollowed, so that a later follow is
+     * known as a re-follow and a replayed older follow as stale. An unfollow between the pair's follow and a later
+     * follow processed before it leaves the pair following again since that later follow. An unfollow older than a
+     * re-follow is stale for the graph, but Redis is told of the re-follow again: a crash may have lost the Redis
+     * writes of the unfollow that made it. Also a replay of the pair's last unfollow is told to Redis again.
+     */
+    public UnfollowOutcome unfollow(long authorId, long followerId, long atMillis) {
         Bytes key = key(authorId, followerId);
         byte[] value = pairs.get(key);
-        if (value != null && atMillis < since(value)) return false;
-        if (value != null && isUnfollowed(value) && atMillis == since(value)) return true;
-        pairs.put(key, marked(UNFOLLOWED, atMillis));
-        if (value != null && !isUnfollowed(value)) adjustCount(authorId, -1);
-        return true;
+        if (value == null || isUnfollowed(value)) {
+            if (value != null && atMillis < since(value)) return UnfollowOutcome.STALE;
+            if (value == null || atMillis > since(value)) pairs.put(key, marked(UNFOLLOWED, atMillis));
+            return UnfollowOutcome.UNFOLLOWED;
+        }
+        long since = since(value), latest = latestFollow(value);
+        if (atMillis >= latest) { // at the very moment of a follow, the unfollow wins, as in Redis (unfollow.lua)
+            pairs.put(key, marked(UNFOLLOWED, atMillis));
+            adjustCount(authorId, -1);
+            return UnfollowOutcome.UNFOLLOWED;
+        }
+        if (atMillis >= since) {
+            pairs.put(key, marked(FOLLOWED_AGAIN, latest));
+            return UnfollowOutcome.followedAgainAt(latest);
+        }
+        return isFollowedAgain(value) ? UnfollowOutcome.followedAgainAt(since) : UnfollowOutcome.STALE;
     }
 
     public long followerCount(long authorId) {
@@ -142,8 +189,16 @@ public final class FollowerGraph {
 
     /** When the pair's state began: its follow, re-follow or unfollow. */
     private static long since(byte[] value) {
-        if (value.length < Long.BYTES) return FOLLOWED_BEFORE_EVERYTHING;
-        return ByteBuffer.wrap(value).getLong(value.length - Long.BYTES);
+        return switch (value.length) {
+            case 0 -> FOLLOWED_BEFORE_EVERYTHING;
+            case Long.BYTES -> ByteBuffer.wrap(value).getLong(0);
+            default -> ByteBuffer.wrap(value).getLong(1);
+        };
+    }
+
+    /** The latest follow of a following pair: its follow or re-follow, or a later follow seen since. */
+    private static long latestFollow(byte[] value) {
+        return value.length == WITH_LATER_FOLLOW ? ByteBuffer.wrap(value).getLong(1 + Long.BYTES) : since(value);
     }
 
     private static boolean isUnfollowed(byte[] value) {
@@ -151,11 +206,16 @@ public final class FollowerGraph {
     }
 
     private static boolean isFollowedAgain(byte[] value) {
-        return value.length == Long.BYTES + 1 && value[0] == FOLLOWED_AGAIN;
+        return value.length > Long.BYTES && value[0] == FOLLOWED_AGAIN;
     }
 
     private static byte[] marked(byte state, long atMillis) {
         return ByteBuffer.allocate(1 + Long.BYTES).put(state).putLong(atMillis).array();
+    }
+
+    private static byte[] withLaterFollow(byte[] value, long laterMillis) {
+        return ByteBuffer.allocate(WITH_LATER_FOLLOW).put(isFollowedAgain(value) ? FOLLOWED_AGAIN : FOLLOWED)
+                .putLong(since(value)).putLong(laterMillis).array();
     }
 
     private void adjustCount(long authorId, int delta) {

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.readmark.processor.graph.FollowerGraph.UnfollowOutcome.UNFOLLOWED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The follower graph on in-memory stores. */
@@ -132,14 +133,15 @@ class FollowerGraphTest {
     @Test
     void shouldResolveFollowsAndUnfollowsOfAPairToTheNewestWhateverTheirOrder() {
         assertThat(graph.follow(AUTHOR, 100, 10)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
-        assertThat(graph.unfollow(AUTHOR, 100, 20)).isTrue();
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(UNFOLLOWED);
         assertThat(graph.follow(AUTHOR, 100, 10)).as("a replay from before the unfollow").isEqualTo(FollowerGraph.FollowOutcome.STALE);
-        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("the unfollow replayed: Redis may have missed it").isTrue();
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("the unfollow replayed: Redis may have missed it").isEqualTo(UNFOLLOWED);
         assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).isEmpty();
 
         assertThat(graph.follow(AUTHOR, 100, 30)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
         assertThat(graph.follow(AUTHOR, 100, 30)).as("the re-follow replayed").isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
-        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("an unfollow from before the re-follow").isFalse();
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("an unfollow from before the re-follow: Redis is told of the re-follow again")
+                .isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(30));
         assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
         assertThat(followersBefore(AUTHOR, 30)).as("followed again at 30").isEmpty();
         assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
@@ -147,10 +149,55 @@ class FollowerGraphTest {
 
     @Test
     void shouldKeepAnUnfollowThatArrivesBeforeTheFollowItUndoes() {
-        assertThat(graph.unfollow(AUTHOR, 100, 20)).isTrue();
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(UNFOLLOWED);
         assertThat(graph.follow(AUTHOR, 100, 10)).isEqualTo(FollowerGraph.FollowOutcome.STALE);
 
         assertThat(graph.followerCount(AUTHOR)).isZero();
         assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).isEmpty();
+    }
+
+    @Test
+    void shouldFollowAgainWhenAReFollowArrivesBeforeTheUnfollowItComesAfter() {
+        graph.follow(AUTHOR, 100, 10);
+        assertThat(graph.follow(AUTHOR, 100, 30)).as("while following: nothing for Redis yet").isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
+        assertThat(followersBefore(AUTHOR, 11)).as("still following since 10").containsExactly(100L);
+
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(30));
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+        assertThat(followersBefore(AUTHOR, 30)).as("followed again at 30").isEmpty();
+        assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
+        assertThat(graph.follow(AUTHOR, 100, 30)).as("the re-follow replayed").isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("the unfollow replayed").isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(30));
+    }
+
+    @Test
+    void shouldResolveTwoUnfollowsAndFollowsArrivingNewestFollowFirst() {
+        // In time: follow 10, unfollow 20, follow 30, unfollow 40, follow 50; processed 10, 50, 20, 40, 30.
+        graph.follow(AUTHOR, 100, 10);
+        graph.follow(AUTHOR, 100, 50);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(50));
+        assertThat(graph.unfollow(AUTHOR, 100, 40)).as("older than the re-follow at 50")
+                .isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(50));
+        assertThat(graph.follow(AUTHOR, 100, 30)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
+
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+        assertThat(followersBefore(AUTHOR, 50)).isEmpty();
+        assertThat(followersBefore(AUTHOR, 51)).containsExactly(100L);
+    }
+
+    @Test
+    void shouldLetAnUnfollowAtOrAfterTheLatestFollowWin() {
+        graph.follow(AUTHOR, 100, 10);
+        graph.follow(AUTHOR, 100, 30);
+        assertThat(graph.unfollow(AUTHOR, 100, 30)).as("at the very moment of the latest follow").isEqualTo(UNFOLLOWED);
+        assertThat(graph.followerCount(AUTHOR)).isZero();
+
+        graph.follow(AUTHOR, 200, 10);
+        graph.follow(AUTHOR, 200, 30);
+        assertThat(graph.unfollow(AUTHOR, 200, 40)).isEqualTo(UNFOLLOWED);
+        assertThat(graph.unfollow(AUTHOR, 300, 5)).as("a pair never seen").isEqualTo(UNFOLLOWED);
+        graph.follow(AUTHOR, 400, 10);
+        assertThat(graph.unfollow(AUTHOR, 400, 5)).as("from before the first follow").isEqualTo(FollowerGraph.UnfollowOutcome.STALE);
+        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).containsExactly(400L);
     }
 }
