@@ -60,21 +60,21 @@ final class FollowEventHandler {
                 // After an unfollow of the pair, Redis refuses the author's posts until it learns of this follow.
                 if (outcome == FollowerGraph.FollowOutcome.FOLLOWING_AGAIN) writer.follow(follower, author, at);
                 warnIfLate(followed, at);
-                deliverRecentPosts(author, follower, at, writer);
+                // Not before the time the graph's walks deliver from: a follow older than the one that pair keeps may
+                // have an unfollow between the two that was processed already, and stale.
+                deliverRecentPosts(author, follower, Math.max(at, graph.followingSince(author, follower)), writer);
             }
             case Unfollowed unfollowed -> {
                 long author = unfollowed.authorId();
                 long follower = unfollowed.followerId();
                 long at = unfollowed.at().toEpochMilli();
                 FollowerGraph.UnfollowOutcome outcome = graph.unfollow(author, follower, at);
-                if (outcome.kind() == FollowerGraph.UnfollowOutcome.Kind.STALE) return;
-                writer.unfollow(follower, author, at);
-                if (outcome.kind() == FollowerGraph.UnfollowOutcome.Kind.FOLLOWED_AGAIN) {
-                    // A later follow of the pair was processed before this unfollow: Redis learns of it after the
-                    // unfollow, which took the author's unread away, also what that follow's time let in.
-                    long since = outcome.followedAgainAtMillis();
-                    writer.follow(follower, author, since);
-                    deliverRecentPosts(author, follower, since, writer);
+                switch (outcome.kind()) {
+                    case STALE -> { }
+                    case UNFOLLOWED -> writer.unfollow(follower, author, at);
+                    // A later follow of the pair was processed before this unfollow: what was delivered since that
+                    // follow stays, what came before it goes.
+                    case FOLLOWED_AGAIN -> writer.unfollowBefore(follower, author, at, outcome.followedAgainAtMillis());
                 }
             }
         }

@@ -74,6 +74,10 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
         return "follow " + userId + " " + authorId + " " + at;
     }
 
+    static String unfollowBefore(long userId, long authorId, String unfollowedAt, String followedAgainAt) {
+        return "unfollowBefore " + userId + " " + authorId + " " + unfollowedAt + " " + followedAgainAt;
+    }
+
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         calls.add(deliver(userId, authorId, blogId, time(publishedAtMillis)));
@@ -113,6 +117,11 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     @Override
     public void follow(long userId, long authorId, long atMillis) {
         calls.add(follow(userId, authorId, time(atMillis)));
+    }
+
+    @Override
+    public void unfollowBefore(long userId, long authorId, long unfollowedAtMillis, long followedAgainAtMillis) {
+        calls.add(unfollowBefore(userId, authorId, time(unfollowedAtMillis), time(followedAgainAtMillis)));
     }
 
     static String noticePublished(String audience, long noticeId, String at, String expiresAt) {

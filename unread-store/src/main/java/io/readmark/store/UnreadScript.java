@@ -26,6 +26,7 @@ public enum UnreadScript {
     INBOX_SEEN("inbox_seen.lua"),
     UNFOLLOW("unfollow.lua"),
     FOLLOW("follow.lua"),
+    UNFOLLOW_BEFORE("unfollow_before.lua"),
     NOTICE_PUBLISH("notice_publish.lua"),
     NOTICE_WITHDRAW("notice_withdraw.lua"),
     AUDIENCE_MEMBER("audience_member.lua"),

@@ -237,7 +237,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     /** One step of an all-read: raises the user's floor and scans the next counts fields from {@code cursor}. */
     private Write allReadStep(long userId, byte[] readAt, byte[] cursor) {
         return new Write(UnreadScript.ALL_READ, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId),
-                utf8(noticeKeys.audiences(userId))},
+                utf8(noticeKeys.audiences(userId)), keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{readAt, cursor, ALL_READ_SCAN}, reply -> allReadNext(userId, readAt, (List<?>) reply));
     }
 
@@ -276,6 +276,15 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     public void follow(long userId, long authorId, long atMillis) {
         submit(UnreadScript.FOLLOW, new byte[][]{keys.floorsBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
+    }
+
+    @Override
+    public void unfollowBefore(long userId, long authorId, long unfollowedAtMillis, long followedAgainAtMillis) {
+        submit(UnreadScript.UNFOLLOW_BEFORE,
+                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId), keys.mergedBytes(userId),
+                        keys.liveBytes(userId), keys.changesBytes(userId)},
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(unfollowedAtMillis), UnreadKeys.decimal(followedAgainAtMillis),
+                        MergedMember.authorPrefix(authorId)});
     }
 
     @Override

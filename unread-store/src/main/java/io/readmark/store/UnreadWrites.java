@@ -59,6 +59,13 @@ public interface UnreadWrites {
     void follow(long userId, long authorId, long atMillis);
 
     /**
+     * The user stopped following the author at {@code unfollowedAtMillis} and followed again at
+     * {@code followedAgainAtMillis}, and the re-follow was processed first: the state {@link #unfollow} then
+     * {@link #follow} leave, but the author's unread published after the re-follow, delivered meanwhile, stays.
+     */
+    void unfollowBefore(long userId, long authorId, long unfollowedAtMillis, long followedAgainAtMillis);
+
+    /**
      * A notice was published to an audience, stored once for all its members; {@code expiresAtMillis} is 0 for a notice
      * that does not expire.
      */

@@ -95,7 +95,8 @@ class AllReadIT {
         assertThat(redis.reader().counts(user).total()).isEqualTo(2L * authors);
 
         List<Object> firstStep = redis.sync.eval(UnreadScript.ALL_READ.body(), ScriptOutputType.MULTI,
-                new String[]{redis.keys.floors(user), redis.keys.counts(user), new NoticeKeys(redis.keys.prefix()).audiences(user)}, Long.toString(T0 + 50), "0", "100");
+                new String[]{redis.keys.floors(user), redis.keys.counts(user), new NoticeKeys(redis.keys.prefix()).audiences(user),
+                        redis.keys.live(user), redis.keys.changes(user)}, Long.toString(T0 + 50), "0", "100");
         assertThat(firstStep.size()).as("one step scans about COUNT fields, not the hash").isBetween(2, 400);
 
         writer.allRead(user, T0 + 50);
@@ -114,7 +115,8 @@ class AllReadIT {
         writer.awaitAcknowledged();
         // Only the first step applied (a crash before the removals), then the event is processed again.
         redis.sync.eval(UnreadScript.ALL_READ.body(), ScriptOutputType.MULTI,
-                new String[]{redis.keys.floors(user), redis.keys.counts(user), new NoticeKeys(redis.keys.prefix()).audiences(user)}, Long.toString(T0), "0", "100");
+                new String[]{redis.keys.floors(user), redis.keys.counts(user), new NoticeKeys(redis.keys.prefix()).audiences(user),
+                        redis.keys.live(user), redis.keys.changes(user)}, Long.toString(T0), "0", "100");
         assertThat(redis.reader().counts(user).total()).isEqualTo(300);
         writer.allRead(user, T0);
         writer.awaitAcknowledged();

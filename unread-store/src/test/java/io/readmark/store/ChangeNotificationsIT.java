@@ -101,6 +101,25 @@ class ChangeNotificationsIT {
         assertThat(published()).containsExactly("notice 5", "notice-read 5", "notice-read 7", "notice 6", "notice-read");
     }
 
+    /**
+     * Broadcast notices are counted when read, from the audiences' keys: a floor that moved for a member of some
+     * audience may have made some read, so the streams hear of it; for others, or for a replay, nothing is published.
+     */
+    @Test
+    void shouldPublishAMovedNoticeFloorToAMemberOfAnAudience() throws InterruptedException {
+        writer.noticesAllRead(user, T0);
+        writer.audienceJoined(user, "team-" + user, T0 + 1);
+        assertThat(published()).as("no audience yet when the floor moved").containsExactly("joined team-" + user);
+
+        writer.noticesAllRead(user, T0 + 2);
+        writer.noticesAllRead(user, T0 + 2);
+        writer.noticesAllRead(user, T0 + 1);
+        writer.allRead(user, T0 + 3);
+        writer.allRead(user, T0 + 3);
+        writer.noticesAllRead(user, T0 + 3); // under the all-read's floor: no broadcast becomes read
+        assertThat(published()).containsExactly("notice-read", "notice-read");
+    }
+
     @Test
     void shouldAnnounceABroadcastOnItsAudienceChannelWhenTheLiveSetChanged() throws InterruptedException {
         String channel = new NoticeKeys(redis.keys.prefix()).audienceChanges("team-" + user);

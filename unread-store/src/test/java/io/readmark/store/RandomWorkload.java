@@ -46,6 +46,8 @@ final class RandomWorkload {
     /** Authors of blogs read before they are published: a read names the blog's real author. */
     private final Map<Long, Long> futureAuthors = new HashMap<>();
     private long nextBlog = 1;
+    /** {user, authorId, unfollowedAt} of an unfollow whose re-follow is yet to be sent before it, or null. */
+    private long[] overtakenUnfollow;
     /** Notice ids, broadcast and targeted alike. */
     private long nextNotice = 1;
     static final List<String> AUDIENCES = List.of("a.1", "a.2", "everyone");
@@ -155,11 +157,25 @@ final class RandomWorkload {
         }
     }
 
+    /**
+     * A follow or an unfollow, or an unfollow whose re-follow overtakes it: the pair keeps getting posts until the
+     * re-follow's time, and the next call sends the two as the processor then does ({@link UnreadOp.UnfollowBefore}).
+     */
     private void followOrUnfollow() {
         long author = 1 + random.nextInt(AUTHORS);
         long user = 1 + random.nextInt(USERS);
         // On the clock of the posts: between the last post and the next.
         long at = T0 + (nextBlog / 2) * 1_000 + 250 + random.nextInt(500);
+        if (overtakenUnfollow != null) {
+            long followedAgainAt = Math.max(at, overtakenUnfollow[2] + 1);
+            authorStream.add(new UnreadOp.UnfollowBefore(overtakenUnfollow[0], overtakenUnfollow[1], overtakenUnfollow[2], followedAgainAt));
+            overtakenUnfollow = null;
+            return;
+        }
+        if (followers.get((int) author).contains(user) && random.nextInt(3) == 0) {
+            overtakenUnfollow = new long[]{user, authorId((int) author), at};
+            return;
+        }
         if (followers.get((int) author).remove(user)) {
             authorStream.add(new UnreadOp.Unfollow(user, authorId((int) author), at));
         } else {

@@ -101,6 +101,18 @@ final class UnreadModel {
         floors(user).merge(author, at, Math::max);
     }
 
+    /**
+     * An unfollow and the re-follow after it, the re-follow processed first: what was published after the re-follow
+     * stays, the rest goes; nothing when the pair's last change is the re-follow or newer.
+     */
+    void unfollowBefore(long user, long author, long unfollowedAt, long followedAgainAt) {
+        Membership last = memberships(user).get(author);
+        if (last != null && last.at() >= followedAgainAt) return;
+        memberships(user).put(author, new Membership(true, followedAgainAt));
+        unread(user, author).removeIf(e -> e.score() <= followedAgainAt);
+        floors(user).merge(author, unfollowedAt, Math::max);
+    }
+
     /** Only a follow after the pair's last unfollow or re-follow changes anything. */
     void follow(long user, long author, long at) {
         Membership last = memberships(user).get(author);

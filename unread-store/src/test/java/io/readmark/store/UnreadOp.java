@@ -51,6 +51,11 @@ sealed interface UnreadOp {
         public void applyTo(UnreadWriter writer) { writer.unfollow(user, author, at); }
     }
 
+    record UnfollowBefore(long user, long author, long unfollowedAt, long followedAgainAt) implements UnreadOp {
+        public void applyTo(UnreadModel model) { model.unfollowBefore(user, author, unfollowedAt, followedAgainAt); }
+        public void applyTo(UnreadWriter writer) { writer.unfollowBefore(user, author, unfollowedAt, followedAgainAt); }
+    }
+
     /** {@code expiresAt} 0: never expires. */
     record NoticePublished(String audience, long notice, long publishedAt, long expiresAt) implements UnreadOp {
         public void applyTo(UnreadModel model) { model.noticePublished(audience, notice, publishedAt, expiresAt); }

@@ -181,6 +181,37 @@ class UnreadScriptsIT {
         redis.assertInvariants(user);
     }
 
+    /**
+     * An unfollow whose re-follow was processed first: what was delivered meanwhile and published after the re-follow
+     * stays, as it would had the two come in their order before those deliveries; replays and older changes are ignored.
+     */
+    @Test
+    void shouldKeepWhatCameAfterTheReFollowWhenTheUnfollowComesAfterIt() {
+        long user = user();
+        writer.deliver(user, ALICE, 1, T0 + 5);
+        writer.deliver(user, ALICE, 2, T0 + 15);  // published while the user did not follow
+        writer.deliver(user, ALICE, 3, T0 + 25);
+        writer.inboxSeen(user, T0 + 30);
+        writer.unfollowBefore(user, ALICE, T0 + 10, T0 + 20);
+        writer.unfollowBefore(user, ALICE, T0 + 10, T0 + 20);
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.follow(user, ALICE, T0 + 20);
+        writer.deliver(user, ALICE, 4, T0 + 18); // a big-V chunk from before
+        writer.deliver(user, ALICE, 5, T0 + 35);
+        apply();
+
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("3", "5");
+        assertThat(redis.sync.hget(redis.keys.floors(user), "m" + ALICE)).isEqualTo("F" + (T0 + 20));
+        assertThat(byAuthor(user)).containsExactly(Map.entry(ALICE, 2L));
+        redis.assertInvariants(user);
+
+        writer.unfollow(user, ALICE, T0 + 40);
+        writer.unfollowBefore(user, ALICE, T0 + 30, T0 + 38); // older than the unfollow Redis has: nothing
+        apply();
+        assertThat(total(user)).isZero();
+        redis.assertInvariants(user);
+    }
+
     @Test
     void shouldKeepOnlyTheNewestUnreadPerAuthorWithCountsEqualToWhatIsKept() {
         long user = user();

@@ -9,6 +9,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 
@@ -31,16 +32,17 @@ public final class FollowerGraph {
     public static final String COUNTS_STORE_NAME = "follower-counts";
     /** Pairs stored before follow times were kept have an empty value: followed before any post. */
     private static final long FOLLOWED_BEFORE_EVERYTHING = Long.MIN_VALUE;
-    /** A value of one of these bytes and the time: followed again after an unfollow, or unfollowed. */
+    /**
+     * A value of one of these bytes and the time: followed again after an unfollow, or unfollowed. A following pair's
+     * value may go on with later follows (ascending), each a follow newer than the pair's follow seen while it
+     * followed: that means an unfollow between the two yet to come (see {@link #unfollow}). A first follow with later
+     * follows has the state byte {@link #FOLLOWED}; without them it is the time alone.
+     */
     private static final byte FOLLOWED_AGAIN = 'F';
     private static final byte UNFOLLOWED = 'U';
-    /**
-     * A following pair that also saw a later follow: the state byte ({@link #FOLLOWED_AGAIN} or this one, for a first
-     * follow), the time it follows since, and the latest follow's time. Kept because a later follow of a pair that
-     * follows implies an unfollow between the two that is yet to come (see {@link #unfollow}).
-     */
     private static final byte FOLLOWED = 'f';
-    private static final int WITH_LATER_FOLLOW = 1 + 2 * Long.BYTES;
+    /** More later follows of one pair than this (a pathological producer) keep the newest. */
+    static final int MAX_LATER_FOLLOWS = 16;
 
     private final KeyValueStore<Bytes, byte[]> pairs;
     private final KeyValueStore<Bytes, byte[]> counts;
@@ -71,9 +73,10 @@ public final class FollowerGraph {
     }
 
     /**
-     * Records a follow at {@code followedAtMillis}. A repeated follow changes nothing (the pair keeps its follow's
-     * time, and the count moves only when the pair starts following), but a later one is remembered for an unfollow
-     * between the two that arrives after it; a follow older than the pair's last unfollow is stale and changes nothing.
+     * Records a follow at {@code followedAtMillis}. A repeated follow changes nothing for the graph's walks (the pair
+     * keeps its follow's time, and the count moves only when the pair starts following), but a later one is kept for
+     * an unfollow between the two that arrives after it; a follow older than the pair's last unfollow is stale and
+     * changes nothing.
      */
     public FollowOutcome follow(long authorId, long followerId, long followedAtMillis) {
         Bytes key = key(authorId, followerId);
@@ -84,13 +87,23 @@ public final class FollowerGraph {
             return FollowOutcome.FOLLOWING;
         }
         if (!isUnfollowed(value)) {
-            if (followedAtMillis > latestFollow(value)) pairs.put(key, withLaterFollow(value, followedAtMillis));
-            return isFollowedAgain(value) && since(value) == followedAtMillis ? FollowOutcome.FOLLOWING_AGAIN : FollowOutcome.FOLLOWING;
+            long since = since(value);
+            if (followedAtMillis > since) pairs.put(key, withLaterFollow(value, followedAtMillis));
+            return isFollowedAgain(value) && since == followedAtMillis ? FollowOutcome.FOLLOWING_AGAIN : FollowOutcome.FOLLOWING;
         }
         if (followedAtMillis <= since(value)) return FollowOutcome.STALE;
         pairs.put(key, marked(FOLLOWED_AGAIN, followedAtMillis));
         adjustCount(authorId, +1);
         return FollowOutcome.FOLLOWING_AGAIN;
+    }
+
+    /**
+     * Since when the pair follows, as the graph's walks see it ({@link Long#MIN_VALUE} for a pair that followed before
+     * follow times were kept, or that does not follow).
+     */
+    public long followingSince(long authorId, long followerId) {
+        byte[] value = pairs.get(key(authorId, followerId));
+        return value == null || isUnfollowed(value) ? FOLLOWED_BEFORE_EVERYTHING : since(value);
     }
 
     /**
@@ -106,8 +119,8 @@ public final class FollowerGraph {
             /** The pair follows no more (or this is that unfollow replayed): Redis drops the author's unread. */
             UNFOLLOWED,
             /**
-             * A follow after this unfollow was processed before it: the pair follows again since then. Redis applies
-             * the unfollow, then the re-follow (both scripts are idempotent and order-aware, so a replay is harmless).
+             * A follow after this unfollow was processed before it: the pair follows again since then. Redis takes the
+             * two as if processed in their order (both its scripts are idempotent and order-aware).
              */
             FOLLOWED_AGAIN
         }
@@ -122,10 +135,10 @@ public final class FollowerGraph {
 
     /**
      * Records an unfollow at {@code atMillis}; the pair stays in the store as unfollowed, so that a later follow is
-     * known as a re-follow and a replayed older follow as stale. An unfollow between the pair's follow and a later
-     * follow processed before it leaves the pair following again since that later follow. An unfollow older than a
-     * re-follow is stale for the graph, but Redis is told of the re-follow again: a crash may have lost the Redis
-     * writes of the unfollow that made it. Also a replay of the pair's last unfollow is told to Redis again.
+     * known as a re-follow and a replayed older follow as stale. An unfollow after the pair's follow but before a later
+     * follow processed already leaves the pair following again since the first such follow. An unfollow older than
+     * a re-follow is stale for the graph, but Redis is told of the re-follow again, as a crash may have lost the Redis
+     * write of the unfollow that made it; a replay of the pair's last unfollow is told again too.
      */
     public UnfollowOutcome unfollow(long authorId, long followerId, long atMillis) {
         Bytes key = key(authorId, followerId);
@@ -135,17 +148,22 @@ public final class FollowerGraph {
             if (value == null || atMillis > since(value)) pairs.put(key, marked(UNFOLLOWED, atMillis));
             return UnfollowOutcome.UNFOLLOWED;
         }
-        long since = since(value), latest = latestFollow(value);
-        if (atMillis >= latest) { // at the very moment of a follow, the unfollow wins, as in Redis (unfollow.lua)
+        long since = since(value);
+        if (atMillis < since) return isFollowedAgain(value) ? UnfollowOutcome.followedAgainAt(since) : UnfollowOutcome.STALE;
+        // At the very moment of a follow, the unfollow wins, as in Redis (unfollow.lua).
+        int count = laterFollows(value);
+        int next = 0;
+        while (next < count && laterFollow(value, next) <= atMillis) next++;
+        if (next == count) {
             pairs.put(key, marked(UNFOLLOWED, atMillis));
             adjustCount(authorId, -1);
             return UnfollowOutcome.UNFOLLOWED;
         }
-        if (atMillis >= since) {
-            pairs.put(key, marked(FOLLOWED_AGAIN, latest));
-            return UnfollowOutcome.followedAgainAt(latest);
-        }
-        return isFollowedAgain(value) ? UnfollowOutcome.followedAgainAt(since) : UnfollowOutcome.STALE;
+        long again = laterFollow(value, next);
+        ByteBuffer followedAgain = ByteBuffer.allocate(1 + Long.BYTES * (count - next)).put(FOLLOWED_AGAIN).putLong(again);
+        for (int i = next + 1; i < count; i++) followedAgain.putLong(laterFollow(value, i));
+        pairs.put(key, followedAgain.array());
+        return UnfollowOutcome.followedAgainAt(again);
     }
 
     public long followerCount(long authorId) {
@@ -196,9 +214,12 @@ public final class FollowerGraph {
         };
     }
 
-    /** The latest follow of a following pair: its follow or re-follow, or a later follow seen since. */
-    private static long latestFollow(byte[] value) {
-        return value.length == WITH_LATER_FOLLOW ? ByteBuffer.wrap(value).getLong(1 + Long.BYTES) : since(value);
+    private static int laterFollows(byte[] value) {
+        return value.length <= Long.BYTES ? 0 : (value.length - 1) / Long.BYTES - 1;
+    }
+
+    private static long laterFollow(byte[] value, int index) {
+        return ByteBuffer.wrap(value).getLong(1 + Long.BYTES * (index + 1));
     }
 
     private static boolean isUnfollowed(byte[] value) {
@@ -213,9 +234,22 @@ public final class FollowerGraph {
         return ByteBuffer.allocate(1 + Long.BYTES).put(state).putLong(atMillis).array();
     }
 
+    /** The following pair's value with {@code laterMillis} among its later follows (unchanged if it is there). */
     private static byte[] withLaterFollow(byte[] value, long laterMillis) {
-        return ByteBuffer.allocate(WITH_LATER_FOLLOW).put(isFollowedAgain(value) ? FOLLOWED_AGAIN : FOLLOWED)
-                .putLong(since(value)).putLong(laterMillis).array();
+        long[] later = new long[laterFollows(value) + 1];
+        int count = 0;
+        for (int i = 0; i < later.length - 1; i++) {
+            long follow = laterFollow(value, i);
+            if (follow == laterMillis) return value;
+            later[count++] = follow;
+        }
+        later[count++] = laterMillis;
+        Arrays.sort(later, 0, count);
+        int from = Math.max(0, count - MAX_LATER_FOLLOWS);
+        ByteBuffer result = ByteBuffer.allocate(1 + Long.BYTES * (1 + count - from))
+                .put(isFollowedAgain(value) ? FOLLOWED_AGAIN : FOLLOWED).putLong(since(value));
+        for (int i = from; i < count; i++) result.putLong(later[i]);
+        return result.array();
     }
 
     private void adjustCount(long authorId, int delta) {

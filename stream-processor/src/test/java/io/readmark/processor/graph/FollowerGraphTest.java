@@ -172,17 +172,49 @@ class FollowerGraphTest {
 
     @Test
     void shouldResolveTwoUnfollowsAndFollowsArrivingNewestFollowFirst() {
-        // In time: follow 10, unfollow 20, follow 30, unfollow 40, follow 50; processed 10, 50, 20, 40, 30.
+        // In time: follow 10, unfollow 20, follow 30, unfollow 40, follow 50; processed 10, 50, 30, 20, 40.
         graph.follow(AUTHOR, 100, 10);
         graph.follow(AUTHOR, 100, 50);
-        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(50));
-        assertThat(graph.unfollow(AUTHOR, 100, 40)).as("older than the re-follow at 50")
-                .isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(50));
-        assertThat(graph.follow(AUTHOR, 100, 30)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
+        graph.follow(AUTHOR, 100, 30);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(30));
+        assertThat(graph.unfollow(AUTHOR, 100, 40)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(50));
 
         assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
         assertThat(followersBefore(AUTHOR, 50)).isEmpty();
         assertThat(followersBefore(AUTHOR, 51)).containsExactly(100L);
+    }
+
+    @Test
+    void shouldFollowAgainSinceTheFirstFollowAfterTheUnfollowNotTheLatest() {
+        // In time: follow 1, unfollow 2, follow 3, follow 5 again (a repeated follow); the unfollow processed last.
+        graph.follow(AUTHOR, 100, 1);
+        graph.follow(AUTHOR, 100, 5);
+        graph.follow(AUTHOR, 100, 3);
+        assertThat(graph.unfollow(AUTHOR, 100, 2)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(3));
+        assertThat(graph.followingSince(AUTHOR, 100)).isEqualTo(3);
+        // And when the unfollow came between the two later follows instead:
+        graph.follow(AUTHOR, 200, 1);
+        graph.follow(AUTHOR, 200, 3);
+        graph.follow(AUTHOR, 200, 5);
+        assertThat(graph.unfollow(AUTHOR, 200, 4)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(5));
+    }
+
+    @Test
+    void shouldKeepLaterFollowsOfAPairStoredBeforeFollowTimesWereKept() {
+        pairs.put(Bytes.wrap(ByteBuffer.allocate(16).putLong(AUTHOR).putLong(100).array()), new byte[0]);
+        graph.follow(AUTHOR, 100, 30);
+        assertThat(followersBefore(AUTHOR, 1)).as("still followed before everything").containsExactly(100L);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(30));
+        assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
+        assertThat(followersBefore(AUTHOR, 30)).isEmpty();
+    }
+
+    @Test
+    void shouldKeepTheNewestLaterFollowsOfAPairThatHasTooMany() {
+        graph.follow(AUTHOR, 100, 0);
+        for (int later = 1; later <= FollowerGraph.MAX_LATER_FOLLOWS + 4; later++) graph.follow(AUTHOR, 100, 10L * later);
+        assertThat(graph.unfollow(AUTHOR, 100, 5)).as("the four oldest later follows were dropped")
+                .isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(50));
     }
 
     @Test

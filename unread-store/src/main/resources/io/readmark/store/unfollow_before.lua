@@ -1,0 +1,21 @@
+-- unfollow_before.lua: a user stopped following an author and followed again later, and the re-follow was processed
+-- first (unfollow.lua then follow.lua, in the other order). Deliveries made meanwhile stay for posts published after
+-- the re-follow; what was published at or before it goes, as the unfollow and the gap after it would have kept it out.
+-- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:floors   KEYS[4] rm:{u:U}:merged
+-- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)
+-- ARGV[1] authorId  ARGV[2] unfollowed at (ms)  ARGV[3] followed again at (ms)  ARGV[4] authorId as the 8 bytes that
+-- start its merged members
+-- Returns how many unread blogs were dropped. Leaves what the two events leave in their order: mA = F<followed again
+-- at>, so deliveries of the author's posts at or before it are refused (deliver.lua), and the author's floor raised
+-- to the unfollow time. Idempotent and order-aware as those two: nothing when the pair's last recorded change is the
+-- re-follow or newer (a later unfollow, which dropped the set, or a follow after it).
+local author, unfollowed_at, followed_at = ARGV[1], ARGV[2], ARGV[3]
+local field = 'm' .. author
+local membership = redis.call('HGET', KEYS[3], field)
+if membership and tonumber(string.sub(membership, 2)) >= tonumber(followed_at) then return 0 end
+redis.call('HSET', KEYS[3], field, 'F' .. followed_at)
+local floor = redis.call('HGET', KEYS[3], author)
+if not floor or tonumber(unfollowed_at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, unfollowed_at) end
+local dropped = remove_through(KEYS[1], KEYS[2], KEYS[4], author, followed_at, ARGV[4], redis.call('HGET', KEYS[3], 'seen'))
+if dropped > 0 then notify(KEYS[5], KEYS[6], 'unfollowed', author) end
+return dropped
