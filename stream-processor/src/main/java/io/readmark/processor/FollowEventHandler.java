@@ -60,9 +60,7 @@ final class FollowEventHandler {
                 // After an unfollow of the pair, Redis refuses the author's posts until it learns of this follow.
                 if (outcome == FollowerGraph.FollowOutcome.FOLLOWING_AGAIN) writer.follow(follower, author, at);
                 warnIfLate(followed, at);
-                // Not before the time the graph's walks deliver from: a follow older than the one that pair keeps may
-                // have an unfollow between the two that was processed already, and stale.
-                deliverRecentPosts(author, follower, Math.max(at, graph.followingSince(author, follower)), writer);
+                deliverRecentPosts(author, follower, at, writer);
             }
             case Unfollowed unfollowed -> {
                 long author = unfollowed.authorId();
@@ -73,8 +71,12 @@ final class FollowEventHandler {
                     case STALE -> { }
                     case UNFOLLOWED -> writer.unfollow(follower, author, at);
                     // A later follow of the pair was processed before this unfollow: what was delivered since that
-                    // follow stays, what came before it goes.
-                    case FOLLOWED_AGAIN -> writer.unfollowBefore(follower, author, at, outcome.followedAgainAtMillis());
+                    // follow stays, what came before it goes; and the recent posts since it are sent again, for what
+                    // Redis refused under another order's unfollow (a rebuild stopped midway, a crash).
+                    case FOLLOWED_AGAIN -> {
+                        writer.unfollowBefore(follower, author, at, outcome.followedAgainAtMillis());
+                        deliverRecentPosts(author, follower, outcome.followedAgainAtMillis(), writer);
+                    }
                 }
             }
         }

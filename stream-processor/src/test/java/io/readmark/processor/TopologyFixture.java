@@ -26,13 +26,20 @@ final class TopologyFixture implements AutoCloseable {
     private static final RedisConnections REDIS =
             RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
 
-    final UnreadKeys keys = new UnreadKeys("topology-" + UUID.randomUUID());
+    final UnreadKeys keys;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final ProcessorMeters meters = new ProcessorMeters(registry);
-    final ThreadWriters writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
+    final ThreadWriters writers;
     final TopologyTestDriver driver;
 
     TopologyFixture(BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) {
+        this(new UnreadKeys("topology-" + UUID.randomUUID()), topology);
+    }
+
+    /** A topology with state stores of its own that writes the keys another fixture wrote, as a second run would. */
+    TopologyFixture(UnreadKeys keys, BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) {
+        this.keys = keys;
+        writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
         driver = TestDrivers.start(topology.apply(writers, meters));
     }
 
@@ -40,6 +47,11 @@ final class TopologyFixture implements AutoCloseable {
     UnreadCounts counts(long userId) {
         writers.awaitCurrentThread();
         return new UnreadReader(REDIS.shared(), keys).counts(userId);
+    }
+
+    /** Returns once Redis acknowledged everything the topology wrote so far. */
+    void awaitWrites() {
+        writers.awaitCurrentThread();
     }
 
     long unread(long userId) {

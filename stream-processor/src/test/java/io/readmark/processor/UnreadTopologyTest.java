@@ -261,7 +261,8 @@ class UnreadTopologyTest {
 
     /**
      * A re-follow processed before the unfollow it comes after (a producer that spreads a pair's events over
-     * partitions): the unfollow, when it comes, goes to Redis with the re-follow, which keeps what was delivered after it.
+     * partitions): the unfollow, when it comes, goes to Redis with the re-follow, which keeps what was delivered after it,
+     * and the recent posts after the re-follow are sent again (for what another order's unfollow may have refused).
      */
     @Test
     void shouldFollowAgainWhenTheReFollowWasProcessedBeforeTheUnfollow() {
@@ -276,15 +277,17 @@ class UnreadTopologyTest {
                 deliver(101, ALICE, 1001, "2026-01-01T11:30:00Z"),
                 deliver(101, ALICE, 1002, "2026-01-01T12:30:00Z"),
                 unfollowBefore(101, ALICE, "2026-01-01T11:00:00Z", "2026-01-01T12:00:00Z"),
+                deliver(101, ALICE, 1002, "2026-01-01T12:30:00Z"),
                 deliver(101, ALICE, 1003, "2026-01-01T13:00:00Z"));
     }
 
     /**
-     * In time: follow, post, unfollow, post, re-follow; processed re-follow, unfollow (stale), then the first follow:
-     * the recent posts go to the follower from the re-follow on, as the graph's walks do, not from the first follow.
+     * In time: follow, post, unfollow, post, re-follow; processed re-follow, then the unfollow, older than the follow
+     * the graph has: Redis hears of that follow as a re-follow after the unfollow, and so refuses the posts the first
+     * follow, processed last, then sends (FollowOrderIT shows the end state on a real Redis).
      */
     @Test
-    void shouldNotGiveTheFirstFollowWhatCameBeforeAReFollowProcessedAheadOfIt() {
+    void shouldTellRedisOfAFollowAsARefollowWhenAnOlderUnfollowComesAfterIt() {
         inputs.published(1001, ALICE, "2026-01-01T10:30:00Z");
         inputs.published(1002, ALICE, "2026-01-01T11:30:00Z");
         inputs.followed(101, ALICE, "2026-01-01T12:00:00Z");
@@ -292,7 +295,11 @@ class UnreadTopologyTest {
         inputs.followed(101, ALICE, "2026-01-01T10:00:00Z");
         inputs.published(1003, ALICE, "2026-01-01T12:30:00Z");
 
-        assertThat(writes.writes()).containsExactly(deliver(101, ALICE, 1003, "2026-01-01T12:30:00Z"));
+        assertThat(writes.writes()).containsExactly(
+                unfollowBefore(101, ALICE, "2026-01-01T11:00:00Z", "2026-01-01T12:00:00Z"),
+                deliver(101, ALICE, 1001, "2026-01-01T10:30:00Z"),
+                deliver(101, ALICE, 1002, "2026-01-01T11:30:00Z"),
+                deliver(101, ALICE, 1003, "2026-01-01T12:30:00Z"));
     }
 
     /** An unfollow processed before the follow it undoes (a producer that spreads an author's follows at random). */

@@ -1,7 +1,7 @@
 -- all_read.lua: a user read everything of every author published at or before a moment.
 -- KEYS[1] rm:{u:U}:floors   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:audiences (its #floor: notices.lua)
--- KEYS[4] rm:{u:U}:live  KEYS[5] rm:{u:U}:changes (notify.lua: a member of some audience hears of the floor's move,
--- which may have passed broadcast notices; each author's removal is told by all_read_author.lua)
+-- KEYS[4] rm:{u:U}:live  KEYS[5] rm:{u:U}:changes (notify.lua: the notice floor's move, which may have passed broadcast
+-- notices, is told here; each author's removal by all_read_author.lua)
 -- ARGV[1] readAt (ms)  ARGV[2] HSCAN cursor of counts ('0' on the first call)  ARGV[3] HSCAN COUNT
 -- Returns {next cursor, field, ...}: the next fields of counts, author fields and others alike. The caller removes
 -- each author's unread up to readAt (all_read_author.lua: key names are built by the caller, never here) and calls
@@ -16,7 +16,7 @@ if not floor or tonumber(read_at) > tonumber(floor) then
   local notices_floor_before = notice_floor(KEYS[1])
   redis.call('HSET', KEYS[1], 'all', read_at)
   copy_notice_floor(KEYS[1], KEYS[3])
-  if notice_floor(KEYS[1]) > notices_floor_before and has_memberships(KEYS[3]) then notify(KEYS[4], KEYS[5], 'notice-read') end
+  if notice_floor(KEYS[1]) > notices_floor_before then notify(KEYS[4], KEYS[5], 'notice-read') end
 end
 local reply = redis.call('HSCAN', KEYS[2], cursor, 'COUNT', ARGV[3])
 local found = {reply[1]}

@@ -25,18 +25,6 @@ local function copy_notice_floor(floors_key, audiences_key)
   if larger and tonumber(larger) > 0 then redis.call('HSET', audiences_key, '#floor', larger) end
 end
 
--- Whether the user is a member of some audience: the audiences hash holds a field per audience beside its bookkeeping
--- fields #floor and #reads. A floor that moved may then have passed broadcast notices (which notices it passed, only
--- the audiences' own keys tell, in other slots): the scripts that raise it tell the user's streams.
-local function has_memberships(audiences_key)
-  local bookkeeping = redis.call('HMGET', audiences_key, '#floor', '#reads')
-  local fields = redis.call('HLEN', audiences_key)
-  for i = 1, 2 do
-    if bookkeeping[i] then fields = fields - 1 end
-  end
-  return fields > 0
-end
-
 -- Whether the inbox entry (id, its score as a number) counts as unread under the floor.
 local function notice_unread(reads_key, id, score, floor)
   return score > floor and not redis.call('ZSCORE', reads_key, id)

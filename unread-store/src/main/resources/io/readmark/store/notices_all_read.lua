@@ -3,8 +3,8 @@
 -- KEYS[1] rm:{u:U}:floors  KEYS[2] rm:{u:U}:notices (inbox)  KEYS[3] rm:{u:U}:notice-reads  KEYS[4] rm:{u:U}:counts
 -- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)  KEYS[7] rm:{u:U}:audiences
 -- ARGV[1] readAt ms  ARGV[2] the floors field: 'notices' or 'all'
--- Returns the change of counts.notices. Tells the user's streams when that changed, or when the floor moved for a member
--- of an audience (its broadcasts are counted when read, see has_memberships).
+-- Returns the change of counts.notices. Tells the user's streams when that changed, or when the floor moved (it may
+-- have passed broadcasts, which are counted when read).
 -- The floor only moves forward; counts.notices is then counted again over the inbox entries above the floors, at
 -- most the inbox cap of them, each looked up in the marks: O(cap log n). Idempotent: a replay counts the same.
 -- The larger floor is copied to the audiences hash (field #floor, see notices.lua), which a counts read fetches anyway.
@@ -20,8 +20,9 @@ if unread > 0 then
 else
   redis.call('HDEL', KEYS[4], 'notices')
 end
--- Also when the floor moved for a member of some audience: broadcast notices may have become read (see has_memberships).
-if unread ~= before or (notice_floor(KEYS[1]) > floor_before and has_memberships(KEYS[7])) then
+-- Also when the floor moved: broadcasts (everyone's and the audiences') are counted when read, from keys in other
+-- slots, so whether it passed one only a read can tell.
+if unread ~= before or notice_floor(KEYS[1]) > floor_before then
   notify(KEYS[5], KEYS[6], 'notice-read')
 end
 return unread - before

@@ -6,14 +6,18 @@
 -- ARGV[1] authorId  ARGV[2] unfollowed at (ms)  ARGV[3] followed again at (ms)  ARGV[4] authorId as the 8 bytes that
 -- start its merged members
 -- Returns how many unread blogs were dropped. Leaves what the two events leave in their order: mA = F<followed again
--- at>, so deliveries of the author's posts at or before it are refused (deliver.lua), and the author's floor raised
--- to the unfollow time. Idempotent and order-aware as those two: nothing when the pair's last recorded change is the
--- re-follow or newer (a later unfollow, which dropped the set, or a follow after it).
+-- at>, so deliveries of the author's posts at or before it are refused (deliver.lua), unless mA already records that
+-- re-follow or a newer change (a later unfollow, which dropped the set, or a follow after it); and the author's floor
+-- raised to the unfollow time. Idempotent.
 local author, unfollowed_at, followed_at = ARGV[1], ARGV[2], ARGV[3]
 local field = 'm' .. author
 local membership = redis.call('HGET', KEYS[3], field)
-if membership and tonumber(string.sub(membership, 2)) >= tonumber(followed_at) then return 0 end
-redis.call('HSET', KEYS[3], field, 'F' .. followed_at)
+if not membership or tonumber(string.sub(membership, 2)) < tonumber(followed_at) then
+  redis.call('HSET', KEYS[3], field, 'F' .. followed_at)
+end
+-- Whatever mA says (a replayed re-follow may have set it already), nothing published at or before the first follow
+-- after an unfollow can be unread in event-time order: the unfollow dropped what came before it, and nothing between
+-- the two was followed.
 local floor = redis.call('HGET', KEYS[3], author)
 if not floor or tonumber(unfollowed_at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, unfollowed_at) end
 local dropped = remove_through(KEYS[1], KEYS[2], KEYS[4], author, followed_at, ARGV[4], redis.call('HGET', KEYS[3], 'seen'))

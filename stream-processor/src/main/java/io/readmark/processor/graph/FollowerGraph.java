@@ -98,15 +98,6 @@ public final class FollowerGraph {
     }
 
     /**
-     * Since when the pair follows, as the graph's walks see it ({@link Long#MIN_VALUE} for a pair that followed before
-     * follow times were kept, or that does not follow).
-     */
-    public long followingSince(long authorId, long followerId) {
-        byte[] value = pairs.get(key(authorId, followerId));
-        return value == null || isUnfollowed(value) ? FOLLOWED_BEFORE_EVERYTHING : since(value);
-    }
-
-    /**
      * What an unfollow event meant for the pair, and so for Redis.
      *
      * @param followedAgainAtMillis for {@link Kind#FOLLOWED_AGAIN}, the follow after the unfollow
@@ -114,7 +105,7 @@ public final class FollowerGraph {
     public record UnfollowOutcome(Kind kind, long followedAgainAtMillis) {
 
         public enum Kind {
-            /** Older than the pair's follow: nothing changed. */
+            /** Older than the pair's last unfollow: nothing changed. */
             STALE,
             /** The pair follows no more (or this is that unfollow replayed): Redis drops the author's unread. */
             UNFOLLOWED,
@@ -137,8 +128,9 @@ public final class FollowerGraph {
      * Records an unfollow at {@code atMillis}; the pair stays in the store as unfollowed, so that a later follow is
      * known as a re-follow and a replayed older follow as stale. An unfollow after the pair's follow but before a later
      * follow processed already leaves the pair following again since the first such follow. An unfollow older than
-     * a re-follow is stale for the graph, but Redis is told of the re-follow again, as a crash may have lost the Redis
-     * write of the unfollow that made it; a replay of the pair's last unfollow is told again too.
+     * the pair's follow changes nothing in the graph, but Redis is told of the follow as a re-follow after it: a crash
+     * may have lost the Redis writes of an earlier order, or a rebuild stopped midway left them. A replay of the pair's
+     * last unfollow is told again too.
      */
     public UnfollowOutcome unfollow(long authorId, long followerId, long atMillis) {
         Bytes key = key(authorId, followerId);
@@ -149,7 +141,9 @@ public final class FollowerGraph {
             return UnfollowOutcome.UNFOLLOWED;
         }
         long since = since(value);
-        if (atMillis < since) return isFollowedAgain(value) ? UnfollowOutcome.followedAgainAt(since) : UnfollowOutcome.STALE;
+        // An unfollow older than the pair's follow is stale for the graph, but Redis may hold what another order of
+        // these events left (a crash, a rebuild stopped midway): whatever came first, it ends as a follow then.
+        if (atMillis < since) return UnfollowOutcome.followedAgainAt(since);
         // At the very moment of a follow, the unfollow wins, as in Redis (unfollow.lua).
         int count = laterFollows(value);
         int next = 0;
