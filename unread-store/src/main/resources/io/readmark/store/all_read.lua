@@ -13,10 +13,11 @@
 local read_at, cursor = ARGV[1], ARGV[2]
 local floor = redis.call('HGET', KEYS[1], 'all')
 if not floor or tonumber(read_at) > tonumber(floor) then
-  local notices_floor_before = notice_floor(KEYS[1])
+  -- The larger notice floor moves exactly when readAt passes it.
+  local notice_floor_moved = tonumber(read_at) > notice_floor(KEYS[1])
   redis.call('HSET', KEYS[1], 'all', read_at)
   copy_notice_floor(KEYS[1], KEYS[3])
-  if notice_floor(KEYS[1]) > notices_floor_before then notify(KEYS[4], KEYS[5], 'notice-read') end
+  if notice_floor_moved then notify(KEYS[4], KEYS[5], 'notice-read') end
 end
 local reply = redis.call('HSCAN', KEYS[2], cursor, 'COUNT', ARGV[3])
 local found = {reply[1]}

@@ -9,7 +9,8 @@
 -- most the inbox cap of them, each looked up in the marks: O(cap log n). Idempotent: a replay counts the same.
 -- The larger floor is copied to the audiences hash (field #floor, see notices.lua), which a counts read fetches anyway.
 local read_at, field = ARGV[1], ARGV[2]
-local floor_before = notice_floor(KEYS[1])
+-- The larger of the two floors moves exactly when readAt passes it.
+local floor_moved = tonumber(read_at) > notice_floor(KEYS[1])
 local current = redis.call('HGET', KEYS[1], field)
 if not current or tonumber(read_at) > tonumber(current) then redis.call('HSET', KEYS[1], field, read_at) end
 copy_notice_floor(KEYS[1], KEYS[7])
@@ -22,7 +23,7 @@ else
 end
 -- Also when the floor moved: broadcasts (everyone's and the audiences') are counted when read, from keys in other
 -- slots, so whether it passed one only a read can tell.
-if unread ~= before or notice_floor(KEYS[1]) > floor_before then
+if unread ~= before or floor_moved then
   notify(KEYS[5], KEYS[6], 'notice-read')
 end
 return unread - before
