@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * {@code readmark bench}: generates the synthetic platform and runs the phases in order — on one Redis, through a
@@ -81,15 +82,15 @@ public final class Bench {
         report.detail("memory_user_author_pairs", memory.pairs());
         report.detail("memory_keys", memory.keys());
         report.detail("memory_used_bytes_delta", memory.usedMemoryDelta());
-        report.detail("memory_unread_set_bytes_avg", memory.sample().unreadSetBytes());
-        report.detail("memory_unread_set_entries_avg", memory.sample().unreadSetEntries());
-        report.detail("memory_counts_hash_bytes_avg", memory.sample().countsHashBytes());
-        report.detail("memory_counts_hash_fields_avg", memory.sample().countsHashFields());
+        reportMemory(report, "memory", memory);
         MemoryPhase.Result heavy = MemoryPhase.run(MemoryPhase.Population.heavy(), config.seed(), err);
         report.figure("bytes_per_unread_entry_heavy", heavy.bytesPerEntry());
         report.detail("memory_heavy_entries", heavy.entries());
-        report.detail("memory_heavy_unread_set_bytes_avg", heavy.sample().unreadSetBytes());
-        report.detail("memory_heavy_unread_set_entries_avg", heavy.sample().unreadSetEntries());
+        reportMemory(report, "memory_heavy", heavy);
+        MemoryPhase.Result heavyListpacks = MemoryPhase.run(MemoryPhase.Population.heavy(), config.seed(),
+                OptionalInt.of(MemoryPhase.RAISED_LISTPACK_ENTRIES), err);
+        report.detail("memory_heavy_listpack_bytes_per_entry", heavyListpacks.bytesPerEntry());
+        reportMemory(report, "memory_heavy_listpack", heavyListpacks);
 
         NoticePublishPhase.Result notices = NoticePublishPhase.run(config, err);
         report.figure("notice_publish_ms", notices.big().p99Millis());
@@ -109,6 +110,18 @@ public final class Bench {
         out.print(report.table());
         out.printf("%nwritten: %s%ntook %.0f s%n", files, seconds(started));
         return report;
+    }
+
+    /** Where a memory run's bytes per entry go, and the Redis CPU its deliveries took. */
+    private static void reportMemory(BenchReport report, String prefix, MemoryPhase.Result result) {
+        MemoryPhase.Breakdown breakdown = result.breakdown();
+        report.detail(prefix + "_sets_bytes_per_entry", breakdown.sets());
+        report.detail(prefix + "_counts_bytes_per_entry", breakdown.counts());
+        report.detail(prefix + "_merged_bytes_per_entry", breakdown.merged());
+        report.detail(prefix + "_rest_bytes_per_entry", breakdown.rest());
+        report.detail(prefix + "_unread_set_entries_avg", breakdown.setEntriesAvg());
+        report.detail(prefix + "_merged_skiplist_share", breakdown.mergedSkiplistShare());
+        report.detail(prefix + "_redis_us_per_delivery", result.redisMicrosPerDelivery());
     }
 
     private static void runStackPhases(BenchConfig config, Settings stack, PowerLawGraph graph, Workload workload,

@@ -9,6 +9,7 @@ import io.readmark.store.UnreadWriter;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
@@ -19,18 +20,24 @@ import java.util.stream.IntStream;
  * they follow) and a heavy one (every user with up to {@value #HEAVY_MAX_UNREAD} unread from each of
  * {@value #HEAVY_AUTHORS} authors), written by the product's own writer and scripts. The figure is the
  * {@code used_memory} delta over the entries counted back from Redis, so it includes every key, hash field and
- * per-key overhead.
+ * per-key overhead; {@link Breakdown} says which keys hold it, and the Redis CPU of the writes says what a layout
+ * costs the deliveries.
  */
 final class MemoryPhase {
 
-    record Result(long entries, long keys, long usedMemoryDelta, long pairs, KeySample sample) {
+    record Result(long entries, long keys, long usedMemoryDelta, long pairs, Breakdown breakdown, double redisMicrosPerDelivery) {
         double bytesPerEntry() {
             return (double) usedMemoryDelta / entries;
         }
     }
 
-    /** MEMORY USAGE of sampled keys: where the bytes per entry go (key overhead versus the entries themselves). */
-    record KeySample(double unreadSetBytes, double unreadSetEntries, double countsHashBytes, double countsHashFields) {
+    /**
+     * {@code MEMORY USAGE} (value, key name and the keyspace's entry) of sampled users' keys, per unread entry: the
+     * per-author sets, the counts hashes and the merged indexes; {@code rest} is what the used_memory delta holds
+     * beyond them (the keyspace's table, allocator slack). {@code mergedSkiplistShare} is the share of the sampled
+     * merged indexes that are skiplists rather than listpacks.
+     */
+    record Breakdown(double sets, double counts, double merged, double rest, double setEntriesAvg, double mergedSkiplistShare) {
     }
 
     /**
@@ -57,6 +64,8 @@ final class MemoryPhase {
     }
 
     static final int HEAVY_USERS = 500, HEAVY_AUTHORS = 50, HEAVY_MAX_UNREAD = 20;
+    /** Above every heavy user's merged index (at most 50 x 20 entries), so that none becomes a skiplist. */
+    static final int RAISED_LISTPACK_ENTRIES = 1024;
     private static final int SAMPLED_USERS = 200;
 
     /** Blog ids of one author's newest posts: distinct per author, realistic magnitudes. */
@@ -66,31 +75,47 @@ final class MemoryPhase {
     private MemoryPhase() {
     }
 
-    private static KeySample sample(RedisConnections redis, UnreadKeys keys, Population population, int users) {
+    private static Breakdown breakdown(RedisConnections redis, UnreadKeys keys, Population population, int users,
+                                       double bytesPerEntry) {
         var sync = redis.shared().sync();
-        long setBytes = 0, setEntries = 0, sets = 0, hashBytes = 0, hashFields = 0;
+        long setBytes = 0, sets = 0, countsBytes = 0, mergedBytes = 0, skiplists = 0, entries = 0;
         for (int user = 1; user <= users; user++) {
-            hashBytes += sync.memoryUsage(keys.counts(user));
-            hashFields += sync.hlen(keys.counts(user));
+            countsBytes += sync.memoryUsage(keys.counts(user));
+            mergedBytes += sync.memoryUsage(keys.merged(user));
+            entries += sync.zcard(keys.merged(user));
+            if ("skiplist".equals(sync.objectEncoding(keys.merged(user)))) skiplists++;
             for (int author : population.authorsOf().apply(user)) {
                 Long bytes = sync.memoryUsage(keys.unread(user, author));
                 if (bytes == null) continue; // no unread from that author: no set
                 setBytes += bytes;
-                setEntries += sync.zcard(keys.unread(user, author));
                 sets++;
             }
         }
-        return new KeySample((double) setBytes / sets, (double) setEntries / sets, (double) hashBytes / users, (double) hashFields / users);
+        double perEntry = entries;
+        double rest = bytesPerEntry - (setBytes + countsBytes + mergedBytes) / perEntry;
+        return new Breakdown(setBytes / perEntry, countsBytes / perEntry, mergedBytes / perEntry, rest,
+                (double) entries / sets, (double) skiplists / users);
     }
 
+    /** The population written with Redis's default encodings. */
     static Result run(Population population, long seed, PrintStream err) {
+        return run(population, seed, OptionalInt.empty(), err);
+    }
+
+    /**
+     * The population written on a Redis whose {@code zset-max-listpack-entries} is {@code listpackEntries} when
+     * present: a sorted set stays a listpack (compact, but linear to search and insert into) up to that many entries.
+     */
+    static Result run(Population population, long seed, OptionalInt listpackEntries, PrintStream err) {
         try (EmbeddedRedis fresh = EmbeddedRedis.start(0);
              RedisConnections redis = RedisConnections.connect(fresh.url(), Duration.ofSeconds(30), false);
              RedisStats stats = new RedisStats(redis)) {
             UnreadKeys keys = new UnreadKeys(UnreadKeys.DEFAULT_PREFIX);
             // Script cache and connection buffers exist before the baseline, so only the data is in the delta.
             redis.shared().sync().scriptLoad(UnreadScript.DELIVER_ONE.body());
+            listpackEntries.ifPresent(entries -> redis.shared().sync().configSet("zset-max-listpack-entries", Integer.toString(entries)));
             long before = stats.usedMemory();
+            double cpuBefore = stats.cpuSeconds();
 
             SplittableRandom random = new SplittableRandom(seed);
             long written = 0, pairs = 0;
@@ -111,10 +136,12 @@ final class MemoryPhase {
                 }
                 writer.awaitAcknowledged();
             }
+            double cpuSeconds = stats.cpuSeconds() - cpuBefore;
             long entries = stats.visibleDeliveries(keys, 1, population.users());
             if (entries != written) throw new IllegalStateException("memory: " + entries + " entries visible, wrote " + written);
             long delta = stats.usedMemory() - before;
-            return new Result(entries, stats.keys(), delta, pairs, sample(redis, keys, population, Math.min(population.users(), SAMPLED_USERS)));
+            Breakdown breakdown = breakdown(redis, keys, population, Math.min(population.users(), SAMPLED_USERS), (double) delta / entries);
+            return new Result(entries, stats.keys(), delta, pairs, breakdown, cpuSeconds * 1e6 / entries);
         }
     }
 }

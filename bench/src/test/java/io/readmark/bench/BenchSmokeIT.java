@@ -50,6 +50,11 @@ class BenchSmokeIT {
         assertThat(json.get("spreads").get("bigv_isolation_ratio").get("runs")).hasSize(2);
         assertThat(json.get("details").get("ceiling_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());
         assertThat(json.get("spreads").get("server_jetty_rps").get("runs")).hasSize(2);
+        // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
+        JsonNode details = json.get("details");
+        assertThat(details.get("memory_heavy_merged_skiplist_share").asDouble()).isEqualTo(1.0);
+        assertThat(details.get("memory_heavy_listpack_merged_skiplist_share").asDouble()).isZero();
+        assertThat(details.get("memory_heavy_listpack_bytes_per_entry").asDouble()).isLessThan(report.figure("bytes_per_unread_entry_heavy") / 2);
         assertThat(Files.size(output.resolve("latest.png"))).isPositive();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("pipeline_deliveries_per_s").contains("target");
     }

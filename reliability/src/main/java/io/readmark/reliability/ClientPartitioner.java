@@ -3,7 +3,7 @@ package io.readmark.reliability;
 import org.apache.kafka.common.utils.Utils;
 
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import java.util.zip.CRC32;
 
 /**
@@ -21,6 +21,12 @@ enum ClientPartitioner {
     /** Any partition, as segmentio/kafka-go's round-robin default or a keyless producer spreads records. */
     RANDOM;
 
+    /** The partition of a record with {@code key}; {@link #RANDOM} draws it from {@code random}, the others ignore it. */
+    int partitionOf(String key, int partitions, RandomGenerator random) {
+        return this == RANDOM ? random.nextInt(partitions) : partitionOf(key, partitions);
+    }
+
+    /** The partition a hashing partitioner gives {@code key}; not for {@link #RANDOM}. */
     int partitionOf(String key, int partitions) {
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
         return switch (this) {
@@ -39,7 +45,7 @@ enum ClientPartitioner {
                 // Sarama takes the absolute value of the signed remainder.
                 yield Math.abs(hash % partitions);
             }
-            case RANDOM -> ThreadLocalRandom.current().nextInt(partitions);
+            case RANDOM -> throw new IllegalArgumentException("RANDOM draws a partition, it has none for a key");
         };
     }
 }

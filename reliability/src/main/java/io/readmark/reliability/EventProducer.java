@@ -15,6 +15,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -34,9 +35,12 @@ final class EventProducer implements AutoCloseable {
     private final Topics topics;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
+    /** The partitions of the records spread at random, drawn from the run's seed so that a run's orders repeat. */
+    private final SplittableRandom partitionDraws;
 
-    EventProducer(String bootstrapServers, Topics topics) {
+    EventProducer(String bootstrapServers, Topics topics, long seed) {
         this.topics = topics;
+        this.partitionDraws = new SplittableRandom(seed);
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -69,7 +73,10 @@ final class EventProducer implements AutoCloseable {
     Sent send(Event event, long timestamp) {
         String topic = topics.topicFor(event).name();
         String key = Topics.keyOf(event);
-        int partition = partitionerOf(event).partitionOf(key, producer.partitionsFor(topic).size());
+        int partition;
+        synchronized (partitionDraws) {
+            partition = partitionerOf(event).partitionOf(key, producer.partitionsFor(topic).size(), partitionDraws);
+        }
         Sent record = new Sent(topic, partition, key, Topics.EVENT_SERDE.serialize(null, event), timestamp);
         resend(record);
         return record;

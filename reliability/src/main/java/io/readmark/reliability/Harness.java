@@ -47,7 +47,7 @@ public final class Harness implements AutoCloseable {
         this.kafka = kafka;
         this.redis = redis;
         pipeline.createTopics();
-        this.producer = new EventProducer(pipeline.bootstrapServers(), pipeline.topics());
+        this.producer = new EventProducer(pipeline.bootstrapServers(), pipeline.topics(), seed);
         this.workload = new Workload(shape, seed, producer, expected, pipeline.names().runId());
         this.drain = new PipelineDrain(pipeline.bootstrapServers(), pipeline.names());
     }
