@@ -287,6 +287,9 @@ public final class Bench {
         double probeFollowers = latency.probeAuthors().stream().mapToInt(VisibilityProbes.ProbeAuthor::followers).average().orElse(0);
         report.detail("bigv_redis_us_per_delivery", spread(rounds, round -> round.bigvCpu().redisCores() * round.bigvWindowSeconds()
                 / (round.bigvDeliveries() + round.duringBigv().all().getTotalCount() * probeFollowers) * 1e6).toMap());
+        report.detail("bigv_delete_removals_per_s", spread(rounds, round -> round.delete().removalsPerSecond()).toMap());
+        report.detail("bigv_delete_redis_us_per_removal", spread(rounds, round -> round.delete().redisMicrosPerRemoval()).toMap());
+        report.detail("bigv_delete_redis_cores", spread(rounds, round -> round.delete().cpu().redisCores()).toMap());
     }
 
     /** Percentile per partition of the probe authors ("0": …); the big-V's partition is reported beside it. */

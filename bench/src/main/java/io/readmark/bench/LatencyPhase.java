@@ -25,9 +25,9 @@ import java.util.stream.IntStream;
  */
 final class LatencyPhase {
 
-    /** One idle window and the big-V window after it. */
+    /** One idle window, the big-V window after it, and the delete of the big-V's newest post after that. */
     record Round(VisibilityProbes.Latencies idle, CpuUsage idleCpu, VisibilityProbes.Latencies duringBigv, CpuUsage bigvCpu,
-                 double bigvWindowSeconds, long bigvDeliveries) {
+                 double bigvWindowSeconds, long bigvDeliveries, BigvDelete delete) {
 
         double idleP99Millis() {
             return idle.all().getValueAtPercentile(99) / 1000.0;
@@ -62,17 +62,19 @@ final class LatencyPhase {
         // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
         // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
         idle(config, probes, err);
-        bigvWindow(config, "warm-up", 0, 1, probePublisher, probes, redis, stats, keys, err);
-        long published = 1;
+        bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, err);
+        long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
         for (int round = 0; round < config.writeRepetitions(); round++) {
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
-            BigvWindow bigv = bigvWindow(config, Integer.toString(round + 1), published, config.bigvPosts(), probePublisher,
-                    probes, redis, stats, keys, err);
+            BigvWindow bigv = bigvWindow(config, Integer.toString(round + 1), published, published - deleted, config.bigvPosts(),
+                    probePublisher, probes, redis, stats, keys, err);
             published += config.bigvPosts();
-            rounds.add(new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries()));
+            deleted++;
+            BigvDelete delete = bigvDelete(config, BIGV_FIRST_BLOG + published - 1, published - deleted, probePublisher, stats, keys, err);
+            rounds.add(new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete));
         }
         return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions));
     }
@@ -94,9 +96,10 @@ final class LatencyPhase {
 
     /**
      * The big-V publishes {@code posts} new posts after the {@code published} ones; probes run until all of them are
-     * visible to the whole audience (the earlier posts stay unread, so the count to reach includes theirs).
+     * visible to the whole audience (the {@code unread} earlier posts not deleted stay unread, so the count to reach
+     * includes theirs).
      */
-    private static BigvWindow bigvWindow(BenchConfig config, String label, long published, int posts, EventPublisher probePublisher,
+    private static BigvWindow bigvWindow(BenchConfig config, String label, long published, long unread, int posts, EventPublisher probePublisher,
                                          VisibilityProbes probes, RedisConnections redis, RedisStats stats, UnreadKeys keys,
                                          PrintStream err) throws Exception {
         int audience = config.bigvFollowers();
@@ -104,7 +107,7 @@ final class LatencyPhase {
         long lastPost = firstPost + posts - 1;
         String lastKey = keys.unread(audience, BIGV_AUTHOR);
         long perRound = (long) posts * audience;
-        long expected = (published + posts) * audience;
+        long expected = (unread + posts) * audience;
         CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
         long start = System.nanoTime();
         for (long blog = firstPost; blog <= lastPost; blog++) {
@@ -143,6 +146,45 @@ final class LatencyPhase {
             throw new IllegalStateException("big-V: " + visible + " deliveries visible, expected " + expected);
         }
         return new BigvWindow(during, bigvCpu, (windowEnd[0] - start) / 1e9, perRound);
+    }
+
+    /** How long the delete of a big-V post took to reach the whole audience, and the CPU it took. */
+    record BigvDelete(double seconds, long removals, CpuUsage cpu) {
+
+        double removalsPerSecond() {
+            return removals / seconds;
+        }
+
+        /** Redis CPU per follower the post was removed for (nothing else runs in the window). */
+        double redisMicrosPerRemoval() {
+            return cpu.redisCores() * cpu.seconds() / removals * 1e6;
+        }
+    }
+
+    /**
+     * The big-V deletes {@code blog}, its newest post, and the removal fans out to the whole audience, without probes:
+     * done when every follower's count of the big-V's posts is {@code unreadAfter}.
+     */
+    private static BigvDelete bigvDelete(BenchConfig config, long blog, long unreadAfter, EventPublisher publisher, RedisStats stats,
+                                         UnreadKeys keys, PrintStream err) throws Exception {
+        int audience = config.bigvFollowers();
+        long expected = unreadAfter * audience;
+        long deadline = System.nanoTime() + BIGV_TIMEOUT.toNanos();
+        CpuUsage.Meter meter = CpuUsage.start(stats);
+        long start = System.nanoTime();
+        publisher.blogDeletedAsync("bigv-delete-" + blog, blog, BIGV_AUTHOR, Instant.now());
+        try (ProgressBar bar = new ProgressBar(err, "big-V delete", audience, "followers")) {
+            long visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
+            while (visible > expected) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("big-V delete: " + visible + " entries left, expected " + expected);
+                bar.update(Math.max(0, audience - (visible - expected)));
+                Thread.sleep(20);
+                visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
+            }
+            if (visible != expected) throw new IllegalStateException("big-V delete: " + visible + " entries left, expected " + expected);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new BigvDelete(seconds, audience, meter.stop());
     }
 
     /** Authors whose follower count is closest to {@code target} (a small graph may have none at exactly that). */

@@ -50,8 +50,10 @@ class BenchSmokeIT {
         assertThat(json.get("spreads").get("bigv_isolation_ratio").get("runs")).hasSize(2);
         assertThat(json.get("details").get("ceiling_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());
         assertThat(json.get("spreads").get("server_jetty_rps").get("runs")).hasSize(2);
-        // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
         JsonNode details = json.get("details");
+        assertThat(details.get("bigv_delete_removals_per_s").get("runs")).hasSize(2);
+        assertThat(details.get("bigv_delete_redis_us_per_removal").get("min").asDouble()).isPositive();
+        // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
         assertThat(details.get("memory_heavy_merged_skiplist_share").asDouble()).isEqualTo(1.0);
         assertThat(details.get("memory_heavy_listpack_merged_skiplist_share").asDouble()).isZero();
         assertThat(details.get("memory_heavy_listpack_bytes_per_entry").asDouble()).isLessThan(report.figure("bytes_per_unread_entry_heavy") / 2);

@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Fans a publish or a delete out to every current follower of the author (never to the author): inline for normal
@@ -81,21 +82,21 @@ final class BlogEventHandler {
     }
 
     /**
-     * The inline fan-out of a normal author's post, in groups of as many followers as one delivery script takes. Only
-     * those who followed before the post: a replay after a crash meets the graph as restored from its changelog,
-     * which may already hold later follows.
+     * The inline fan-out of a normal author's post, or of its delete, to those who followed before {@code before}, in
+     * groups of as many followers as one script takes. For a post only those who followed before it: a replay after a
+     * crash meets the graph as restored from its changelog, which may already hold later follows.
      */
-    private void deliverToFollowers(long authorId, long blogId, long publishedAt, UnreadWrites writer) {
+    private void forEachFollowerGroup(long authorId, long before, Consumer<List<Long>> send) {
         List<Long> group = new ArrayList<>();
-        graph.forEachFollower(authorId, publishedAt, follower -> {
+        graph.forEachFollower(authorId, before, follower -> {
             if (follower == authorId) return;
             group.add(follower);
             if (group.size() == UnreadWrites.MAX_DELIVERIES_PER_CALL) {
-                writer.deliverToEach(group, authorId, blogId, publishedAt);
+                send.accept(group);
                 group.clear();
             }
         });
-        if (!group.isEmpty()) writer.deliverToEach(group, authorId, blogId, publishedAt);
+        if (!group.isEmpty()) send.accept(group);
     }
 
     void apply(BlogEvent event, UnreadWrites writer) {
@@ -111,7 +112,7 @@ final class BlogEventHandler {
                 } else if (bigV) {
                     scheduler.start(FanoutChunk.Kind.DELIVER, authorId, published.blogId(), publishedAt, now());
                 } else {
-                    deliverToFollowers(authorId, published.blogId(), publishedAt, writer);
+                    forEachFollowerGroup(authorId, publishedAt, group -> writer.deliverToEach(group, authorId, published.blogId(), publishedAt));
                 }
             }
             case BlogDeleted deleted -> {
@@ -122,9 +123,7 @@ final class BlogEventHandler {
                 if (bigV) {
                     scheduler.start(FanoutChunk.Kind.REMOVE, authorId, deleted.blogId(), deletedAt, now());
                 } else {
-                    graph.forEachFollower(authorId, Long.MAX_VALUE, follower -> {
-                        if (follower != authorId) writer.delete(follower, authorId, deleted.blogId(), deletedAt);
-                    });
+                    forEachFollowerGroup(authorId, Long.MAX_VALUE, group -> writer.deleteForEach(group, authorId, deleted.blogId(), deletedAt));
                 }
             }
         }
@@ -143,9 +142,7 @@ final class BlogEventHandler {
             scheduler.cancel(FanoutJob.idOf(FanoutChunk.Kind.REMOVE, blogId));
             scheduler.start(FanoutChunk.Kind.REMOVE, authorId, blogId, deletedAt, now());
         } else {
-            graph.forEachFollower(authorId, publishedAt, follower -> {
-                if (follower != authorId) writer.delete(follower, authorId, blogId, deletedAt);
-            });
+            forEachFollowerGroup(authorId, publishedAt, group -> writer.deleteForEach(group, authorId, blogId, deletedAt));
         }
     }
 

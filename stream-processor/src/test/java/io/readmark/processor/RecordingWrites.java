@@ -18,6 +18,7 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
 
     private final List<String> calls = new ArrayList<>();
     private final List<Integer> deliveryGroups = new ArrayList<>();
+    private final List<Integer> deleteGroups = new ArrayList<>();
 
     @Override
     public UnreadWrites current() {
@@ -32,6 +33,11 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     /** The sizes of the {@link #deliverToEach} calls so far: how the followers of a post were grouped into scripts. */
     List<Integer> deliveryGroups() {
         return List.copyOf(deliveryGroups);
+    }
+
+    /** The sizes of the {@link #deleteForEach} calls so far: how the followers of a deleted post were grouped. */
+    List<Integer> deleteGroups() {
+        return List.copyOf(deleteGroups);
     }
 
     /** The writes so far, without the flushes and awaits. */
@@ -87,6 +93,12 @@ final class RecordingWrites implements ThreadWrites, UnreadWrites {
     public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
         deliveryGroups.add(userIds.size());
         for (long userId : userIds) deliver(userId, authorId, blogId, publishedAtMillis);
+    }
+
+    @Override
+    public void deleteForEach(List<Long> userIds, long authorId, long blogId, long atMillis) {
+        deleteGroups.add(userIds.size());
+        for (long userId : userIds) delete(userId, authorId, blogId, atMillis);
     }
 
     @Override

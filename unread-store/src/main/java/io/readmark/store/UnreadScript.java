@@ -13,13 +13,14 @@ import java.util.HexFormat;
  * to each: {@code members.lua} (the merged index's members, built exactly from decimal ids), {@code counters.lua}
  * (counts change the same way everywhere, and entries up to a moment are removed the same way) and {@code notify.lua}
  * (open streams hear of a change from the script that made it) and {@code notices.lua} (when a notice counts as
- * unread); {@code deliver.lua} to the two delivery scripts. The SHA-1 is computed here, so EVALSHA needs no round trip
+ * unread); {@code deliver.lua} to the two delivery scripts and {@code remove.lua} to the two removal scripts. The SHA-1 is computed here, so EVALSHA needs no round trip
  * first.
  */
 public enum UnreadScript {
     DELIVER_ONE("deliver.lua", "deliver_one.lua"),
     DELIVER_MANY("deliver.lua", "deliver_many.lua"),
-    REMOVE("remove.lua"),
+    REMOVE("remove.lua", "remove_one.lua"),
+    REMOVE_MANY("remove.lua", "remove_many.lua"),
     READ_ALL("read_all.lua"),
     ALL_READ("all_read.lua"),
     ALL_READ_AUTHOR("all_read_author.lua"),

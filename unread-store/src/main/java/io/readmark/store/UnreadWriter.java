@@ -41,7 +41,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
-    private static final int DELIVER_KEYS = 7;
+    /** Keys per user of the delivery and the removal scripts, which take several users' keys in turn. */
+    private static final int USER_KEYS = 7;
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
     private static final byte[] REMOVED = ascii("removed");
@@ -80,15 +81,17 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         /** How many users' deliveries it makes, or 0 for any other change. */
         int deliveries() {
             return switch (script) {
-                case DELIVER_ONE -> 1;
-                case DELIVER_MANY -> keys.length / DELIVER_KEYS;
+                case DELIVER_ONE, DELIVER_MANY -> changes();
                 default -> 0;
             };
         }
 
         /** How many per-user changes it makes: what {@link #awaitUnansweredAtMost} and the limits on pending writes count. */
         int changes() {
-            return Math.max(1, deliveries());
+            return switch (script) {
+                case DELIVER_MANY, REMOVE_MANY -> keys.length / USER_KEYS;
+                default -> 1;
+            };
         }
     }
 
@@ -155,11 +158,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     @Override
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
-        byte[][] scriptKeys = new byte[DELIVER_KEYS][];
-        putDeliverKeys(scriptKeys, 0, userId, authorId);
-        submit(UnreadScript.DELIVER_ONE, scriptKeys,
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
-                        maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
+        deliverToEach(List.of(userId), authorId, blogId, publishedAtMillis);
     }
 
     /**
@@ -169,21 +168,58 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
      */
     @Override
     public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
-        byte[][] args = {UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
-                maxUnreadPerAuthor, MergedMember.of(authorId, blogId)};
+        submitForEach(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY, userIds, authorId, this::putDeliverKeys,
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
+                        maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
+    }
+
+    @Override
+    public void remove(long userId, long authorId, long blogId, long atMillis) {
+        submitForEach(UnreadScript.REMOVE, UnreadScript.REMOVE_MANY, List.of(userId), authorId, this::putRemoveKeys,
+                removeArgs(authorId, blogId, atMillis, READ));
+    }
+
+    @Override
+    public void delete(long userId, long authorId, long blogId, long atMillis) {
+        deleteForEach(List.of(userId), authorId, blogId, atMillis);
+    }
+
+    /** As {@link #delete} for each user, grouped into scripts as {@link #deliverToEach} groups deliveries. */
+    @Override
+    public void deleteForEach(List<Long> userIds, long authorId, long blogId, long atMillis) {
+        submitForEach(UnreadScript.REMOVE, UnreadScript.REMOVE_MANY, userIds, authorId, this::putRemoveKeys,
+                removeArgs(authorId, blogId, atMillis, REMOVED));
+    }
+
+    private byte[][] removeArgs(long authorId, long blogId, long atMillis, byte[] kind) {
+        return new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
+                maxMarksPerUser, MergedMember.of(authorId, blogId), kind};
+    }
+
+    /** Puts the {@value #USER_KEYS} keys of a user's change of one author's blog into a script's keys, from an index on. */
+    @FunctionalInterface
+    private interface UserKeys {
+        void put(byte[][] into, int at, long userId, long authorId);
+    }
+
+    /**
+     * The same change for each user: {@code one} for a single user, {@code many} for up to
+     * {@value UnreadWrites#MAX_DELIVERIES_PER_CALL} users of one script group at a time.
+     */
+    private void submitForEach(UnreadScript one, UnreadScript many, List<Long> userIds, long authorId, UserKeys userKeys, byte[][] args) {
         for (List<Long> group : sameScriptGroups(userIds)) {
             for (int from = 0; from < group.size(); from += MAX_DELIVERIES_PER_CALL) {
                 List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_DELIVERIES_PER_CALL));
-                byte[][] scriptKeys = new byte[users.size() * DELIVER_KEYS][];
-                for (int i = 0; i < users.size(); i++) putDeliverKeys(scriptKeys, i * DELIVER_KEYS, users.get(i), authorId);
-                submit(users.size() == 1 ? UnreadScript.DELIVER_ONE : UnreadScript.DELIVER_MANY, scriptKeys, args);
+                byte[][] scriptKeys = new byte[users.size() * USER_KEYS][];
+                for (int i = 0; i < users.size(); i++) userKeys.put(scriptKeys, i * USER_KEYS, users.get(i), authorId);
+                submit(users.size() == 1 ? one : many, scriptKeys, args);
             }
         }
     }
 
     /** The users in groups that one script may touch together: all of them, or on Redis Cluster those of one slot. */
     private Collection<List<Long>> sameScriptGroups(List<Long> userIds) {
-        if (!cluster) return List.of(userIds);
+        if (!cluster || userIds.size() == 1) return List.of(userIds);
         Map<Integer, List<Long>> bySlot = new LinkedHashMap<>();
         for (long user : userIds) bySlot.computeIfAbsent(SlotHash.getSlot(keys.countsBytes(user)), slot -> new ArrayList<>()).add(user);
         return bySlot.values();
@@ -200,22 +236,15 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         into[at + 6] = keys.changesBytes(userId);
     }
 
-    @Override
-    public void remove(long userId, long authorId, long blogId, long atMillis) {
-        remove(userId, authorId, blogId, atMillis, READ);
-    }
-
-    @Override
-    public void delete(long userId, long authorId, long blogId, long atMillis) {
-        remove(userId, authorId, blogId, atMillis, REMOVED);
-    }
-
-    private void remove(long userId, long authorId, long blogId, long atMillis, byte[] kind) {
-        submit(UnreadScript.REMOVE,
-                new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.marksBytes(userId), keys.mergedBytes(userId),
-                        keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
-                        maxMarksPerUser, MergedMember.of(authorId, blogId), kind});
+    /** remove.lua's seven keys of the user, from {@code at} on. */
+    private void putRemoveKeys(byte[][] into, int at, long userId, long authorId) {
+        into[at] = keys.unreadBytes(userId, authorId);
+        into[at + 1] = keys.countsBytes(userId);
+        into[at + 2] = keys.marksBytes(userId);
+        into[at + 3] = keys.mergedBytes(userId);
+        into[at + 4] = keys.floorsBytes(userId);
+        into[at + 5] = keys.liveBytes(userId);
+        into[at + 6] = keys.changesBytes(userId);
     }
 
     @Override

@@ -9,7 +9,7 @@ import java.util.List;
 public interface UnreadWrites {
 
     /**
-     * Followers a {@link #deliverToEach} call is best given at once: one delivery script's worth, about 1 ms of Redis
+     * Followers a {@link #deliverToEach} or {@link #deleteForEach} call is best given at once: one delivery script's worth, about 1 ms of Redis
      * that other clients' commands wait behind.
      */
     int MAX_DELIVERIES_PER_CALL = 100;
@@ -34,6 +34,14 @@ public interface UnreadWrites {
      */
     default void delete(long userId, long authorId, long blogId, long atMillis) {
         remove(userId, authorId, blogId, atMillis);
+    }
+
+    /**
+     * The blog was deleted, for each of the users, as {@link #delete} does it for one. The list is read during the call
+     * only: the caller may reuse it.
+     */
+    default void deleteForEach(List<Long> userIds, long authorId, long blogId, long atMillis) {
+        for (long userId : userIds) delete(userId, authorId, blogId, atMillis);
     }
 
     /** The user read everything of the author published up to {@code readAtMillis}. */

@@ -12,15 +12,5 @@ for k = 0, #KEYS - 7, 7 do
   delta = delta + follower_delta
   if follower_changed then changed[#changed + 1] = k end
 end
--- One MGET of the changed followers' live keys (at most 100, one slot) instead of an EXISTS each: most have no
--- stream open.
-if #changed > 0 then
-  local live_keys = {}
-  for i, k in ipairs(changed) do live_keys[i] = KEYS[k + 6] end
-  local live = redis.call('MGET', unpack(live_keys))
-  local message = change_message('delivered', post.author, post.blog)
-  for i, k in ipairs(changed) do
-    if live[i] then broadcast(KEYS[k + 7], message) end
-  end
-end
+notify_each(changed, change_message('delivered', post.author, post.blog))
 return delta

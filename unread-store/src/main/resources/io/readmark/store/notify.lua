@@ -29,3 +29,16 @@ local function notify(live_key, channel, kind, author, blog)
   if redis.call('EXISTS', live_key) == 0 then return end
   broadcast(channel, change_message(kind, author, blog))
 end
+
+-- The users at the KEYS offsets `changed` (each one's live key at k + 6, its channel at k + 7, as the delivery and
+-- removal scripts lay out their keys) changed alike: one MGET of their live keys (at most 100, one slot) instead of
+-- an EXISTS each, as most have no stream open, then a publish to each live one.
+local function notify_each(changed, message)
+  if #changed == 0 then return end
+  local live_keys = {}
+  for i, k in ipairs(changed) do live_keys[i] = KEYS[k + 6] end
+  local live = redis.call('MGET', unpack(live_keys))
+  for i, k in ipairs(changed) do
+    if live[i] then broadcast(KEYS[k + 7], message) end
+  end
+end

@@ -1,24 +1,31 @@
--- remove.lua: one blog is read by, or deleted for, one user.
--- KEYS[1] rm:{u:U}:unread:A   KEYS[2] rm:{u:U}:counts   KEYS[3] rm:{u:U}:marks   KEYS[4] rm:{u:U}:merged
--- KEYS[5] rm:{u:U}:floors (its field seen: the seen watermark)
+-- remove.lua: prepended to the removal scripts (remove_one.lua, remove_many.lua): one blog is read by, or deleted
+-- for, one user, whose seven keys are KEYS[k + 1] to KEYS[k + 7]:
+-- KEYS[k+1] rm:{u:U}:unread:A   KEYS[k+2] rm:{u:U}:counts   KEYS[k+3] rm:{u:U}:marks   KEYS[k+4] rm:{u:U}:merged
+-- KEYS[k+5] rm:{u:U}:floors (its field seen: the seen watermark)
+-- KEYS[k+6] rm:{u:U}:live  KEYS[k+7] rm:{u:U}:changes (notify.lua)
+-- removal: the blog and why, read from the script's ARGV once (removal_of):
 -- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] when (ms)  ARGV[4] most marks kept per user
 -- ARGV[5] the merged member of (A, blogId), 16 bytes (members.lua)  ARGV[6] 'read' or 'removed' (deleted), for notify
--- KEYS[6] rm:{u:U}:live  KEYS[7] rm:{u:U}:changes (notify.lua)
--- Returns 1 when the blog was unread, else 0.
+-- Returns 1 when the blog was unread for the user, else 0.
 -- Idempotent: ZREM decides whether anything is counted. The mark is kept either way, so a delivery that arrives
 -- later (lagging fan-out, or a replay after a crash) does not make the blog unread again.
-local author, blog, at, max_marks = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local score = redis.call('ZSCORE', KEYS[1], blog)
-local removed, seen = 0, 0
-if score then
-  removed = redis.call('ZREM', KEYS[1], blog)
-  local watermark = redis.call('HGET', KEYS[5], 'seen')
-  if watermark and tonumber(score) <= tonumber(watermark) then seen = 1 end
+local function removal_of(argv)
+  return {author = argv[1], blog = argv[2], at = argv[3], max_marks = tonumber(argv[4]), member = argv[5], kind = argv[6]}
 end
-redis.call('ZREM', KEYS[4], ARGV[5])
-redis.call('ZADD', KEYS[3], at, blog)
-local excess = redis.call('ZCARD', KEYS[3]) - max_marks
-if excess > 0 then redis.call('ZREMRANGEBYRANK', KEYS[3], 0, excess - 1) end
-adjust_counts(KEYS[2], author, -removed, -seen)
-if removed == 1 then notify(KEYS[6], KEYS[7], ARGV[6], author, blog) end
-return removed
+
+local function remove_blog(k, removal)
+  local unread, counts, marks, merged, floors = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
+  local score = redis.call('ZSCORE', unread, removal.blog)
+  local removed, seen = 0, 0
+  if score then
+    removed = redis.call('ZREM', unread, removal.blog)
+    local watermark = redis.call('HGET', floors, 'seen')
+    if watermark and tonumber(score) <= tonumber(watermark) then seen = 1 end
+  end
+  redis.call('ZREM', merged, removal.member)
+  redis.call('ZADD', marks, removal.at, removal.blog)
+  local excess = redis.call('ZCARD', marks) - removal.max_marks
+  if excess > 0 then redis.call('ZREMRANGEBYRANK', marks, 0, excess - 1) end
+  adjust_counts(counts, removal.author, -removed, -seen)
+  return removed
+end

@@ -19,9 +19,10 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link UnreadWriter#deliverToEach}: one script for many followers, what the big-V worker sends. That its state is
- * exactly one delivery per follower is {@link UnreadModelIT}'s to show; here, how many scripts it takes and that
- * each stays in one slot of a cluster.
+ * {@link UnreadWriter#deliverToEach} and {@link UnreadWriter#deleteForEach}: one script for many followers, what the
+ * big-V worker and the inline fan-out send. That its state is exactly one delivery or delete per follower is
+ * {@link UnreadModelIT}'s to show; here, how many scripts and commands it takes and that each stays in one slot of a
+ * cluster.
  */
 class DeliverToEachIT {
 
@@ -61,6 +62,38 @@ class DeliverToEachIT {
             assertThat(calls(stats, "zcard")).as("under the cap, the count answers for the set's size").isZero();
             assertThat(calls(stats, "publish") + calls(stats, "spublish")).as("the two live followers").isEqualTo(2);
             assertDeliveredToEach(sync, keys, users(1, 100));
+        }
+    }
+
+    @Test
+    void shouldDeleteForOneHundredFollowersInOneScriptAndNotifyTheLiveOnesThatHadItUnread() {
+        UnreadKeys keys = new UnreadKeys("delete");
+        try (EmbeddedRedis redis = EmbeddedRedis.start(0);
+             RedisConnections connections = RedisConnections.connect(redis.url(), Duration.ofSeconds(5), false);
+             UnreadWriter writer = new UnreadWriter(connections.openBinary(), keys, UnreadLimits.DEFAULTS, 1_000)) {
+            RedisClusterCommands<String, String> sync = connections.shared().sync();
+            writer.deliverToEach(users(1, 200), 7, 42, 1_000);
+            writer.deliverToEach(users(1, 250), 7, 43, 2_000);
+            writer.remove(5, 7, 42, 1_500); // read already: removed by nobody else
+            writer.awaitAcknowledged();
+            sync.set(keys.live(5), "1");
+            sync.set(keys.live(17), "1");
+            sync.set(keys.live(230), "1"); // never had it
+            sync.configResetstat();
+
+            writer.deleteForEach(users(1, 250), 7, 42, 3_000);
+            writer.awaitAcknowledged();
+
+            String stats = sync.info("commandstats");
+            assertThat(calls(stats, "evalsha")).as("100 + 100 + 50").isEqualTo(3);
+            assertThat(calls(stats, "exists")).as("no EXISTS per follower").isZero();
+            assertThat(calls(stats, "publish") + calls(stats, "spublish")).as("only user 17: live and had it unread").isEqualTo(1);
+            for (long user = 1; user <= 250; user++) {
+                assertThat(sync.zscore(keys.unread(user, 7), "42")).as("user " + user).isNull();
+                assertThat(sync.zscore(keys.marks(user), "42")).as("user " + user + "'s mark").isEqualTo(3_000.0);
+                assertThat(sync.hgetall(keys.counts(user))).as("user " + user).containsEntry("7", "1").containsEntry("total", "1");
+                assertThat(sync.zcard(keys.merged(user))).as("user " + user).isEqualTo(1);
+            }
         }
     }
 

@@ -152,6 +152,10 @@ final class RandomWorkload {
         if (published.isEmpty()) return;
         long[] blog = published.get(random.nextInt(published.size()));
         long deletedAt = blog[2] + 500;
+        if (random.nextBoolean()) {
+            authorStream.add(new UnreadOp.DeleteForEach(List.copyOf(followers.get((int) blog[1])), authorId((int) blog[1]), blogId(blog[0]), deletedAt));
+            return;
+        }
         for (long user : followers.get((int) blog[1])) {
             authorStream.add(new UnreadOp.Remove(user, authorId((int) blog[1]), blogId(blog[0]), deletedAt));
         }

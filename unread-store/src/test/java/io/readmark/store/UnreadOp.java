@@ -20,6 +20,12 @@ sealed interface UnreadOp {
         public void applyTo(UnreadWriter writer) { writer.deliverToEach(users, author, blog, publishedAt); }
     }
 
+    /** A delete for several followers at once, as the big-V worker and the inline fan-out send it. */
+    record DeleteForEach(List<Long> users, long author, long blog, long at) implements UnreadOp {
+        public void applyTo(UnreadModel model) { users.forEach(user -> model.remove(user, author, blog, at)); }
+        public void applyTo(UnreadWriter writer) { writer.deleteForEach(users, author, blog, at); }
+    }
+
     /** A read (from read-events) or a delete (fanned out from blog-events). */
     record Remove(long user, long author, long blog, long at) implements UnreadOp {
         public void applyTo(UnreadModel model) { model.remove(user, author, blog, at); }

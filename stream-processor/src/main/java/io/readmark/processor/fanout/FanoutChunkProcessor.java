@@ -67,7 +67,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
             long at = chunk.atMillis();
             switch (chunk.kind()) {
                 case DELIVER -> writer.deliverToEach(inBurst, author, item, at);
-                case REMOVE -> inBurst.forEach(follower -> writer.delete(follower, author, item, at));
+                case REMOVE -> writer.deleteForEach(inBurst, author, item, at);
                 case NOTICE -> inBurst.forEach(follower -> writer.noticeSent(follower, item, at));
             }
             writer.awaitUnansweredAtMost(to - from);
