@@ -141,7 +141,7 @@ final class CeilingPhase implements AutoCloseable {
 
     /**
      * EVALSHA with the product's scripts, keys and arguments for every (post, follower) pair, as RESP, grouped as the
-     * product groups them: deliver_many.lua per {@value UnreadWriter#MAX_DELIVERIES_PER_CALL} followers of a post
+     * product groups them: deliver_many.lua per {@value UnreadWriter#MAX_USERS_PER_CALL} followers of a post
      * (deliver_one.lua for a group of one). Returns how many commands were written.
      */
     static long writeCommands(Path file, Workload workload) throws IOException {
@@ -155,8 +155,8 @@ final class CeilingPhase implements AutoCloseable {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (Workload.Post post : workload.posts()) {
                 int followers = graph.followerCount(post.authorId());
-                for (int from = 0; from < followers; from += UnreadWrites.MAX_DELIVERIES_PER_CALL) {
-                    int to = Math.min(followers, from + UnreadWrites.MAX_DELIVERIES_PER_CALL);
+                for (int from = 0; from < followers; from += UnreadWrites.MAX_USERS_PER_CALL) {
+                    int to = Math.min(followers, from + UnreadWrites.MAX_USERS_PER_CALL);
                     List<byte[]> command = new ArrayList<>(List.of(evalsha, to - from == 1 ? one : many, UnreadKeys.decimal(7L * (to - from))));
                     for (int i = from; i < to; i++) {
                         int follower = graph.follower(post.authorId(), i);

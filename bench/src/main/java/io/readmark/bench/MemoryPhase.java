@@ -33,9 +33,10 @@ final class MemoryPhase {
 
     /**
      * {@code MEMORY USAGE} (value, key name and the keyspace's entry) of sampled users' keys, per unread entry: the
-     * per-author sets, the counts hashes and the merged indexes; {@code rest} is what the used_memory delta holds
-     * beyond them (the keyspace's table, allocator slack). {@code mergedSkiplistShare} is the share of the sampled
-     * merged indexes that are skiplists rather than listpacks.
+     * per-author sets, the counts hashes and the merged indexes; {@code rest} is the whole population's used_memory
+     * delta per entry beyond the sample's keys per entry (the keyspace's table, allocator slack; approximate, as the
+     * sample stands for the population). {@code mergedSkiplistShare} is the share of the sampled merged indexes that
+     * are skiplists rather than listpacks.
      */
     record Breakdown(double sets, double counts, double merged, double rest, double setEntriesAvg, double mergedSkiplistShare) {
     }
@@ -78,10 +79,13 @@ final class MemoryPhase {
     private static Breakdown breakdown(RedisConnections redis, UnreadKeys keys, Population population, int users,
                                        double bytesPerEntry) {
         var sync = redis.shared().sync();
-        long setBytes = 0, sets = 0, countsBytes = 0, mergedBytes = 0, skiplists = 0, entries = 0;
+        long setBytes = 0, sets = 0, countsBytes = 0, mergedBytes = 0, indexes = 0, skiplists = 0, entries = 0;
         for (int user = 1; user <= users; user++) {
+            Long merged = sync.memoryUsage(keys.merged(user));
+            if (merged == null) continue; // no unread at all
+            mergedBytes += merged;
+            indexes++;
             countsBytes += sync.memoryUsage(keys.counts(user));
-            mergedBytes += sync.memoryUsage(keys.merged(user));
             entries += sync.zcard(keys.merged(user));
             if ("skiplist".equals(sync.objectEncoding(keys.merged(user)))) skiplists++;
             for (int author : population.authorsOf().apply(user)) {
@@ -91,10 +95,10 @@ final class MemoryPhase {
                 sets++;
             }
         }
-        double perEntry = entries;
-        double rest = bytesPerEntry - (setBytes + countsBytes + mergedBytes) / perEntry;
-        return new Breakdown(setBytes / perEntry, countsBytes / perEntry, mergedBytes / perEntry, rest,
-                (double) entries / sets, (double) skiplists / users);
+        double sampledEntries = entries;
+        double rest = bytesPerEntry - (setBytes + countsBytes + mergedBytes) / sampledEntries;
+        return new Breakdown(setBytes / sampledEntries, countsBytes / sampledEntries, mergedBytes / sampledEntries, rest,
+                sampledEntries / sets, (double) skiplists / indexes);
     }
 
     /** The population written with Redis's default encodings. */
@@ -113,7 +117,8 @@ final class MemoryPhase {
             UnreadKeys keys = new UnreadKeys(UnreadKeys.DEFAULT_PREFIX);
             // Script cache and connection buffers exist before the baseline, so only the data is in the delta.
             redis.shared().sync().scriptLoad(UnreadScript.DELIVER_ONE.body());
-            listpackEntries.ifPresent(entries -> redis.shared().sync().configSet("zset-max-listpack-entries", Integer.toString(entries)));
+            // By the name Redis 6.2 knows too; 7.0 still takes it for zset-max-listpack-entries.
+            listpackEntries.ifPresent(entries -> redis.shared().sync().configSet("zset-max-ziplist-entries", Integer.toString(entries)));
             long before = stats.usedMemory();
             double cpuBefore = stats.cpuSeconds();
 

@@ -66,12 +66,12 @@ public final class Workload {
     }
 
     /**
-     * The delivery scripts the product sends for these posts: one per {@value UnreadWrites#MAX_DELIVERIES_PER_CALL}
+     * The delivery scripts the product sends for these posts: one per {@value UnreadWrites#MAX_USERS_PER_CALL}
      * followers of a post, on the inline and the big-V path alike (standalone Redis, where followers of any slots
      * share a script).
      */
     public long deliveryScripts() {
-        int perScript = UnreadWrites.MAX_DELIVERIES_PER_CALL;
+        int perScript = UnreadWrites.MAX_USERS_PER_CALL;
         long scripts = 0;
         for (Post post : posts) scripts += (graph.followerCount(post.authorId()) + perScript - 1) / perScript;
         return scripts;

@@ -73,9 +73,10 @@ final class EventProducer implements AutoCloseable {
     Sent send(Event event, long timestamp) {
         String topic = topics.topicFor(event).name();
         String key = Topics.keyOf(event);
+        int partitions = producer.partitionsFor(topic).size();
         int partition;
         synchronized (partitionDraws) {
-            partition = partitionerOf(event).partitionOf(key, producer.partitionsFor(topic).size(), partitionDraws);
+            partition = partitionerOf(event).partitionOf(key, partitions, partitionDraws);
         }
         Sent record = new Sent(topic, partition, key, Topics.EVENT_SERDE.serialize(null, event), timestamp);
         resend(record);

@@ -91,7 +91,7 @@ final class BlogEventHandler {
         graph.forEachFollower(authorId, before, follower -> {
             if (follower == authorId) return;
             group.add(follower);
-            if (group.size() == UnreadWrites.MAX_DELIVERIES_PER_CALL) {
+            if (group.size() == UnreadWrites.MAX_USERS_PER_CALL) {
                 send.accept(group);
                 group.clear();
             }

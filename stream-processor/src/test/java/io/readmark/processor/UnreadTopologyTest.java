@@ -119,19 +119,19 @@ class UnreadTopologyTest {
 
     @Test
     void shouldDeliverAPostInGroupsOfAsManyFollowersAsOneScriptTakes() {
-        int followers = UnreadWrites.MAX_DELIVERIES_PER_CALL * 2 + 5;
+        int followers = UnreadWrites.MAX_USERS_PER_CALL * 2 + 5;
         for (long follower = 1_000; follower < 1_000 + followers; follower++) followed(follower, ALICE);
         writes.takeWrites();
 
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.writes()).hasSize(followers);
-        assertThat(writes.deliveryGroups()).containsExactly(UnreadWrites.MAX_DELIVERIES_PER_CALL, UnreadWrites.MAX_DELIVERIES_PER_CALL, 5);
+        assertThat(writes.deliveryGroups()).containsExactly(UnreadWrites.MAX_USERS_PER_CALL, UnreadWrites.MAX_USERS_PER_CALL, 5);
     }
 
     @Test
     void shouldDeleteAPostInGroupsOfAsManyFollowersAsOneScriptTakes() {
-        int followers = UnreadWrites.MAX_DELIVERIES_PER_CALL + 3;
+        int followers = UnreadWrites.MAX_USERS_PER_CALL + 3;
         for (long follower = 1_000; follower < 1_000 + followers; follower++) followed(follower, ALICE);
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
         writes.takeWrites();
@@ -139,7 +139,7 @@ class UnreadTopologyTest {
         inputs.deleted(1001, ALICE, "2026-01-01T13:00:00Z");
 
         assertThat(writes.writes()).hasSize(followers).allMatch(write -> write.startsWith("remove "));
-        assertThat(writes.deleteGroups()).containsExactly(UnreadWrites.MAX_DELIVERIES_PER_CALL, 3);
+        assertThat(writes.deleteGroups()).containsExactly(UnreadWrites.MAX_USERS_PER_CALL, 3);
     }
 
     /** A publish processed again after a later follow, as after a crash or from a producer that sent it twice. */

@@ -19,7 +19,7 @@ import java.util.HexFormat;
 public enum UnreadScript {
     DELIVER_ONE("deliver.lua", "deliver_one.lua"),
     DELIVER_MANY("deliver.lua", "deliver_many.lua"),
-    REMOVE("remove.lua", "remove_one.lua"),
+    REMOVE_ONE("remove.lua", "remove_one.lua"),
     REMOVE_MANY("remove.lua", "remove_many.lua"),
     READ_ALL("read_all.lua"),
     ALL_READ("all_read.lua"),

@@ -35,13 +35,13 @@ import java.util.function.LongConsumer;
  * A chained write (an all-read) sends its next steps once Redis answered the step before, within the same
  * {@link #awaitAcknowledged()}: they too are acknowledged before it returns.
  * Keys and arguments go out as bytes encoded here (see {@link RedisConnections.BinaryConnection}): a fan-out sends
- * one script per follower, so per-argument costs on the I/O thread bound the pipeline.
+ * seven keys per follower, so per-argument costs on the I/O thread bound the pipeline.
  */
 public final class UnreadWriter implements UnreadWrites, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadWriter.class);
     private static final int FLUSH_EVERY = 256;
-    /** Keys per user of the delivery and the removal scripts, which take several users' keys in turn. */
+    /** Keys per user of the delivery and the removal scripts (the same seven, in the same order), which take several users' keys in turn. */
     private static final int USER_KEYS = 7;
     private static final Duration FLUSH_WHILE_WAITING = Duration.ofMillis(100);
     private static final byte[] READ = ascii("read");
@@ -107,7 +107,8 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     /**
-     * @param deliveriesApplied told how many {@link #deliver} scripts Redis acknowledged, each time some were
+     * @param deliveriesApplied told how many users' deliveries Redis acknowledged (a script for many counts each), each
+     *                          time some were
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
                         LongConsumer deliveriesApplied) {
@@ -162,20 +163,20 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     }
 
     /**
-     * As {@link #deliver} to each user, in scripts of up to {@value UnreadWrites#MAX_DELIVERIES_PER_CALL} users: one
+     * As {@link #deliver} to each user, in scripts of up to {@value UnreadWrites#MAX_USERS_PER_CALL} users: one
      * script per follower costs Redis a call, a script lookup and the arguments' parsing each. On Redis Cluster a
      * script holds only users of one slot, so users of different slots go out one script each.
      */
     @Override
     public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
-        submitForEach(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY, userIds, authorId, this::putDeliverKeys,
+        submitForEach(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY, userIds, authorId,
                 new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
                         maxUnreadPerAuthor, MergedMember.of(authorId, blogId)});
     }
 
     @Override
     public void remove(long userId, long authorId, long blogId, long atMillis) {
-        submitForEach(UnreadScript.REMOVE, UnreadScript.REMOVE_MANY, List.of(userId), authorId, this::putRemoveKeys,
+        submitForEach(UnreadScript.REMOVE_ONE, UnreadScript.REMOVE_MANY, List.of(userId), authorId,
                 removeArgs(authorId, blogId, atMillis, READ));
     }
 
@@ -187,7 +188,7 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
     /** As {@link #delete} for each user, grouped into scripts as {@link #deliverToEach} groups deliveries. */
     @Override
     public void deleteForEach(List<Long> userIds, long authorId, long blogId, long atMillis) {
-        submitForEach(UnreadScript.REMOVE, UnreadScript.REMOVE_MANY, userIds, authorId, this::putRemoveKeys,
+        submitForEach(UnreadScript.REMOVE_ONE, UnreadScript.REMOVE_MANY, userIds, authorId,
                 removeArgs(authorId, blogId, atMillis, REMOVED));
     }
 
@@ -196,22 +197,16 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
                 maxMarksPerUser, MergedMember.of(authorId, blogId), kind};
     }
 
-    /** Puts the {@value #USER_KEYS} keys of a user's change of one author's blog into a script's keys, from an index on. */
-    @FunctionalInterface
-    private interface UserKeys {
-        void put(byte[][] into, int at, long userId, long authorId);
-    }
-
     /**
      * The same change for each user: {@code one} for a single user, {@code many} for up to
-     * {@value UnreadWrites#MAX_DELIVERIES_PER_CALL} users of one script group at a time.
+     * {@value UnreadWrites#MAX_USERS_PER_CALL} users of one script group at a time.
      */
-    private void submitForEach(UnreadScript one, UnreadScript many, List<Long> userIds, long authorId, UserKeys userKeys, byte[][] args) {
+    private void submitForEach(UnreadScript one, UnreadScript many, List<Long> userIds, long authorId, byte[][] args) {
         for (List<Long> group : sameScriptGroups(userIds)) {
-            for (int from = 0; from < group.size(); from += MAX_DELIVERIES_PER_CALL) {
-                List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_DELIVERIES_PER_CALL));
+            for (int from = 0; from < group.size(); from += MAX_USERS_PER_CALL) {
+                List<Long> users = group.subList(from, Math.min(group.size(), from + MAX_USERS_PER_CALL));
                 byte[][] scriptKeys = new byte[users.size() * USER_KEYS][];
-                for (int i = 0; i < users.size(); i++) userKeys.put(scriptKeys, i * USER_KEYS, users.get(i), authorId);
+                for (int i = 0; i < users.size(); i++) putUserKeys(scriptKeys, i * USER_KEYS, users.get(i), authorId);
                 submit(users.size() == 1 ? one : many, scriptKeys, args);
             }
         }
@@ -225,24 +220,13 @@ public final class UnreadWriter implements UnreadWrites, AutoCloseable {
         return bySlot.values();
     }
 
-    /** deliver.lua's seven keys of the user, from {@code at} on. */
-    private void putDeliverKeys(byte[][] into, int at, long userId, long authorId) {
+    /** The seven keys of the user that deliver.lua and remove.lua take, from {@code at} on. */
+    private void putUserKeys(byte[][] into, int at, long userId, long authorId) {
         into[at] = keys.unreadBytes(userId, authorId);
         into[at + 1] = keys.countsBytes(userId);
         into[at + 2] = keys.marksBytes(userId);
         into[at + 3] = keys.floorsBytes(userId);
         into[at + 4] = keys.mergedBytes(userId);
-        into[at + 5] = keys.liveBytes(userId);
-        into[at + 6] = keys.changesBytes(userId);
-    }
-
-    /** remove.lua's seven keys of the user, from {@code at} on. */
-    private void putRemoveKeys(byte[][] into, int at, long userId, long authorId) {
-        into[at] = keys.unreadBytes(userId, authorId);
-        into[at + 1] = keys.countsBytes(userId);
-        into[at + 2] = keys.marksBytes(userId);
-        into[at + 3] = keys.mergedBytes(userId);
-        into[at + 4] = keys.floorsBytes(userId);
         into[at + 5] = keys.liveBytes(userId);
         into[at + 6] = keys.changesBytes(userId);
     }

@@ -9,10 +9,10 @@ import java.util.List;
 public interface UnreadWrites {
 
     /**
-     * Followers a {@link #deliverToEach} or {@link #deleteForEach} call is best given at once: one delivery script's worth, about 1 ms of Redis
-     * that other clients' commands wait behind.
+     * Followers a {@link #deliverToEach} or {@link #deleteForEach} call is best given at once: one script's worth, about
+     * 1 ms of Redis that other clients' commands wait behind.
      */
-    int MAX_DELIVERIES_PER_CALL = 100;
+    int MAX_USERS_PER_CALL = 100;
 
     /** The blog became unread for the user, unless a mark, a floor or the per-author cap keeps it out. */
     void deliver(long userId, long authorId, long blogId, long publishedAtMillis);

@@ -19,8 +19,8 @@ import java.util.List;
  * waits until every earlier burst is answered, so at most two bursts wait in Redis and Redis runs one while the next
  * is encoded. Redis runs one script at a time, in the order they arrived: a whole chunk sent at once queued 2,000
  * scripts (about 35 ms of Redis) ahead of every normal author's writes and reads, which doubled their p99 during a
- * fan-out; two bursts of 100 are about 3.5 ms. A burst of deliveries goes out as few scripts as the writer can make
- * of it ({@link UnreadWrites#deliverToEach}).
+ * fan-out; two bursts of 100 are about 3.5 ms. A burst of deliveries or removals goes out as few scripts as the writer
+ * can make of it ({@link UnreadWrites#deliverToEach}, {@link UnreadWrites#deleteForEach}).
  * Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
