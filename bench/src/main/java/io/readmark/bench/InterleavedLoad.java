@@ -13,6 +13,10 @@ import java.util.function.ToDoubleFunction;
  * each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of
  * every variant instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
  * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>.jfr}.
+ * A repetition during which processes outside the bench took more than {@value #DISTURBED_OTHER_CORES} of a core in
+ * any of its measurements is run again, up to as many extra times as there are repetitions: on a shared machine a
+ * neighbour's burst otherwise decides a ratio's range, and with it the verdict. The results count the repetitions
+ * run again, and keep a disturbed one only when the extra runs are used up.
  */
 final class InterleavedLoad {
 
@@ -28,8 +32,11 @@ final class InterleavedLoad {
         }
     }
 
-    /** The measurements of every variant, in the order the variants were given. */
-    record Results(Map<String, List<Measurement>> byVariant) {
+    /** Other processes' CPU, in cores, above which a measurement is disturbed. */
+    static final double DISTURBED_OTHER_CORES = 0.25;
+
+    /** The measurements of every variant, in the order the variants were given, and how many repetitions were run again. */
+    record Results(Map<String, List<Measurement>> byVariant, int repetitionsRunAgain) {
         List<Measurement> of(String variant) {
             List<Measurement> measurements = byVariant.get(variant);
             if (measurements == null) throw new IllegalArgumentException("no variant " + variant);
@@ -69,18 +76,33 @@ final class InterleavedLoad {
                     config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
         }
         int repetitions = config.readRepetitions();
+        int runAgain = 0;
         for (int repetition = 1; repetition <= repetitions; repetition++) {
+            Map<String, Measurement> round = new LinkedHashMap<>();
             for (Variant variant : variants) {
                 String label = variant.label() + " " + repetition + "/" + repetitions;
                 long seed = config.seed() + repetition; // the same users for every variant of a repetition
                 CpuUsage.Meter meter = CpuUsage.start(stats);
                 ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(),
-                        prefix + "-" + variant.name() + "-" + repetition, err,
+                        prefix + "-" + variant.name() + "-" + repetition + (runAgain > 0 ? "-again" + runAgain : ""), err,
                         () -> ConcurrentLoad.run(label, config.readConcurrency(), config.readWarmup(), config.readDuration(),
                                 users, seed, variant.clients(), err));
-                results.get(variant.name()).add(new Measurement(load, meter.stop()));
+                round.put(variant.name(), new Measurement(load, meter.stop()));
             }
+            if (disturbed(round.values()) && runAgain < repetitions) {
+                runAgain++;
+                err.printf("%s: repetition %d disturbed by other processes (%s), run again%n", prefix, repetition, round.values().stream()
+                        .map(m -> String.format("%.2f", m.cpu().otherCores())).toList());
+                repetition--;
+                continue;
+            }
+            round.forEach((variant, measurement) -> results.get(variant).add(measurement));
         }
-        return new Results(results);
+        return new Results(results, runAgain);
+    }
+
+    /** Whether other processes took more than {@value #DISTURBED_OTHER_CORES} of a core during any of the measurements. */
+    static boolean disturbed(java.util.Collection<Measurement> round) {
+        return round.stream().anyMatch(measurement -> measurement.cpu().otherCores() > DISTURBED_OTHER_CORES);
     }
 }

@@ -3,6 +3,7 @@ package io.readmark.bench;
 import io.readmark.common.config.Settings;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,5 +133,18 @@ class BenchHelpersTest {
         // Kafka's murmur2 of "7" over 3 partitions, as the default partitioner computes it.
         assertThat(LatencyPhase.partitionOf(7, 3)).isEqualTo(
                 org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2("7".getBytes())) % 3);
+    }
+
+    @Test
+    void shouldTakeARepetitionAsDisturbedWhenOtherProcessesTookMoreThanAQuarterOfACore() {
+        InterleavedLoad.Measurement quiet = measurement(0.05), busy = measurement(0.64), unknown = measurement(Double.NaN);
+
+        assertThat(InterleavedLoad.disturbed(List.of(quiet, quiet))).isFalse();
+        assertThat(InterleavedLoad.disturbed(List.of(quiet, busy))).isTrue();
+        assertThat(InterleavedLoad.disturbed(List.of(unknown))).as("no /proc/stat: nothing to go by").isFalse();
+    }
+
+    private static InterleavedLoad.Measurement measurement(double otherCores) {
+        return new InterleavedLoad.Measurement(null, new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0));
     }
 }
