@@ -173,6 +173,8 @@ public final class Bench {
             report.detail("read_repetitions", config.readRepetitions());
             report.detail("read_repetitions_run_again", reads.reads().repetitionsRunAgain());
             report.detail("server_repetitions_run_again", servers.repetitionsRunAgain());
+            report.detail("read_repetitions_disturbed_kept", reads.reads().disturbedKept());
+            report.detail("server_repetitions_disturbed_kept", servers.disturbedKept());
             report.figure("seed000_counts_rps", reads.seed000().perSecond());
             report.detail("seed000_counts_p99_ms", reads.seed000().p99Millis());
             report.detail("seed000_keyspace_keys", reads.keyspaceKeys());

@@ -12,11 +12,11 @@ import java.util.function.ToDoubleFunction;
  * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after one unmeasured round,
  * each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of
  * every variant instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
- * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>.jfr}.
+ * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>].jfr}.
  * A repetition during which processes outside the bench took more than {@value #DISTURBED_OTHER_CORES} of a core in
  * any of its measurements is run again, up to as many extra times as there are repetitions: on a shared machine a
  * neighbour's burst otherwise decides a ratio's range, and with it the verdict. The results count the repetitions
- * run again, and keep a disturbed one only when the extra runs are used up.
+ * run again, and the disturbed ones kept because the extra runs were used up.
  */
 final class InterleavedLoad {
 
@@ -35,8 +35,11 @@ final class InterleavedLoad {
     /** Other processes' CPU, in cores, above which a measurement is disturbed. */
     static final double DISTURBED_OTHER_CORES = 0.25;
 
-    /** The measurements of every variant, in the order the variants were given, and how many repetitions were run again. */
-    record Results(Map<String, List<Measurement>> byVariant, int repetitionsRunAgain) {
+    /**
+     * The measurements of every variant, in the order the variants were given; how many repetitions were run again, and
+     * how many disturbed ones are among the measurements.
+     */
+    record Results(Map<String, List<Measurement>> byVariant, int repetitionsRunAgain, int disturbedKept) {
         List<Measurement> of(String variant) {
             List<Measurement> measurements = byVariant.get(variant);
             if (measurements == null) throw new IllegalArgumentException("no variant " + variant);
@@ -76,7 +79,7 @@ final class InterleavedLoad {
                     config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
         }
         int repetitions = config.readRepetitions();
-        int runAgain = 0;
+        int runAgain = 0, disturbedKept = 0, attempt = 0;
         for (int repetition = 1; repetition <= repetitions; repetition++) {
             Map<String, Measurement> round = new LinkedHashMap<>();
             for (Variant variant : variants) {
@@ -84,21 +87,27 @@ final class InterleavedLoad {
                 long seed = config.seed() + repetition; // the same users for every variant of a repetition
                 CpuUsage.Meter meter = CpuUsage.start(stats);
                 ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(),
-                        prefix + "-" + variant.name() + "-" + repetition + (runAgain > 0 ? "-again" + runAgain : ""), err,
+                        prefix + "-" + variant.name() + "-" + repetition + (attempt > 0 ? "-again" + attempt : ""), err,
                         () -> ConcurrentLoad.run(label, config.readConcurrency(), config.readWarmup(), config.readDuration(),
                                 users, seed, variant.clients(), err));
                 round.put(variant.name(), new Measurement(load, meter.stop()));
             }
-            if (disturbed(round.values()) && runAgain < repetitions) {
-                runAgain++;
-                err.printf("%s: repetition %d disturbed by other processes (%s), run again%n", prefix, repetition, round.values().stream()
-                        .map(m -> String.format("%.2f", m.cpu().otherCores())).toList());
-                repetition--;
-                continue;
+            if (disturbed(round.values())) {
+                List<String> others = round.values().stream().map(m -> String.format("%.2f", m.cpu().otherCores())).toList();
+                if (runAgain < repetitions) {
+                    runAgain++;
+                    attempt++;
+                    err.printf("%s: repetition %d disturbed by other processes (%s cores), run again%n", prefix, repetition, others);
+                    repetition--;
+                    continue;
+                }
+                disturbedKept++;
+                err.printf("%s: repetition %d disturbed by other processes (%s cores), kept: no runs left%n", prefix, repetition, others);
             }
+            attempt = 0;
             round.forEach((variant, measurement) -> results.get(variant).add(measurement));
         }
-        return new Results(results, runAgain);
+        return new Results(results, runAgain, disturbedKept);
     }
 
     /** Whether other processes took more than {@value #DISTURBED_OTHER_CORES} of a core during any of the measurements. */
