@@ -6,11 +6,13 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /** Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. */
@@ -28,34 +30,17 @@ public final class UnreadReader {
 
     /** Counts of a user; a user Redis has never heard of has zero unread. */
     public UnreadCounts counts(long userId) {
-        return counts(userId, redis.hgetall(keys.counts(userId)));
+        return redis.dispatch(CommandType.HGETALL, new CountsHashOutput(), countsKey(userId)).counts(userId);
     }
 
     /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
     public CompletionStage<UnreadCounts> countsAsync(long userId) {
-        return connection.async().hgetall(keys.counts(userId)).thenApply(hash -> counts(userId, hash));
+        return connection.async().dispatch(CommandType.HGETALL, new CountsHashOutput(), countsKey(userId))
+                .thenApply(fields -> fields.counts(userId));
     }
 
-    private static UnreadCounts counts(long userId, Map<String, String> hash) {
-        long total = 0;
-        long seen = 0;
-        long notices = 0;
-        long[] authorIds = new long[hash.size()];
-        long[] counts = new long[hash.size()];
-        int authors = 0;
-        for (Map.Entry<String, String> field : hash.entrySet()) {
-            switch (field.getKey()) {
-                case "total" -> total = Long.parseLong(field.getValue());
-                case "seen" -> seen = Long.parseLong(field.getValue());
-                case "notices" -> notices = Long.parseLong(field.getValue());
-                default -> {
-                    authorIds[authors] = Long.parseLong(field.getKey());
-                    counts[authors++] = Long.parseLong(field.getValue());
-                }
-            }
-        }
-        // counts.seen: the unread entries at or before the seen watermark (counters.lua); the others are unseen.
-        return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices);
+    private CommandArgs<String, String> countsKey(long userId) {
+        return new CommandArgs<>(StringCodec.UTF8).addKey(keys.counts(userId));
     }
 
     /**

@@ -1,11 +1,20 @@
 package io.readmark.store;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolVersion;
+import io.readmark.infra.TestInfrastructure;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -57,6 +66,38 @@ class UnreadReaderIT {
         UnreadCounts counts = redis.reader().counts(424242);
         assertThat(counts.total()).isZero();
         assertThat(counts.byAuthor()).isEmpty();
+    }
+
+    @Test
+    void shouldReadTheCountsHashAlikeOverBothProtocols() {
+        long user = 5002;
+        redis.sync.hset(redis.keys.counts(user), Map.of("total", "9", "seen", "4", "notices", "2", "7", "5", "1000000000000", "2"));
+        RedisClient client = RedisClient.create(TestInfrastructure.shared().redisUrl());
+        client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+        try (StatefulRedisConnection<String, String> resp2 = client.connect()) {
+            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.HGETALL, new CountsHashOutput(),
+                    new CommandArgs<>(StringCodec.UTF8).addKey(redis.keys.counts(user))).counts(user);
+            UnreadCounts overResp3 = redis.reader().counts(user);
+
+            assertThat(overResp3.total()).isEqualTo(9);
+            assertThat(overResp3.unseen()).isEqualTo(5);
+            assertThat(overResp3.targetedNotices()).isEqualTo(2);
+            assertThat(overResp3.byAuthor()).isEqualTo(Map.of(7L, 5L, 1_000_000_000_000L, 2L));
+            assertThat(overResp2).isEqualTo(overResp3);
+            assertThat(redis.reader().countsAsync(user).toCompletableFuture().join()).isEqualTo(overResp3);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Test
+    void shouldFailACountsReadOfAHashThatHoldsNoNumber() {
+        long user = 5003;
+        redis.sync.hset(redis.keys.counts(user), Map.of("total", "1", "7", "one"));
+
+        assertThatThrownBy(() -> redis.reader().counts(user)).isInstanceOf(NumberFormatException.class).hasMessageContaining("\"one\"");
+        assertThatThrownBy(() -> redis.reader().countsAsync(user).toCompletableFuture().join())
+                .hasCauseInstanceOf(NumberFormatException.class);
     }
 
     @Test
