@@ -14,6 +14,17 @@ import java.nio.file.Path;
 record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
                 double scriptMicros) {
 
+    /**
+     * Other processes' CPU, in cores, above which a measurement is disturbed: on a shared machine a neighbour's burst
+     * otherwise decides a ratio's range, and with it the verdict.
+     */
+    static final double DISTURBED_OTHER_CORES = 0.25;
+
+    /** Whether processes outside the bench took more than {@value #DISTURBED_OTHER_CORES} of a core (false if unknown). */
+    boolean disturbed() {
+        return otherCores > DISTURBED_OTHER_CORES;
+    }
+
     /** A running measurement; {@link #stop()} turns it into the averages since it started. */
     static final class Meter {
         private final RedisStats redis;

@@ -13,10 +13,9 @@ import java.util.function.ToDoubleFunction;
  * each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of
  * every variant instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
  * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>].jfr}.
- * A repetition during which processes outside the bench took more than {@value #DISTURBED_OTHER_CORES} of a core in
- * any of its measurements is run again, up to as many extra times as there are repetitions: on a shared machine a
- * neighbour's burst otherwise decides a ratio's range, and with it the verdict. The results count the repetitions
- * run again, and the disturbed ones kept because the extra runs were used up.
+ * A repetition {@linkplain CpuUsage#disturbed() disturbed} by processes outside the bench in any of its measurements is
+ * run again, up to as many extra times as there are repetitions. The results count the repetitions run again, and
+ * the disturbed ones kept because the extra runs were used up.
  */
 final class InterleavedLoad {
 
@@ -31,9 +30,6 @@ final class InterleavedLoad {
             return cpu.javaCores() / load.perSecond() * 1e6;
         }
     }
-
-    /** Other processes' CPU, in cores, above which a measurement is disturbed. */
-    static final double DISTURBED_OTHER_CORES = 0.25;
 
     /**
      * The measurements of every variant, in the order the variants were given; how many repetitions were run again, and
@@ -110,8 +106,8 @@ final class InterleavedLoad {
         return new Results(results, runAgain, disturbedKept);
     }
 
-    /** Whether other processes took more than {@value #DISTURBED_OTHER_CORES} of a core during any of the measurements. */
+    /** Whether other processes disturbed any of the measurements. */
     static boolean disturbed(java.util.Collection<Measurement> round) {
-        return round.stream().anyMatch(measurement -> measurement.cpu().otherCores() > DISTURBED_OTHER_CORES);
+        return round.stream().anyMatch(measurement -> measurement.cpu().disturbed());
     }
 }

@@ -21,7 +21,9 @@ import java.util.stream.IntStream;
  * posts fan out to a large audience, in interleaved rounds (idle, big-V, idle, big-V, …) so that each round's ratio
  * compares two windows the machine was in the same state for. A big-V window runs from its publish until its last
  * post is visible to its highest-id follower, the last one its fan-out reaches, confirmed by counting every
- * delivery; every probe issued in the window counts.
+ * delivery; every probe issued in the window counts. A round {@linkplain CpuUsage#disturbed() disturbed} by processes
+ * outside the bench in any of its windows is run again, up to as many extra times as there are rounds: a p99 over a
+ * few hundred probes is what a neighbour's burst moves most.
  */
 final class LatencyPhase {
 
@@ -36,9 +38,15 @@ final class LatencyPhase {
         double bigvP99Millis() {
             return duringBigv.all().getValueAtPercentile(99) / 1000.0;
         }
+
+        boolean disturbed() {
+            return idleCpu.disturbed() || bigvCpu.disturbed() || delete.cpu().disturbed();
+        }
     }
 
-    record Result(List<Round> rounds, Duration bigvLoad, List<VisibilityProbes.ProbeAuthor> probeAuthors, int bigvPartition) {
+    /** The rounds kept, and how many were run again or kept though disturbed (the extra runs used up). */
+    record Result(List<Round> rounds, Duration bigvLoad, List<VisibilityProbes.ProbeAuthor> probeAuthors, int bigvPartition,
+                  int roundsRunAgain, int disturbedKept) {
     }
 
     /** Far above every platform id, so the big-V and the probe posts never collide with the workload. */
@@ -65,18 +73,33 @@ final class LatencyPhase {
         bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, err);
         long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
-        for (int round = 0; round < config.writeRepetitions(); round++) {
+        int repetitions = config.writeRepetitions(), runAgain = 0, disturbedKept = 0, attempt = 0;
+        while (rounds.size() < repetitions) {
+            String label = (rounds.size() + 1) + (attempt > 0 ? "-again" + attempt : "");
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
-            BigvWindow bigv = bigvWindow(config, Integer.toString(round + 1), published, published - deleted, config.bigvPosts(),
+            BigvWindow bigv = bigvWindow(config, label, published, published - deleted, config.bigvPosts(),
                     probePublisher, probes, redis, stats, keys, err);
             published += config.bigvPosts();
             deleted++;
             BigvDelete delete = bigvDelete(config, BIGV_FIRST_BLOG + published - 1, published - deleted, probePublisher, redis, stats, keys, err);
-            rounds.add(new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete));
+            Round round = new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete);
+            if (round.disturbed()) {
+                String others = String.format("%.2f, %.2f, %.2f", idleCpu.otherCores(), bigv.cpu().otherCores(), delete.cpu().otherCores());
+                if (runAgain < repetitions) {
+                    runAgain++;
+                    attempt++;
+                    err.printf("latency: round %d disturbed by other processes (%s cores), run again%n", rounds.size() + 1, others);
+                    continue;
+                }
+                disturbedKept++;
+                err.printf("latency: round %d disturbed by other processes (%s cores), kept: no runs left%n", rounds.size() + 1, others);
+            }
+            rounds.add(round);
+            attempt = 0;
         }
-        return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions));
+        return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions), runAgain, disturbedKept);
     }
 
     /** Nothing else runs: the probes' own fan-outs are the only load. */

@@ -144,7 +144,25 @@ class BenchHelpersTest {
         assertThat(InterleavedLoad.disturbed(List.of(unknown))).as("no /proc/stat: nothing to go by").isFalse();
     }
 
+    @Test
+    void shouldTakeALatencyRoundAsDisturbedWhenAnyOfItsWindowsWas() {
+        CpuUsage quiet = cpu(0.05), busy = cpu(0.64);
+
+        assertThat(round(quiet, quiet, quiet).disturbed()).isFalse();
+        assertThat(round(busy, quiet, quiet).disturbed()).as("idle window").isTrue();
+        assertThat(round(quiet, busy, quiet).disturbed()).as("big-V window").isTrue();
+        assertThat(round(quiet, quiet, busy).disturbed()).as("the delete").isTrue();
+    }
+
+    private static LatencyPhase.Round round(CpuUsage idle, CpuUsage bigv, CpuUsage delete) {
+        return new LatencyPhase.Round(null, idle, null, bigv, 5.0, 400_000, new LatencyPhase.BigvDelete(3.0, 200_000, delete));
+    }
+
     private static InterleavedLoad.Measurement measurement(double otherCores) {
-        return new InterleavedLoad.Measurement(null, new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0));
+        return new InterleavedLoad.Measurement(null, cpu(otherCores));
+    }
+
+    private static CpuUsage cpu(double otherCores) {
+        return new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0);
     }
 }
