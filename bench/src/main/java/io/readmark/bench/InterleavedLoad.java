@@ -75,7 +75,7 @@ final class InterleavedLoad {
                     config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
         }
         int repetitions = config.readRepetitions();
-        int runAgain = 0, disturbedKept = 0, attempt = 0;
+        RunsAgain runsAgain = new RunsAgain(prefix, repetitions, err);
         for (int repetition = 1; repetition <= repetitions; repetition++) {
             Map<String, Measurement> round = new LinkedHashMap<>();
             for (Variant variant : variants) {
@@ -83,27 +83,19 @@ final class InterleavedLoad {
                 long seed = config.seed() + repetition; // the same users for every variant of a repetition
                 CpuUsage.Meter meter = CpuUsage.start(stats);
                 ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(),
-                        prefix + "-" + variant.name() + "-" + repetition + (attempt > 0 ? "-again" + attempt : ""), err,
+                        prefix + "-" + variant.name() + "-" + repetition + runsAgain.attemptSuffix(), err,
                         () -> ConcurrentLoad.run(label, config.readConcurrency(), config.readWarmup(), config.readDuration(),
                                 users, seed, variant.clients(), err));
                 round.put(variant.name(), new Measurement(load, meter.stop()));
             }
-            if (disturbed(round.values())) {
-                List<String> others = round.values().stream().map(m -> String.format("%.2f", m.cpu().otherCores())).toList();
-                if (runAgain < repetitions) {
-                    runAgain++;
-                    attempt++;
-                    err.printf("%s: repetition %d disturbed by other processes (%s cores), run again%n", prefix, repetition, others);
-                    repetition--;
-                    continue;
-                }
-                disturbedKept++;
-                err.printf("%s: repetition %d disturbed by other processes (%s cores), kept: no runs left%n", prefix, repetition, others);
+            String others = round.values().stream().map(m -> String.format("%.2f", m.cpu().otherCores())).toList().toString();
+            if (runsAgain.shouldRunAgain(repetition, disturbed(round.values()), others)) {
+                repetition--;
+                continue;
             }
-            attempt = 0;
             round.forEach((variant, measurement) -> results.get(variant).add(measurement));
         }
-        return new Results(results, runAgain, disturbedKept);
+        return new Results(results, runsAgain.repetitionsRunAgain(), runsAgain.disturbedKept());
     }
 
     /** Whether other processes disturbed any of the measurements. */

@@ -73,9 +73,9 @@ final class LatencyPhase {
         bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, err);
         long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
-        int repetitions = config.writeRepetitions(), runAgain = 0, disturbedKept = 0, attempt = 0;
-        while (rounds.size() < repetitions) {
-            String label = (rounds.size() + 1) + (attempt > 0 ? "-again" + attempt : "");
+        RunsAgain runsAgain = new RunsAgain("latency", config.writeRepetitions(), err);
+        while (rounds.size() < config.writeRepetitions()) {
+            String label = (rounds.size() + 1) + runsAgain.attemptSuffix();
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
@@ -85,21 +85,12 @@ final class LatencyPhase {
             deleted++;
             BigvDelete delete = bigvDelete(config, BIGV_FIRST_BLOG + published - 1, published - deleted, probePublisher, redis, stats, keys, err);
             Round round = new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete);
-            if (round.disturbed()) {
-                String others = String.format("%.2f, %.2f, %.2f", idleCpu.otherCores(), bigv.cpu().otherCores(), delete.cpu().otherCores());
-                if (runAgain < repetitions) {
-                    runAgain++;
-                    attempt++;
-                    err.printf("latency: round %d disturbed by other processes (%s cores), run again%n", rounds.size() + 1, others);
-                    continue;
-                }
-                disturbedKept++;
-                err.printf("latency: round %d disturbed by other processes (%s cores), kept: no runs left%n", rounds.size() + 1, others);
-            }
-            rounds.add(round);
-            attempt = 0;
+            String others = String.format("idle %.2f, big-V %.2f, delete %.2f", idleCpu.otherCores(), bigv.cpu().otherCores(),
+                    delete.cpu().otherCores());
+            if (!runsAgain.shouldRunAgain(rounds.size() + 1, round.disturbed(), others)) rounds.add(round);
         }
-        return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions), runAgain, disturbedKept);
+        return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions), runsAgain.repetitionsRunAgain(),
+                runsAgain.disturbedKept());
     }
 
     /** Nothing else runs: the probes' own fan-outs are the only load. */

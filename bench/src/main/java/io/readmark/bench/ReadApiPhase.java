@@ -1,20 +1,21 @@
 package io.readmark.bench;
 
 import io.readmark.store.RedisConnections;
+import io.readmark.store.UnreadCounts;
 import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadReader;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads under the same concurrent load on the same Redis in the same run, interleaved ({@link InterleavedLoad}): the
  * view API's counts endpoint over keep-alive HTTP; raw HGETALL of the same hashes through one shared Lettuce
- * connection (the read the counts endpoint makes, without HTTP); the two list routes, a page of one followed
+ * connection, decoded as the endpoint decodes them (its blog counts read, without HTTP); the two list routes, a page of one followed
  * author's unread blogs and the merged page across authors; and the push route, a change to the pushed counts
  * ({@link PushClients}). Then, once, seed 000's KEYS + GETBIT count over its notices. Every answer is checked: a
  * failed or implausible one fails the measurement rather than flattering it.
@@ -45,14 +46,14 @@ final class ReadApiPhase {
         int port = view.getPort();
         int users = graph.users();
         NoticeReaders.prepare(redis, keys, users);
+        // Decoded as the view API decodes it (CountsHashOutput): the ratio then prices the HTTP edge, not a decoder.
+        UnreadReader rawReader = new UnreadReader(redis.shared(), keys);
         InterleavedLoad.Results reads = InterleavedLoad.run(config, "reads", List.of(
                 new InterleavedLoad.Variant(API, "counts API", countsClients(host, port, 0, 0L)),
                 new InterleavedLoad.Variant(API_NOTICES, "counts API, notices", NoticeReaders.countsClients(host, port)),
                 new InterleavedLoad.Variant(RAW, "HGETALL", () -> userId -> {
-                    Map<String, String> counts = redis.shared().sync().hgetall(keys.counts(userId));
-                    if (counts == null || !counts.containsKey("total")) {
-                        throw new IllegalStateException("HGETALL of user " + userId + " answered " + counts);
-                    }
+                    UnreadCounts counts = rawReader.counts(userId);
+                    if (counts.total() <= 0) throw new IllegalStateException("HGETALL of user " + userId + " answered " + counts);
                 }),
                 new InterleavedLoad.Variant(AUTHOR_PAGE, "author page", authorPageClients(host, port, graph, config.seed())),
                 new InterleavedLoad.Variant(ITEMS, "merged items", itemsClients(host, port)),

@@ -145,6 +145,26 @@ class BenchHelpersTest {
     }
 
     @Test
+    void shouldRunADisturbedRepetitionAgainAtMostAsManyTimesAsThereAreRepetitions() {
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        RunsAgain runsAgain = new RunsAgain("reads", 2, new java.io.PrintStream(log, true));
+
+        assertThat(runsAgain.shouldRunAgain(1, false, "0.01")).isFalse();
+        assertThat(runsAgain.shouldRunAgain(2, true, "0.64")).isTrue();
+        assertThat(runsAgain.attemptSuffix()).isEqualTo("-again1");
+        assertThat(runsAgain.shouldRunAgain(2, true, "0.70")).isTrue();
+        assertThat(runsAgain.attemptSuffix()).isEqualTo("-again2");
+        assertThat(runsAgain.shouldRunAgain(2, true, "0.66")).as("no runs left: kept").isFalse();
+        assertThat(runsAgain.attemptSuffix()).isEmpty();
+        assertThat(runsAgain.shouldRunAgain(3, true, "0.50")).isFalse();
+
+        assertThat(runsAgain.repetitionsRunAgain()).isEqualTo(2);
+        assertThat(runsAgain.disturbedKept()).isEqualTo(2);
+        assertThat(log.toString()).contains("reads: repetition 2 disturbed by other processes (0.64 cores), run again")
+                .contains("reads: repetition 3 disturbed by other processes (0.50 cores), kept: no runs left");
+    }
+
+    @Test
     void shouldTakeALatencyRoundAsDisturbedWhenAnyOfItsWindowsWas() {
         CpuUsage quiet = cpu(0.05), busy = cpu(0.64);
 

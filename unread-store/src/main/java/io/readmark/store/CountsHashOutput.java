@@ -80,7 +80,10 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
     }
 
     private Field fieldOf(ByteBuffer bytes) {
-        if (bytes == null) return malformed("a null field");
+        if (bytes == null) {
+            malformed("a null field");
+            return Field.AUTHOR;
+        }
         if (is(bytes, TOTAL)) return Field.TOTAL;
         if (is(bytes, SEEN)) return Field.SEEN;
         if (is(bytes, NOTICES)) return Field.NOTICES;
@@ -126,9 +129,9 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         }
     }
 
-    private Field malformed(String what) {
+    /** Keeps the first problem: the read fails once the reply is complete, the connection's decoding goes on. */
+    private void malformed(String what) {
         if (output.malformed == null) output.malformed = what;
-        return Field.AUTHOR;
     }
 
     private static byte[] bytes(String ascii) {

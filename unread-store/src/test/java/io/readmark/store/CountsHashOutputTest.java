@@ -1,6 +1,8 @@
 package io.readmark.store;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +67,25 @@ class CountsHashOutputTest {
         assertThatThrownBy(() -> tooLarge.counts(5)).isInstanceOf(NumberFormatException.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "007", "-0", "+12", "-9223372036854775808", "9223372036854775807", "9223372036854775808",
+            "999999999999999999", "1000000000000000000", "", "-", "+", " 1", "1 ", "1.5", "1e3", "٣", "12x"})
+    void shouldParseAValueExactlyAsLongParseLongDoes(String value) {
+        CountsHashOutput.Fields fields = decodeUtf8("total", value);
+        Long expected;
+        try {
+            expected = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            expected = null;
+        }
+
+        if (expected == null) {
+            assertThatThrownBy(() -> fields.counts(1)).isInstanceOf(NumberFormatException.class);
+        } else {
+            assertThat(fields.counts(1).total()).isEqualTo(expected);
+        }
+    }
+
     @Test
     void shouldReadFromTheBufferPositionWithoutMovingIt() {
         CountsHashOutput output = new CountsHashOutput();
@@ -76,6 +97,14 @@ class CountsHashOutputTest {
 
         assertThat(output.get().counts(1).total()).isEqualTo(12);
         assertThat(value.position()).isEqualTo(2);
+    }
+
+    private static CountsHashOutput.Fields decodeUtf8(String field, String value) {
+        CountsHashOutput output = new CountsHashOutput();
+        output.multi(2);
+        output.set(ByteBuffer.wrap(field.getBytes(StandardCharsets.UTF_8)));
+        output.set(ByteBuffer.wrap(value.getBytes(StandardCharsets.UTF_8)));
+        return output.get();
     }
 
     /** As Lettuce's decoder calls an output: the announced length (or none, -1), then each field and value. */

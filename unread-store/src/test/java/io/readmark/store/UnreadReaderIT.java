@@ -2,6 +2,7 @@ package io.readmark.store;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
@@ -98,6 +99,17 @@ class UnreadReaderIT {
         assertThatThrownBy(() -> redis.reader().counts(user)).isInstanceOf(NumberFormatException.class).hasMessageContaining("\"one\"");
         assertThatThrownBy(() -> redis.reader().countsAsync(user).toCompletableFuture().join())
                 .hasCauseInstanceOf(NumberFormatException.class);
+    }
+
+    @Test
+    void shouldFailACountsReadOfAKeyOfAnotherType() {
+        long user = 5004;
+        redis.sync.set(redis.keys.counts(user), "not a hash");
+
+        assertThatThrownBy(() -> redis.reader().counts(user)).isInstanceOf(RedisCommandExecutionException.class)
+                .hasMessageContaining("WRONGTYPE");
+        assertThatThrownBy(() -> redis.reader().countsAsync(user).toCompletableFuture().join())
+                .hasCauseInstanceOf(RedisCommandExecutionException.class);
     }
 
     @Test
