@@ -19,6 +19,9 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     static final int MAX_AUDIENCES = 64;
 
+    private static final Comparator<Map.Entry<String, Long>> LATEST_JOINED_FIRST =
+            Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey());
+
     static Memberships of(Map<String, String> hash) {
         Map<String, Long> joined = new LinkedHashMap<>();
         joined.put(NoticeKeys.EVERYONE, 0L);
@@ -29,9 +32,7 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
                 fields.add(Map.entry(field.getKey(), Long.parseLong(field.getValue(), 1, field.getValue().length(), 10)));
             }
         }
-        if (fields.size() > 1) {
-            fields.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()));
-        }
+        if (fields.size() > 1) fields.sort(LATEST_JOINED_FIRST);
         for (int i = 0; i < Math.min(fields.size(), MAX_AUDIENCES); i++) joined.put(fields.get(i).getKey(), fields.get(i).getValue());
         return new Memberships(joined, floor == null ? 0 : Long.parseLong(floor));
     }
@@ -45,7 +46,12 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     /** Whether a notice of the audience published then is one the user receives. */
     boolean receives(LiveNotice notice) {
-        Long since = joinedAt.get(notice.audience());
-        return since != null && notice.publishedAtMillis() > since;
+        return notice.publishedAtMillis() > joinedAtOrNever(notice.audience());
+    }
+
+    /** When the user joined the audience; {@link Long#MAX_VALUE} when they are not a member, so no notice is after it. */
+    long joinedAtOrNever(String audience) {
+        Long since = joinedAt.get(audience);
+        return since == null ? Long.MAX_VALUE : since;
     }
 }
