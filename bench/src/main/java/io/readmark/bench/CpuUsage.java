@@ -1,6 +1,7 @@
 package io.readmark.bench;
 
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,10 +10,11 @@ import java.nio.file.Path;
  * How many cores this JVM, redis-server and everything else on the machine kept busy during one phase. On a
  * two-core machine the pipeline's JVM (Kafka broker, stream threads, clients) and Redis compete for the same cores,
  * so every rate is read beside these; {@code otherCores} shows when something outside the benchmark interfered.
- * Redis's time inside scripts tells how much of its CPU the delivery scripts themselves take.
+ * Redis's time inside scripts tells how much of its CPU the delivery scripts themselves take; this JVM's collector
+ * pauses how long every thread in it (broker, stream threads, probes) stood still.
  */
 record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
-                double scriptMicros) {
+                double scriptMicros, long gcPauses, long gcPauseMillis) {
 
     /**
      * Other processes' CPU, in cores, above which a measurement is disturbed: on a shared machine a neighbour's burst
@@ -34,6 +36,8 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         private final double redisStart;
         private final long callsStart;
         private final long scriptMicrosStart;
+        private final long gcPausesStart = gcPausesSoFar();
+        private final long gcPauseMillisStart = gcPauseMillisSoFar();
 
         Meter(RedisStats redis) {
             this.redis = redis;
@@ -50,7 +54,8 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
             double other = Double.isNaN(machine) ? Double.NaN : Math.max(0, machine - java - redisCpu);
             long calls = redis.scriptCalls() - callsStart;
             double micros = redis.scriptMicros() - scriptMicrosStart;
-            return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls, micros);
+            return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls, micros,
+                    gcPausesSoFar() - gcPausesStart, gcPauseMillisSoFar() - gcPauseMillisStart);
         }
     }
 
@@ -60,6 +65,22 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
 
     private static long javaCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /**
+     * Collector pauses of this JVM so far. Every collector bean counts pauses except ZGC's "Cycles" beans, which
+     * count concurrent cycles (its pauses have beans of their own).
+     */
+    private static long gcPausesSoFar() {
+        return pauseCollectors().mapToLong(GarbageCollectorMXBean::getCollectionCount).filter(count -> count > 0).sum();
+    }
+
+    private static long gcPauseMillisSoFar() {
+        return pauseCollectors().mapToLong(GarbageCollectorMXBean::getCollectionTime).filter(millis -> millis > 0).sum();
+    }
+
+    private static java.util.stream.Stream<GarbageCollectorMXBean> pauseCollectors() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().filter(bean -> !bean.getName().endsWith("Cycles"));
     }
 
     /** Busy CPU seconds of the whole machine since boot (Linux {@code /proc/stat}); NaN elsewhere. */
@@ -84,6 +105,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
 
     @Override
     public String toString() {
-        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores", javaCores, redisCores, otherCores);
+        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores, %d GC pauses (%d ms)", javaCores, redisCores,
+                otherCores, gcPauses, gcPauseMillis);
     }
 }

@@ -1,9 +1,9 @@
 package io.readmark.store;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,17 +14,21 @@ import java.util.Set;
  * {@link #MAX_AUDIENCES} are considered, the latest joined, so a read's work stays bounded whatever the hash holds.
  * Beside them the hash's field {@link NoticeKeys#NOTICE_FLOOR}: nothing published or sent at or before it is unread
  * (notices.lua).
+ *
+ * @param joinedAt the audiences joined, latest first, everyone's not included (every user is in it since always)
  */
 record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     static final int MAX_AUDIENCES = 64;
 
+    /** A user who joined no audience and has no floor: most users, so their counts read builds nothing. */
+    private static final Memberships EVERYONE_ONLY = new Memberships(Map.of(), 0);
+
     private static final Comparator<Map.Entry<String, Long>> LATEST_JOINED_FIRST =
             Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey());
 
     static Memberships of(Map<String, String> hash) {
-        Map<String, Long> joined = new LinkedHashMap<>();
-        joined.put(NoticeKeys.EVERYONE, 0L);
+        if (hash.isEmpty()) return EVERYONE_ONLY;
         List<Map.Entry<String, Long>> fields = new ArrayList<>(hash.size());
         String floor = hash.get(NoticeKeys.NOTICE_FLOOR);
         for (Map.Entry<String, String> field : hash.entrySet()) {
@@ -33,15 +37,14 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
             }
         }
         if (fields.size() > 1) fields.sort(LATEST_JOINED_FIRST);
+        Map<String, Long> joined = new LinkedHashMap<>();
         for (int i = 0; i < Math.min(fields.size(), MAX_AUDIENCES); i++) joined.put(fields.get(i).getKey(), fields.get(i).getValue());
         return new Memberships(joined, floor == null ? 0 : Long.parseLong(floor));
     }
 
     /** The audiences joined, everyone's not included. */
     Set<String> joined() {
-        Set<String> joined = new LinkedHashSet<>(joinedAt.keySet());
-        joined.remove(NoticeKeys.EVERYONE);
-        return joined;
+        return Collections.unmodifiableSet(joinedAt.keySet());
     }
 
     /** Whether a notice of the audience published then is one the user receives. */
@@ -49,9 +52,13 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
         return notice.publishedAtMillis() > joinedAtOrNever(notice.audience());
     }
 
-    /** When the user joined the audience; {@link Long#MAX_VALUE} when they are not a member, so no notice is after it. */
+    /**
+     * When the user joined the audience: 0 for everyone's, {@link Long#MAX_VALUE} when they are not a member, so no
+     * notice is after it.
+     */
     long joinedAtOrNever(String audience) {
         Long since = joinedAt.get(audience);
-        return since == null ? Long.MAX_VALUE : since;
+        if (since != null) return since;
+        return audience.equals(NoticeKeys.EVERYONE) ? 0 : Long.MAX_VALUE;
     }
 }

@@ -68,55 +68,32 @@ public final class NoticeReader {
         CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
         Set<String> guessed = hints.audiences(userId);
         KnownReads known = hints.reads(userId);
-        CompletableFuture<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
-        if (early.isDone() && !early.isCompletedExceptionally()) {
-            NoticeIds ids = NoticeIds.of(early.join());
-            if (ids.isEmpty() || known != null && known.asks(ids)) {
-                // The usual badge read: the notices were at hand and the marks are known or not needed, so one stage
-                // after the reply decides; only a changed stamp asks Redis for the marks.
-                return membershipHash.thenCompose(hash -> {
-                    String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
-                    CompletionStage<NoticeIds> read = ids.isEmpty() ? CompletableFuture.completedFuture(NoticeIds.NONE)
-                            : known.answers(stamp, ids) ? CompletableFuture.completedFuture(known.read()) : readMarksAsync(userId, ids);
-                    return withMemberships(userId, hash, guessed, known, early, CompletableFuture.completedFuture(ids), read);
-                });
-            }
-        }
+        CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
         CompletionStage<NoticeIds> earlyIds = early.thenApply(NoticeIds::of);
         CompletionStage<NoticeIds> earlyRead = earlyIds.thenCompose(ids -> readMarksAsync(userId, ids, known, membershipHash));
-        return membershipHash.thenCompose(hash -> withMemberships(userId, hash, guessed, known, early, earlyIds, earlyRead));
-    }
-
-    /**
-     * The count once the memberships hash is in: from the early notices and marks when the user joined no audience
-     * besides those guessed, else with the notices and marks of the others too (a second round trip).
-     */
-    private CompletionStage<BroadcastUnread> withMemberships(long userId, Map<String, String> hash, Set<String> guessed, KnownReads known,
-                                                             CompletionStage<List<LiveNotice>> early, CompletionStage<NoticeIds> earlyIds,
-                                                             CompletionStage<NoticeIds> earlyRead) {
-        Memberships memberships = Memberships.of(hash);
-        String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
-        Set<String> joined = memberships.joined();
-        if (guessed.containsAll(joined)) {
-            // The same audiences as guessed: the hint's own set is remembered, so remembering finds nothing changed.
-            Set<String> audiences = joined.size() == guessed.size() ? guessed : joined;
-            return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read) -> {
-                remember(userId, audiences, known, stamp, asked, read);
-                return read;
-            }), (notices, read) -> count(memberships, notices, read, clock.getAsLong()));
-        }
-        Set<String> unguessed = new LinkedHashSet<>(joined);
-        unguessed.removeAll(guessed);
-        CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
-        CompletionStage<NoticeIds> lateIds = late.thenCombine(earlyIds, (more, first) -> NoticeIds.of(more).without(first));
-        CompletionStage<NoticeIds> lateRead = lateIds.thenCompose(ids -> readMarksAsync(userId, ids));
-        CompletionStage<NoticeIds> read = earlyIds.thenCombine(lateIds, NoticeIds::union)
-                .thenCombine(earlyRead.thenCombine(lateRead, NoticeIds::union), (asked, marks) -> {
-                    remember(userId, joined, known, stamp, asked, marks);
-                    return marks;
-                });
-        return early.thenCombine(late, NoticeReader::concat)
-                .thenCombine(read, (notices, marks) -> count(memberships, notices, marks, clock.getAsLong()));
+        return membershipHash.thenCompose(hash -> {
+            Memberships memberships = Memberships.of(hash);
+            String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
+            Set<String> joined = memberships.joined();
+            Set<String> unguessed = new LinkedHashSet<>(joined);
+            unguessed.removeAll(guessed);
+            if (unguessed.isEmpty()) {
+                return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read) -> {
+                    remember(userId, joined, known, stamp, asked, read);
+                    return read;
+                }), (notices, read) -> count(memberships, notices, read, clock.getAsLong()));
+            }
+            CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
+            CompletionStage<NoticeIds> lateIds = late.thenCombine(earlyIds, (more, first) -> NoticeIds.of(more).without(first));
+            CompletionStage<NoticeIds> lateRead = lateIds.thenCompose(ids -> readMarksAsync(userId, ids));
+            CompletionStage<NoticeIds> read = earlyIds.thenCombine(lateIds, NoticeIds::union)
+                    .thenCombine(earlyRead.thenCombine(lateRead, NoticeIds::union), (asked, marks) -> {
+                        remember(userId, joined, known, stamp, asked, marks);
+                        return marks;
+                    });
+            return early.thenCombine(late, NoticeReader::concat)
+                    .thenCombine(read, (notices, marks) -> count(memberships, notices, marks, clock.getAsLong()));
+        });
     }
 
     /**
@@ -142,15 +119,8 @@ public final class NoticeReader {
         long[] unread = new long[notices.size()];
         int length = 0;
         long nextExpiry = 0;
-        String audience = null;
-        long since = Long.MAX_VALUE;
         for (LiveNotice notice : notices) {
-            // An audience's notices come in one run sharing one audience string: its join time is looked up once.
-            if (notice.audience() != audience) {
-                audience = notice.audience();
-                since = memberships.joinedAtOrNever(audience);
-            }
-            if (notice.publishedAtMillis() <= since || notice.publishedAtMillis() <= floor || !notice.liveAt(now)) continue;
+            if (!memberships.receives(notice) || notice.publishedAtMillis() <= floor || !notice.liveAt(now)) continue;
             if (read.contains(notice.noticeId())) continue;
             unread[length++] = notice.noticeId();
             if (notice.expiresAtMillis() > 0 && (nextExpiry == 0 || notice.expiresAtMillis() < nextExpiry)) {
@@ -218,7 +188,10 @@ public final class NoticeReader {
 
     /** The audiences the user receives broadcasts of now, everyone's included. */
     public Set<String> audiences(long userId) {
-        return memberships(userId).joinedAt().keySet();
+        Set<String> audiences = new LinkedHashSet<>();
+        audiences.add(NoticeKeys.EVERYONE);
+        audiences.addAll(memberships(userId).joined());
+        return audiences;
     }
 
     /** The user's memberships and notice floor, from their audiences hash. */
@@ -261,21 +234,17 @@ public final class NoticeReader {
     }
 
     /** The live notices of {@code first} (unless null) and of the audiences, in one list once all arrived. */
-    private CompletableFuture<List<LiveNotice>> liveNoticesOf(String first, Collection<String> audiences) {
-        List<CompletableFuture<List<LiveNotice>>> lists = new ArrayList<>(audiences.size() + 1);
+    private CompletionStage<List<LiveNotice>> liveNoticesOf(String first, Collection<String> audiences) {
+        List<CompletableFuture<List<LiveNotice>>> lists = new ArrayList<>();
         if (first != null) lists.add(source.liveNotices(connection, first).toCompletableFuture());
         for (String audience : audiences) lists.add(source.liveNotices(connection, audience).toCompletableFuture());
         if (lists.isEmpty()) return CompletableFuture.completedFuture(List.of());
         if (lists.size() == 1) return lists.getFirst();
-        // Usually every list is cached already: joined here, without a stage that waits for them all.
-        if (lists.stream().allMatch(list -> list.isDone() && !list.isCompletedExceptionally())) return CompletableFuture.completedFuture(joinAll(lists));
-        return CompletableFuture.allOf(lists.toArray(CompletableFuture[]::new)).thenApply(done -> joinAll(lists));
-    }
-
-    private static List<LiveNotice> joinAll(List<CompletableFuture<List<LiveNotice>>> lists) {
-        List<LiveNotice> all = new ArrayList<>();
-        lists.forEach(list -> all.addAll(list.join()));
-        return all;
+        return CompletableFuture.allOf(lists.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            List<LiveNotice> all = new ArrayList<>();
+            lists.forEach(list -> all.addAll(list.join()));
+            return all;
+        });
     }
 
     /**

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A counts read with read marks it kept ({@link KnownReads}): it asks Redis for no marks while the user's reads stamp
  * is the one it kept them with, and asks again, and counts right, after every change of the marks: a read, a read of
  * a notice not published yet, and the oldest mark trimmed at the cap; whether the reader waits for the audience's
- * notices or has them at hand (as the view API's cache does, which takes the reader's shorter path).
+ * notices or has them at hand (as the view API's cache has them).
  */
 class KnownReadsIT {
 

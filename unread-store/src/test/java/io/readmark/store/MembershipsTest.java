@@ -13,8 +13,9 @@ class MembershipsTest {
     void shouldKeepJoinedAudiencesAndEveryoneButNotLeftOnes() {
         Memberships memberships = Memberships.of(Map.of("staff", "J100", "beta", "L200", NoticeKeys.EVERYONE, "J999"));
 
-        assertThat(memberships.joinedAt()).containsOnly(Map.entry(NoticeKeys.EVERYONE, 0L), Map.entry("staff", 100L));
+        assertThat(memberships.joinedAt()).containsOnly(Map.entry("staff", 100L));
         assertThat(memberships.joined()).containsExactly("staff");
+        assertThat(memberships.receives(new LiveNotice(4, NoticeKeys.EVERYONE, 1, 0))).as("everyone's, since always").isTrue();
         assertThat(memberships.receives(new LiveNotice(1, "staff", 101, 0))).isTrue();
         assertThat(memberships.receives(new LiveNotice(2, "staff", 100, 0))).as("published as the user joined").isFalse();
         assertThat(memberships.receives(new LiveNotice(3, "beta", 300, 0))).isFalse();
