@@ -72,7 +72,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.positiveInteger("BENCH_NORMAL_FOLLOWERS", 100),
                 settings.positiveInteger("BENCH_PROBE_AUTHORS", 16),
                 settings.duration("BENCH_PROBE_INTERVAL", Duration.ofMillis(10)),
-                settings.duration("BENCH_IDLE_DURATION", Duration.ofSeconds(quick ? 6 : 20)),
+                settings.duration("BENCH_IDLE_DURATION", Duration.ofSeconds(quick ? 10 : 20)),
                 settings.positiveInteger("BENCH_BIGV_FOLLOWERS", quick ? 200_000 : 1_000_000),
                 settings.positiveInteger("BENCH_BIGV_POSTS", 2),
                 settings.duration("BENCH_READ_WARMUP", Duration.ofSeconds(quick ? 1 : 2)),
