@@ -21,7 +21,7 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     static final int MAX_AUDIENCES = 64;
 
-    /** A user who joined no audience and has no floor: most users, so their counts read builds nothing. */
+    /** An empty audiences hash (the user never joined an audience, read a notice or marked all read): nothing to build. */
     private static final Memberships EVERYONE_ONLY = new Memberships(Map.of(), 0);
 
     private static final Comparator<Map.Entry<String, Long>> LATEST_JOINED_FIRST =
@@ -49,16 +49,8 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     /** Whether a notice of the audience published then is one the user receives. */
     boolean receives(LiveNotice notice) {
-        return notice.publishedAtMillis() > joinedAtOrNever(notice.audience());
-    }
-
-    /**
-     * When the user joined the audience: 0 for everyone's, {@link Long#MAX_VALUE} when they are not a member, so no
-     * notice is after it.
-     */
-    long joinedAtOrNever(String audience) {
-        Long since = joinedAt.get(audience);
-        if (since != null) return since;
-        return audience.equals(NoticeKeys.EVERYONE) ? 0 : Long.MAX_VALUE;
+        Long since = joinedAt.get(notice.audience());
+        if (since == null && !notice.audience().equals(NoticeKeys.EVERYONE)) return false;
+        return notice.publishedAtMillis() > (since == null ? 0 : since);
     }
 }

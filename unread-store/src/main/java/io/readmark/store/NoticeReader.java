@@ -75,14 +75,14 @@ public final class NoticeReader {
             Memberships memberships = Memberships.of(hash);
             String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
             Set<String> joined = memberships.joined();
-            Set<String> unguessed = new LinkedHashSet<>(joined);
-            unguessed.removeAll(guessed);
-            if (unguessed.isEmpty()) {
+            if (guessed.containsAll(joined)) {
                 return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read) -> {
                     remember(userId, joined, known, stamp, asked, read);
                     return read;
                 }), (notices, read) -> count(memberships, notices, read, clock.getAsLong()));
             }
+            Set<String> unguessed = new LinkedHashSet<>(joined);
+            unguessed.removeAll(guessed);
             CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
             CompletionStage<NoticeIds> lateIds = late.thenCombine(earlyIds, (more, first) -> NoticeIds.of(more).without(first));
             CompletionStage<NoticeIds> lateRead = lateIds.thenCompose(ids -> readMarksAsync(userId, ids));

@@ -1,10 +1,8 @@
 package io.readmark.store;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,8 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A counts read with read marks it kept ({@link KnownReads}): it asks Redis for no marks while the user's reads stamp
  * is the one it kept them with, and asks again, and counts right, after every change of the marks: a read, a read of
- * a notice not published yet, and the oldest mark trimmed at the cap; whether the reader waits for the audience's
- * notices or has them at hand (as the view API's cache has them).
+ * a notice not published yet, and the oldest mark trimmed at the cap.
  */
 class KnownReadsIT {
 
@@ -29,19 +26,14 @@ class KnownReadsIT {
         redis.close();
     }
 
-    @ParameterizedTest(name = "notices at hand: {0}")
-    @ValueSource(booleans = {false, true})
-    void shouldAskForTheMarksOnlyWhenTheyChanged(boolean noticesAtHand) throws Exception {
+    @Test
+    void shouldAskForTheMarksOnlyWhenTheyChanged() throws Exception {
         // Given a user in an audience of three live notices, and a reader that keeps what it learns
-        RedisFixture.Scoped scoped = redis.scoped("known-reads-" + noticesAtHand);
-        NoticeKeys keys = new NoticeKeys(scoped.keys().prefix());
+        NoticeKeys keys = new NoticeKeys(redis.keys.prefix());
         UnreadLimits twoMarks = new UnreadLimits(1000, 1000, new NoticeLimits(100, 1000, 2, 1000));
-        LiveNoticeSource direct = LiveNoticeSource.direct(keys);
-        LiveNoticeSource source = noticesAtHand
-                ? (connection, audience) -> CompletableFuture.completedFuture(direct.liveNotices(connection, audience).toCompletableFuture().join())
-                : direct;
-        NoticeReader reader = new NoticeReader(redis.redis.shared(), scoped.keys(), source, new KeepingHints(), System::currentTimeMillis);
-        try (UnreadWriter writer = scoped.writer(twoMarks)) {
+        KeepingHints hints = new KeepingHints();
+        NoticeReader reader = new NoticeReader(redis.redis.shared(), redis.keys, LiveNoticeSource.direct(keys), hints, System::currentTimeMillis);
+        try (UnreadWriter writer = redis.writer(twoMarks)) {
             writer.audienceJoined(USER, "staff", T0);
             for (long notice = 1; notice <= 3; notice++) writer.noticePublished("staff", notice, T0 + notice, 0);
             writer.awaitAcknowledged();

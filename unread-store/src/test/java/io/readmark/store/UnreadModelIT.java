@@ -49,11 +49,9 @@ class UnreadModelIT {
             List<UnreadOp> ops = workload.interleaved(seed);
             UnreadModel model = new UnreadModel(TIGHT);
             RedisFixture.Scoped scoped = redis.scoped("model-" + seed);
-            // Readers that keep what they learn read between steps, so their kept read marks meet every change: one
-            // waits for the audiences' notices, one has them at hand (as the view API's cache does).
-            List<NoticeReader> keeping = List.of(
-                    new NoticeReader(redis.redis.shared(), scoped.keys(), direct(scoped), new KeepingHints(), () -> RandomWorkload.READ_AT),
-                    new NoticeReader(redis.redis.shared(), scoped.keys(), atHand(scoped), new KeepingHints(), () -> RandomWorkload.READ_AT));
+            // A reader that keeps what it learns reads between steps, so its kept read marks meet every change.
+            NoticeReader keeping = new NoticeReader(redis.redis.shared(), scoped.keys(),
+                    LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), new KeepingHints(), () -> RandomWorkload.READ_AT);
             try (UnreadWriter writer = scoped.writer(TIGHT)) {
                 for (int from = 0; from < ops.size(); from += STEP) {
                     List<UnreadOp> step = ops.subList(from, Math.min(ops.size(), from + STEP));
@@ -61,11 +59,9 @@ class UnreadModelIT {
                     writer.awaitAcknowledged();
                     step.forEach(op -> op.applyTo(model));
                     for (long user = 1; user <= RandomWorkload.USERS; user++) {
-                        for (int r = 0; r < keeping.size(); r++) {
-                            assertThat(keeping.get(r).broadcastUnreadAsync(user).toCompletableFuture().join().count())
-                                    .as("unread broadcasts of user %d after %d changes, kept marks, reader %d, seed %d", user, from + step.size(), r, seed)
-                                    .isEqualTo(model.unreadBroadcasts(user, RandomWorkload.READ_AT));
-                        }
+                        assertThat(keeping.broadcastUnreadAsync(user).toCompletableFuture().join().count())
+                                .as("unread broadcasts of user %d after %d changes, kept marks, seed %d", user, from + step.size(), seed)
+                                .isEqualTo(model.unreadBroadcasts(user, RandomWorkload.READ_AT));
                     }
                 }
             }
@@ -164,17 +160,17 @@ class UnreadModelIT {
 
     /** What the view API reads of the user's notices: the unread broadcasts and the notice inbox page by page. */
     private static void assertSameNotices(RedisFixture.Scoped scoped, UnreadModel model, long user, String context) {
-        NoticeReader reader = new NoticeReader(redis.redis.shared(), scoped.keys(), direct(scoped), () -> RandomWorkload.READ_AT);
+        NoticeReader reader = new NoticeReader(redis.redis.shared(), scoped.keys(),
+                LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), () -> RandomWorkload.READ_AT);
         long expectedUnread = model.unreadBroadcasts(user, RandomWorkload.READ_AT);
         assertThat(reader.broadcastUnreadAsync(user).toCompletableFuture().join().count())
                 .as("unread broadcasts of user %d, %s", user, context).isEqualTo(expectedUnread);
         // A reader's guess of the user's audiences changes only which round trip asks for what: right, too many, too few.
         for (Set<String> guess : List.of(Set.of("a.1", "a.2"), Set.of("a.1"), Set.of("a.2", "not-an-audience"))) {
-            for (LiveNoticeSource source : List.of(direct(scoped), atHand(scoped))) {
-                NoticeReader guessing = new NoticeReader(redis.redis.shared(), scoped.keys(), source, new FixedGuess(guess), () -> RandomWorkload.READ_AT);
-                assertThat(guessing.broadcastUnreadAsync(user).toCompletableFuture().join().count())
-                        .as("unread broadcasts of user %d guessing %s, %s", user, guess, context).isEqualTo(expectedUnread);
-            }
+            NoticeReader guessing = new NoticeReader(redis.redis.shared(), scoped.keys(),
+                    LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), new FixedGuess(guess), () -> RandomWorkload.READ_AT);
+            assertThat(guessing.broadcastUnreadAsync(user).toCompletableFuture().join().count())
+                    .as("unread broadcasts of user %d guessing %s, %s", user, guess, context).isEqualTo(expectedUnread);
         }
         List<NoticeItem> expected = model.noticeInbox(user, RandomWorkload.READ_AT);
         for (int limit : new int[]{1, 3, 7}) {
@@ -192,16 +188,6 @@ class UnreadModelIT {
             assertThat(reader.notice(user, item.noticeId())).as("notice %d of user %d, %s", item.noticeId(), user, context)
                     .isEqualTo(new NoticeState(item.noticeId(), true, item.read(), item));
         }
-    }
-
-    private static LiveNoticeSource direct(RedisFixture.Scoped scoped) {
-        return LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix()));
-    }
-
-    /** Each audience's notices loaded before they are asked for, as a cache has them: the reader need not wait. */
-    private static LiveNoticeSource atHand(RedisFixture.Scoped scoped) {
-        LiveNoticeSource direct = direct(scoped);
-        return (connection, audience) -> CompletableFuture.completedFuture(direct.liveNotices(connection, audience).toCompletableFuture().join());
     }
 
     /** Always guesses the same audiences. */
