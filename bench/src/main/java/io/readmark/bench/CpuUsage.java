@@ -5,6 +5,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * How many cores this JVM, redis-server and everything else on the machine kept busy during one phase. On a
@@ -68,18 +69,18 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
     }
 
     /**
-     * Collector pauses of this JVM so far. Every collector bean counts pauses except ZGC's "Cycles" beans, which
-     * count concurrent cycles (its pauses have beans of their own).
+     * Collector pauses of this JVM so far. Every collector bean counts pauses except the "Cycles" beans of ZGC and
+     * Shenandoah, which count concurrent cycles (ZGC's pauses have beans of their own).
      */
-    private static long gcPausesSoFar() {
+    static long gcPausesSoFar() {
         return pauseCollectors().mapToLong(GarbageCollectorMXBean::getCollectionCount).filter(count -> count > 0).sum();
     }
 
-    private static long gcPauseMillisSoFar() {
+    static long gcPauseMillisSoFar() {
         return pauseCollectors().mapToLong(GarbageCollectorMXBean::getCollectionTime).filter(millis -> millis > 0).sum();
     }
 
-    private static java.util.stream.Stream<GarbageCollectorMXBean> pauseCollectors() {
+    private static Stream<GarbageCollectorMXBean> pauseCollectors() {
         return ManagementFactory.getGarbageCollectorMXBeans().stream().filter(bean -> !bean.getName().endsWith("Cycles"));
     }
 

@@ -174,6 +174,17 @@ class BenchHelpersTest {
         assertThat(round(quiet, quiet, busy).disturbed()).as("the delete").isTrue();
     }
 
+    @Test
+    void shouldCountThisJvmsCollectorPauses() {
+        long pauses = CpuUsage.gcPausesSoFar();
+        long millis = CpuUsage.gcPauseMillisSoFar();
+
+        System.gc(); // a full collection, a pause with every collector the bench may run with
+
+        assertThat(CpuUsage.gcPausesSoFar()).isGreaterThan(pauses);
+        assertThat(CpuUsage.gcPauseMillisSoFar()).isGreaterThanOrEqualTo(millis);
+    }
+
     private static LatencyPhase.Round round(CpuUsage idle, CpuUsage bigv, CpuUsage delete) {
         return new LatencyPhase.Round(null, idle, null, bigv, 5.0, 400_000, new LatencyPhase.BigvDelete(3.0, 200_000, delete));
     }
