@@ -290,8 +290,8 @@ public final class Bench {
         report.detail("bigv_redis_cores", spread(rounds, round -> round.bigvCpu().redisCores()).toMap());
         report.detail("bigv_other_cores", spread(rounds, round -> round.bigvCpu().otherCores()).toMap());
         // One JVM holds the broker, the processor and the probes: its collector's pauses stop them all at once.
-        report.detail("normal_idle_gc_pause_ms_per_s", spread(rounds, round -> round.idleCpu().gcPauseMillis() / round.idleCpu().seconds()).toMap());
-        report.detail("bigv_gc_pause_ms_per_s", spread(rounds, round -> round.bigvCpu().gcPauseMillis() / round.bigvCpu().seconds()).toMap());
+        report.detail("normal_idle_gc_pause_ms_per_s", spread(rounds, round -> round.idleCpu().gcPauseMillisPerSecond()).toMap());
+        report.detail("bigv_gc_pause_ms_per_s", spread(rounds, round -> round.bigvCpu().gcPauseMillisPerSecond()).toMap());
         report.detail("bigv_gc_pauses", spread(rounds, round -> round.bigvCpu().gcPauses()).toMap());
         // Redis also ran the probes' deliveries in the window: they count, or the big-V's cost would look higher.
         double probeFollowers = latency.probeAuthors().stream().mapToInt(VisibilityProbes.ProbeAuthor::followers).average().orElse(0);

@@ -28,6 +28,11 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return otherCores > DISTURBED_OTHER_CORES;
     }
 
+    /** Milliseconds this JVM stood still in collector pauses, per second of the measurement. */
+    double gcPauseMillisPerSecond() {
+        return gcPauseMillis / seconds;
+    }
+
     /** A running measurement; {@link #stop()} turns it into the averages since it started. */
     static final class Meter {
         private final RedisStats redis;

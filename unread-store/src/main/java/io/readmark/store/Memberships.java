@@ -49,8 +49,8 @@ record Memberships(Map<String, Long> joinedAt, long noticeFloor) {
 
     /** Whether a notice of the audience published then is one the user receives. */
     boolean receives(LiveNotice notice) {
-        Long since = joinedAt.get(notice.audience());
-        if (since == null && !notice.audience().equals(NoticeKeys.EVERYONE)) return false;
-        return notice.publishedAtMillis() > (since == null ? 0 : since);
+        // Not a member: no notice is published after never.
+        long since = notice.audience().equals(NoticeKeys.EVERYONE) ? 0 : joinedAt.getOrDefault(notice.audience(), Long.MAX_VALUE);
+        return notice.publishedAtMillis() > since;
     }
 }
