@@ -133,8 +133,8 @@ public final class Bench {
         // each round deletes, in up to twice as many rounds when disturbed ones are run again: the check errs on the
         // safe side).
         if ((long) config.writeRepetitions() * config.postsPerAuthor() >= cap
-                || 2L * config.writeRepetitions() * config.bigvPosts() + 1 >= cap) {
-            throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS x BENCH_POSTS_PER_AUTHOR (and x BENCH_BIGV_POSTS) must stay"
+                || 2L * config.latencyRounds() * config.bigvPosts() + 1 >= cap) {
+            throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS x BENCH_POSTS_PER_AUTHOR (and BENCH_LATENCY_ROUNDS x BENCH_BIGV_POSTS) must stay"
                     + " below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming hides deliveries");
         }
         report.run("partitions", partitions);
@@ -300,6 +300,7 @@ public final class Bench {
         report.detail("bigv_delete_removals_per_s", spread(rounds, round -> round.delete().removalsPerSecond()).toMap());
         report.detail("bigv_delete_redis_us_per_removal", spread(rounds, round -> round.delete().redisMicrosPerRemoval()).toMap());
         report.detail("bigv_delete_redis_cores", spread(rounds, round -> round.delete().cpu().redisCores()).toMap());
+        report.detail("latency_rounds", rounds.size());
         report.detail("latency_rounds_run_again", latency.roundsRunAgain());
         report.detail("latency_rounds_disturbed_kept", latency.disturbedKept());
     }

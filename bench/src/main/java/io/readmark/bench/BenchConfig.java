@@ -18,8 +18,11 @@ import java.util.Optional;
  * @param followsPerUser     mean number of authors a user follows (log-normal spread)
  * @param exponent           Zipf exponent of author popularity: the r-th most popular author gets ∝ r^-exponent follows
  * @param postsPerAuthor     posts every author publishes in the write phases
- * @param writeRepetitions   interleaved repetitions of the write measurements: ceiling, naive and pipeline, and idle
- *                           and big-V latency; each ratio is taken within a repetition, and reported as median and range
+ * @param writeRepetitions   interleaved repetitions of the write measurements (ceiling, naive and pipeline); each ratio
+ *                           is taken within a repetition, and reported as median and range
+ * @param latencyRounds      rounds of the latency phase, each an idle window then a big-V window; more than the writes
+ *                           get, because a p99 of a few hundred probes is the noisiest figure and its ratio sits near
+ *                           its target: the range of five covers the median 15 times in 16, of three 3 times in 4
  * @param naiveDuration      how long the naive baseline runs (it is far too slow to finish the workload)
  * @param normalFollowers    follower count of the "normal" authors whose posts the latency phase times
  * @param probeAuthors       how many such authors the probes rotate through
@@ -40,7 +43,7 @@ import java.util.Optional;
  * @param jfrDirectory       if set, JFR recordings of the pipeline, big-V latency and every read measurement go there
  */
 public record BenchConfig(boolean quick, long seed, int users, int authors, double followsPerUser, double exponent,
-                          int postsPerAuthor, int writeRepetitions, Duration naiveDuration, int normalFollowers,
+                          int postsPerAuthor, int writeRepetitions, int latencyRounds, Duration naiveDuration, int normalFollowers,
                           int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
                           int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions,
                           int notices, int noticeAudience,
@@ -52,6 +55,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         if (memoryUsers > users) throw new IllegalArgumentException("BENCH_MEMORY_USERS must not exceed BENCH_USERS");
         if (readRepetitions < 1) throw new IllegalArgumentException("BENCH_READ_REPETITIONS must be at least 1");
         if (writeRepetitions < 1) throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS must be at least 1");
+        if (latencyRounds < 1) throw new IllegalArgumentException("BENCH_LATENCY_ROUNDS must be at least 1");
         if (followsPerUser <= 0 || exponent <= 0) {
             throw new IllegalArgumentException("BENCH_FOLLOWS_PER_USER and BENCH_EXPONENT must be positive");
         }
@@ -68,6 +72,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 decimal(settings, "BENCH_EXPONENT", 0.9),
                 settings.positiveInteger("BENCH_POSTS_PER_AUTHOR", 1),
                 settings.positiveInteger("BENCH_WRITE_REPETITIONS", 3),
+                settings.positiveInteger("BENCH_LATENCY_ROUNDS", 5),
                 settings.duration("BENCH_NAIVE_DURATION", Duration.ofSeconds(quick ? 8 : 20)),
                 settings.positiveInteger("BENCH_NORMAL_FOLLOWERS", 100),
                 settings.positiveInteger("BENCH_PROBE_AUTHORS", 16),
@@ -76,7 +81,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.positiveInteger("BENCH_BIGV_FOLLOWERS", quick ? 200_000 : 1_000_000),
                 settings.positiveInteger("BENCH_BIGV_POSTS", 2),
                 settings.duration("BENCH_READ_WARMUP", Duration.ofSeconds(quick ? 1 : 2)),
-                settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 3 : 6)),
+                settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 5 : 6)),
                 settings.positiveInteger("BENCH_READ_CONCURRENCY", 8),
                 settings.positiveInteger("BENCH_READ_REPETITIONS", quick ? 3 : 5),
                 settings.positiveInteger("BENCH_NOTICES", 1_000),
@@ -102,6 +107,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         values.put("BENCH_EXPONENT", exponent);
         values.put("BENCH_POSTS_PER_AUTHOR", postsPerAuthor);
         values.put("BENCH_WRITE_REPETITIONS", writeRepetitions);
+        values.put("BENCH_LATENCY_ROUNDS", latencyRounds);
         values.put("BENCH_NAIVE_DURATION", naiveDuration.toString());
         values.put("BENCH_NORMAL_FOLLOWERS", normalFollowers);
         values.put("BENCH_PROBE_AUTHORS", probeAuthors);

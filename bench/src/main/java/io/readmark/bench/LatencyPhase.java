@@ -73,8 +73,8 @@ final class LatencyPhase {
         bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, err);
         long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
-        RunsAgain runsAgain = new RunsAgain("latency", config.writeRepetitions(), err);
-        while (rounds.size() < config.writeRepetitions()) {
+        RunsAgain runsAgain = new RunsAgain("latency", config.latencyRounds(), err);
+        while (rounds.size() < config.latencyRounds()) {
             String label = (rounds.size() + 1) + runsAgain.attemptSuffix();
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);

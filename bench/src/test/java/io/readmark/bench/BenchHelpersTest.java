@@ -3,6 +3,7 @@ package io.readmark.bench;
 import io.readmark.common.config.Settings;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +30,11 @@ class BenchHelpersTest {
         assertThat(BenchConfig.from(Settings.of(Map.of("BENCH_READ_REPETITIONS", "7"), Map.of())).describe())
                 .containsEntry("BENCH_READ_REPETITIONS", 7);
         assertThat(quick.writeRepetitions()).isEqualTo(3);
+        assertThat(quick.latencyRounds()).isEqualTo(5);
+        assertThat(full.latencyRounds()).isEqualTo(5);
+        assertThat(quick.readDuration()).isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_LATENCY_ROUNDS", "0"), Map.of())))
+                .hasMessageContaining("BENCH_LATENCY_ROUNDS");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_WRITE_REPETITIONS", "0"), Map.of())))
                 .hasMessageContaining("BENCH_WRITE_REPETITIONS");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_EXPONENT", "steep"), Map.of())))
