@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Redis connections requests use. On a standalone Redis, one per event loop of the HTTP server, each on its
  * loop: a read started from a request's loop is written, answered and turned into the HTTP response on that one
- * thread, without waking another (the hand-offs cost ~10 % of the CPU per counts request). On Redis Cluster, one
+ * thread, without waking another (the hand-offs cost ~10 % of the CPU per counts request); only while its own
+ * connection is down (reconnecting) does a loop borrow another's, whose answer then hops back. On Redis Cluster, one
  * shared connection on Lettuce's own threads, as a cluster connection spans a channel per master and its topology
  * refreshes; a read's answer then hops back to the request's loop.
  */
@@ -62,12 +63,26 @@ final class RequestConnections implements AutoCloseable {
         return new RequestConnections(executors.toArray(EventExecutor[]::new), clients.toArray(RedisConnections[]::new), shared);
     }
 
-    /** The calling event loop's own connection; from any other thread (a blocking route's), any connection. */
+    /**
+     * The calling event loop's own connection; from any other thread (a blocking route's), any connection. Either way
+     * a connected one while there is one: after an outage the connections reconnect one by one (each on its own
+     * reconnect timer), and a request handed one still reconnecting would be refused at once (they fail fast while
+     * disconnected) though the others already serve, so a client could get its 200 and then a 503 right after.
+     */
     RedisConnections.Connection current() {
+        int first = -1;
         for (int i = 0; i < loops.length; i++) {
-            if (loops[i].inEventLoop()) return clients[i].shared();
+            if (loops[i].inEventLoop()) {
+                first = i;
+                break;
+            }
         }
-        return clients[ThreadLocalRandom.current().nextInt(clients.length)].shared();
+        if (first < 0) first = ThreadLocalRandom.current().nextInt(clients.length);
+        for (int n = 0; n < clients.length; n++) {
+            RedisConnections.Connection candidate = clients[(first + n) % clients.length].shared();
+            if (candidate.stateful().isOpen()) return candidate;
+        }
+        return clients[first].shared(); // none is connected: it fails fast, as it should
     }
 
     /** A client for connections of their own, such as Pub/Sub: the first loop's (or the cluster's) client. */

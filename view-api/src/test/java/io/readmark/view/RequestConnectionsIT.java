@@ -1,15 +1,19 @@
 package io.readmark.view;
 
+import io.lettuce.core.KillArgs;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.EventExecutor;
 import io.readmark.infra.EmbeddedRedis;
+import io.readmark.store.RedisConnections;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +56,50 @@ class RequestConnectionsIT {
     @Test
     void shouldServeThreadsOutsideTheLoops() {
         assertThat(connections.current().sync().ping()).isEqualTo("PONG");
+    }
+
+    /**
+     * After an outage the connections come back one by one; while some are still reconnecting, every read goes to one
+     * that is back. Here all but the first loop's connection are killed and kept from reconnecting (Redis refuses new
+     * clients beyond {@code maxclients}), for as long as the test needs, not for a reconnect delay's luck.
+     */
+    @Test
+    void shouldServeEveryReadFromAConnectedConnectionWhileOthersAreStillReconnecting() {
+        List<Long> ids = new ArrayList<>();
+        for (EventExecutor loop : loops) ids.add(clientIdOfConnectionOf(loop));
+        RedisConnections admin = RedisConnections.connect(redis.url(), Duration.ofSeconds(1), false);
+        String maxClients = admin.shared().sync().configGet("maxclients").get("maxclients");
+        try {
+            admin.shared().sync().configSet("maxclients", "2"); // the admin's and the first loop's, already connected
+            for (long id : ids.subList(1, ids.size())) admin.shared().sync().clientKill(KillArgs.Builder.id(id));
+
+            // Once the killed connections are seen down, each loop's read goes to the one still connected.
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
+                for (EventExecutor loop : loops) answeringThreadOfReadFrom(loop);
+            });
+            for (int read = 0; read < 30; read++) {
+                assertThat(connections.current().sync().ping()).isEqualTo("PONG");
+            }
+        } finally {
+            admin.shared().sync().configSet("maxclients", maxClients);
+            admin.close();
+        }
+        for (EventExecutor loop : loops) {
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .untilAsserted(() -> assertThat(answeringThreadOfReadFrom(loop)).isSameAs(threadOf(loop)));
+        }
+    }
+
+    private static long clientIdOfConnectionOf(EventExecutor loop) {
+        CompletableFuture<Long> id = new CompletableFuture<>();
+        loop.execute(() -> connections.current().async().clientId().whenComplete((value, failure) -> {
+            if (failure != null) {
+                id.completeExceptionally(failure);
+            } else {
+                id.complete(value);
+            }
+        }));
+        return id.orTimeout(5, TimeUnit.SECONDS).join();
     }
 
     private static Thread answeringThreadOfReadFrom(EventExecutor loop) {

@@ -87,6 +87,8 @@ final class SseClient implements AutoCloseable {
 
     /** The next message, failing after {@code wait}; null once the server ended the stream. */
     Message next(Duration wait) {
+        // A refused stream has no events: say so, rather than wait and report silence.
+        if (status != 200) throw new AssertionError("the stream was refused: " + status + " " + body);
         try {
             Message message = messages.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
             if (message == null) throw new AssertionError("no message within " + wait);

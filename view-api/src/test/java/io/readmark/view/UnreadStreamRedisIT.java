@@ -49,7 +49,9 @@ class UnreadStreamRedisIT {
                     assertThat(again.status).isEqualTo(200);
                 }
             });
+            // Not only the stream the wait above opened: the next one too (the request connections reconnect one by one).
             try (SseClient again = view.stream(path(501), Map.of())) {
+                assertThat(again.status).as(again.body()).isEqualTo(200);
                 again.nextEvent("counts");
                 view.deliver(501, 7, 2);
                 expectPush(view, again, 501, "[{\"kind\":\"delivered\",\"authorId\":7,\"blogId\":2}]");
