@@ -101,7 +101,7 @@ public final class Bench {
         report.detail("notice_publish_p99_big_over_small", notices.p99Ratio().toMap());
         report.detail("notice_audience_members", notices.members());
         report.detail("notice_audience_join_s", notices.joinSeconds());
-        report.detail("notice_publish_used_memory_per_notice", notices.usedMemoryPerNotice());
+        report.detail("notice_set_bytes_per_live_notice", notices.bytesPerLiveNotice());
         report.detail("notice_publish_keys_added", notices.keysAdded());
 
         report.run("duration_s", seconds(started));

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Sizes and durations of one benchmark run. {@code BENCH_QUICK=true} ({@code --quick}) picks sizes that finish in
- * about two minutes on two cores, the default the full run (under fifteen); every value has its own
+ * about nine minutes on two cores, the default the full run (over twenty); every value has its own
  * {@code BENCH_*} setting, so a smoke test or a bigger machine can change one without touching the others.
  *
  * @param users              platform users (ids 1..users); every one follows some authors

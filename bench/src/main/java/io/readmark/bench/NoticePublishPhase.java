@@ -19,9 +19,10 @@ import java.util.List;
  * against one of 10, interleaved, through the writer the processor uses ({@code notice_publish.lua}), on a fresh
  * Redis whose users really are members: read diffusion must cost the same whatever the audience's size. Per
  * repetition, each audience gets {@value #PER_REPETITION} publishes, each awaited on its own: the latency of one, the
- * bytes Redis received and sent for it (from {@code INFO stats}, less what the INFO calls themselves cost), and
- * Redis's memory and key count before and after (no key may appear for a member). Past the first hundred, each
- * publish also drops an audience's oldest live notice, as on a busy audience.
+ * bytes Redis received and sent for it (from {@code INFO stats}, less what the INFO calls themselves cost),
+ * the keys added (none may appear for a member), and {@code MEMORY USAGE} per notice of the audiences' notice sets.
+ * Once an audience holds its most live notices (100 by default), each publish also drops its oldest, as on a busy
+ * audience.
  */
 final class NoticePublishPhase {
 
@@ -42,7 +43,7 @@ final class NoticePublishPhase {
     }
 
     record Result(Audience big, Audience small, Spread p99Ratio, int members, double joinSeconds,
-                  double usedMemoryPerNotice, long keysAdded) {
+                  double bytesPerLiveNotice, long keysAdded) {
     }
 
     private NoticePublishPhase() {
@@ -62,7 +63,6 @@ final class NoticePublishPhase {
             List<Double> bigP99 = new ArrayList<>(), smallP99 = new ArrayList<>(), bigP50 = new ArrayList<>(), smallP50 = new ArrayList<>();
             List<Double> bigBytes = new ArrayList<>(), smallBytes = new ArrayList<>();
             long keysBefore = stats.keys();
-            long memoryBefore = stats.usedMemory();
             long noticeId = 1;
             try (UnreadWriter writer = new UnreadWriter(redis.openBinary(), keys, UnreadLimits.DEFAULTS, 1)) {
                 for (int repetition = 0; repetition < config.readRepetitions(); repetition++) {
@@ -85,12 +85,18 @@ final class NoticePublishPhase {
             }
             long published = noticeId - 1;
             long keysAdded = stats.keys() - keysBefore;
-            NoticeKeys noticeKeys = new NoticeKeys(keys.prefix());
-            long live = redis.shared().sync().zcard(noticeKeys.audienceNotices(BIG));
-            if (live == 0) throw new IllegalStateException("no notice of " + BIG + " is live: the publishes did not apply");
-            // Per notice kept: the audiences keep their newest live notices only.
-            double memoryPerNotice = (stats.usedMemory() - memoryBefore)
-                    / (double) (live + redis.shared().sync().zcard(noticeKeys.audienceNotices(SMALL)));
+            // The audiences keep their newest live notices only: what a notice costs is what one kept costs.
+            long bytes = 0, live = 0;
+            for (String audience : List.of(BIG, SMALL)) {
+                String notices = new NoticeKeys(keys.prefix()).audienceNotices(audience);
+                long kept = redis.shared().sync().zcard(notices);
+                if (kept != UnreadLimits.DEFAULTS.notices().maxNoticesPerAudience()) {
+                    throw new IllegalStateException(audience + " keeps " + kept + " live notices: the publishes did not apply");
+                }
+                bytes += redis.shared().sync().memoryUsage(notices);
+                live += kept;
+            }
+            double memoryPerNotice = bytes / (double) live;
             err.printf("notices: %,d publishes to %,d and %d members, %d keys added%n", published, members, SMALL_MEMBERS, keysAdded);
             return new Result(new Audience(Spread.of(bigP99), Spread.of(bigP50), Spread.of(bigBytes)),
                     new Audience(Spread.of(smallP99), Spread.of(smallP50), Spread.of(smallBytes)),

@@ -30,7 +30,7 @@ class BenchSmokeIT {
                 Map.entry("BENCH_BIGV_POSTS", "1"), Map.entry("BENCH_READ_WARMUP", "100"),
                 Map.entry("BENCH_READ_DURATION", "300"), Map.entry("BENCH_READ_CONCURRENCY", "2"),
                 Map.entry("BENCH_READ_REPETITIONS", "2"), Map.entry("BENCH_WRITE_REPETITIONS", "2"),
-                Map.entry("BENCH_LATENCY_ROUNDS", "2"), Map.entry("BENCH_READ_SLICES", "2"),
+                Map.entry("BENCH_LATENCY_ROUNDS", "3"), Map.entry("BENCH_READ_SLICES", "2"),
                 Map.entry("BENCH_NOTICES", "50"), Map.entry("BENCH_NOTICE_AUDIENCE", "2000"), Map.entry("BENCH_MEMORY_USERS", "300"),
                 Map.entry("PROCESSOR_COMMIT_INTERVAL", "200"), Map.entry("BENCH_OUTPUT_DIR", output.toString())), Map.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -48,11 +48,11 @@ class BenchSmokeIT {
         assertThat(json.get("spreads").get("counts_api_rps").get("runs")).hasSize(2);
         assertThat(json.get("spreads").get("pipeline_ceiling_ratio").get("runs")).hasSize(2);
         assertThat(json.get("spreads").get("pipeline_naive_ratio").get("runs")).hasSize(2);
-        assertThat(json.get("spreads").get("bigv_isolation_ratio").get("runs")).hasSize(2);
+        assertThat(json.get("spreads").get("bigv_isolation_ratio").get("runs")).hasSize(3); // BENCH_LATENCY_ROUNDS
         assertThat(json.get("details").get("ceiling_deliveries").asLong()).isEqualTo(json.get("details").get("workload_deliveries").asLong());
         assertThat(json.get("spreads").get("server_jetty_rps").get("runs")).hasSize(2);
         JsonNode details = json.get("details");
-        assertThat(details.get("bigv_delete_removals_per_s").get("runs")).hasSize(2);
+        assertThat(details.get("bigv_delete_removals_per_s").get("runs")).hasSize(3);
         assertThat(details.get("bigv_delete_redis_us_per_removal").get("min").asDouble()).isPositive();
         // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
         assertThat(details.get("memory_heavy_merged_skiplist_share").asDouble()).isEqualTo(1.0);

@@ -70,6 +70,7 @@ final class RequestConnections implements AutoCloseable {
      * disconnected) though the others already serve, so a client could get its 200 and then a 503 right after.
      */
     RedisConnections.Connection current() {
+        if (clients.length == 1) return clients[0].shared(); // a cluster's one connection
         int first = -1;
         for (int i = 0; i < loops.length; i++) {
             if (loops[i].inEventLoop()) {

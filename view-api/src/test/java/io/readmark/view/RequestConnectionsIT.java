@@ -20,7 +20,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** A read started on an event loop is answered on that loop, before and after Redis restarts. */
+/**
+ * A read started on an event loop is answered on that loop, before and after Redis restarts, and by a connection that
+ * is back while the loop's own is still reconnecting.
+ */
 class RequestConnectionsIT {
 
     private static final EmbeddedRedis redis = EmbeddedRedis.start(0);
@@ -67,22 +70,22 @@ class RequestConnectionsIT {
     void shouldServeEveryReadFromAConnectedConnectionWhileOthersAreStillReconnecting() {
         List<Long> ids = new ArrayList<>();
         for (EventExecutor loop : loops) ids.add(clientIdOfConnectionOf(loop));
-        RedisConnections admin = RedisConnections.connect(redis.url(), Duration.ofSeconds(1), false);
-        String maxClients = admin.shared().sync().configGet("maxclients").get("maxclients");
-        try {
-            admin.shared().sync().configSet("maxclients", "2"); // the admin's and the first loop's, already connected
-            for (long id : ids.subList(1, ids.size())) admin.shared().sync().clientKill(KillArgs.Builder.id(id));
+        try (RedisConnections admin = RedisConnections.connect(redis.url(), Duration.ofSeconds(1), false)) {
+            String maxClients = admin.shared().sync().configGet("maxclients").get("maxclients");
+            try {
+                admin.shared().sync().configSet("maxclients", "2"); // the admin's and the first loop's, already connected
+                for (long id : ids.subList(1, ids.size())) admin.shared().sync().clientKill(KillArgs.Builder.id(id));
 
-            // Once the killed connections are seen down, each loop's read goes to the one still connected.
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
-                for (EventExecutor loop : loops) answeringThreadOfReadFrom(loop);
-            });
-            for (int read = 0; read < 30; read++) {
-                assertThat(connections.current().sync().ping()).isEqualTo("PONG");
+                // Once the killed connections are seen down, each loop's read goes to the one still connected.
+                await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
+                    for (EventExecutor loop : loops) answeringThreadOfReadFrom(loop);
+                });
+                for (int read = 0; read < 30; read++) {
+                    assertThat(connections.current().sync().ping()).isEqualTo("PONG");
+                }
+            } finally {
+                admin.shared().sync().configSet("maxclients", maxClients);
             }
-        } finally {
-            admin.shared().sync().configSet("maxclients", maxClients);
-            admin.close();
         }
         for (EventExecutor loop : loops) {
             await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
