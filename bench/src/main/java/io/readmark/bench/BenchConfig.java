@@ -35,8 +35,6 @@ import java.util.Optional;
  * @param readConcurrency    concurrent clients of each read variant
  * @param readRepetitions    interleaved repetitions of the read variants (and of the server comparison); the report
  *                           gives the median and the range over them
- * @param readSlices         slices each read measurement is cut into, taken in turn with the other variants' within
- *                           a repetition (warm-up and duration are divided among them)
  * @param notices            notices (bitmaps) of the seed 000 count
  * @param noticeAudience     members of the audience the notice publish phase broadcasts to
  * @param memoryUsers        users written in the memory phase
@@ -47,7 +45,7 @@ import java.util.Optional;
 public record BenchConfig(boolean quick, long seed, int users, int authors, double followsPerUser, double exponent,
                           int postsPerAuthor, int writeRepetitions, int latencyRounds, Duration naiveDuration, int normalFollowers,
                           int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
-                          int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions, int readSlices,
+                          int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions,
                           int notices, int noticeAudience,
                           int memoryUsers, int memoryMaxUnread, Path outputDir, Optional<Path> jfrDirectory) {
 
@@ -86,7 +84,6 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 5 : 6)),
                 settings.positiveInteger("BENCH_READ_CONCURRENCY", 8),
                 settings.positiveInteger("BENCH_READ_REPETITIONS", quick ? 3 : 5),
-                settings.positiveInteger("BENCH_READ_SLICES", 5),
                 settings.positiveInteger("BENCH_NOTICES", 1_000),
                 settings.positiveInteger("BENCH_NOTICE_AUDIENCE", 10_000_000),
                 settings.positiveInteger("BENCH_MEMORY_USERS", quick ? 10_000 : 50_000),
@@ -122,7 +119,6 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         values.put("BENCH_READ_DURATION", readDuration.toString());
         values.put("BENCH_READ_CONCURRENCY", readConcurrency);
         values.put("BENCH_READ_REPETITIONS", readRepetitions);
-        values.put("BENCH_READ_SLICES", readSlices);
         values.put("BENCH_NOTICES", notices);
         values.put("BENCH_NOTICE_AUDIENCE", noticeAudience);
         values.put("BENCH_MEMORY_USERS", memoryUsers);

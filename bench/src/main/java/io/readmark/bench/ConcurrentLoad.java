@@ -44,13 +44,6 @@ final class ConcurrentLoad {
         double p99Millis() {
             return latencyMicros.getValueAtPercentile(99) / 1000.0;
         }
-
-        /** Two measurements as one: their requests over their time together, their latencies in one histogram. */
-        Result plus(Result other) {
-            Histogram merged = latencyMicros.copy();
-            merged.add(other.latencyMicros);
-            return new Result(requests + other.requests, seconds + other.seconds, merged);
-        }
     }
 
     private ConcurrentLoad() {

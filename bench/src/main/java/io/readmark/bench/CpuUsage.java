@@ -33,15 +33,6 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return gcPauseMillis / seconds;
     }
 
-    /** Two measurements as one: the cores averaged over their time together, the counts added. */
-    CpuUsage plus(CpuUsage other) {
-        double total = seconds + other.seconds;
-        return new CpuUsage(total, (javaCores * seconds + other.javaCores * other.seconds) / total,
-                (redisCores * seconds + other.redisCores * other.seconds) / total,
-                (otherCores * seconds + other.otherCores * other.seconds) / total, scriptCalls + other.scriptCalls,
-                scriptMicros + other.scriptMicros, gcPauses + other.gcPauses, gcPauseMillis + other.gcPauseMillis);
-    }
-
     /** A running measurement; {@link #stop()} turns it into the averages since it started. */
     static final class Meter {
         private final RedisStats redis;

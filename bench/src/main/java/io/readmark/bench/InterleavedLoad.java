@@ -11,12 +11,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after one unmeasured round,
  * each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of
- * every variant instead of all of one variant, and variants are compared within a repetition. Within a repetition,
- * each variant's measurement is cut into {@code BENCH_READ_SLICES} slices taken in turn with the other variants'
- * (A B C A B C …), each with fresh clients, and the slices add up to the measurement: how fast a window of closed-loop
- * load runs moves by up to a third between windows on this machine with nothing else running, and a measurement of
- * several short windows averages that out where one long window keeps it. Every measurement records the CPU beside
- * it and, with {@code BENCH_JFR}, one recording per slice {@code <prefix>-<variant>-<repetition>[-again<n>]-s<slice>.jfr}.
+ * every variant instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
+ * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>].jfr}.
  * A repetition {@linkplain CpuUsage#disturbed() disturbed} by processes outside the bench in any of its measurements is
  * run again, up to as many extra times as there are repetitions. The results count the repetitions run again, and
  * the disturbed ones kept because the extra runs were used up.
@@ -32,11 +28,6 @@ final class InterleavedLoad {
         /** The JVM's CPU per answered request, in µs: the load generator's share is the same for every HTTP variant. */
         double javaMicrosPerRequest() {
             return cpu.javaCores() / load.perSecond() * 1e6;
-        }
-
-        /** Two slices of one measurement as one. */
-        Measurement plus(Measurement other) {
-            return new Measurement(load.plus(other.load), cpu.plus(other.cpu));
         }
     }
 
@@ -84,23 +75,18 @@ final class InterleavedLoad {
                     config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
         }
         int repetitions = config.readRepetitions();
-        int slices = config.readSlices();
-        Duration warmup = config.readWarmup().dividedBy(slices), duration = config.readDuration().dividedBy(slices);
         RunsAgain runsAgain = new RunsAgain(prefix, repetitions, err);
         for (int repetition = 1; repetition <= repetitions; repetition++) {
             Map<String, Measurement> round = new LinkedHashMap<>();
-            for (int slice = 1; slice <= slices; slice++) {
-                for (Variant variant : variants) {
-                    String label = variant.label() + " " + repetition + "/" + repetitions + " (" + slice + "/" + slices + ")";
-                    // The same users for every variant of a slice, other users in every slice.
-                    long seed = config.seed() + (long) repetition * slices + slice;
-                    CpuUsage.Meter meter = CpuUsage.start(stats);
-                    ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(),
-                            prefix + "-" + variant.name() + "-" + repetition + runsAgain.attemptSuffix() + "-s" + slice, err,
-                            () -> ConcurrentLoad.run(label, config.readConcurrency(), warmup, duration, users, seed,
-                                    variant.clients(), err));
-                    round.merge(variant.name(), new Measurement(load, meter.stop()), Measurement::plus);
-                }
+            for (Variant variant : variants) {
+                String label = variant.label() + " " + repetition + "/" + repetitions;
+                long seed = config.seed() + repetition; // the same users for every variant of a repetition
+                CpuUsage.Meter meter = CpuUsage.start(stats);
+                ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(),
+                        prefix + "-" + variant.name() + "-" + repetition + runsAgain.attemptSuffix(), err,
+                        () -> ConcurrentLoad.run(label, config.readConcurrency(), config.readWarmup(), config.readDuration(),
+                                users, seed, variant.clients(), err));
+                round.put(variant.name(), new Measurement(load, meter.stop()));
             }
             String others = round.values().stream().map(m -> String.format("%.2f", m.cpu().otherCores())).toList().toString();
             if (runsAgain.shouldRunAgain(repetition, disturbed(round.values()), others)) {

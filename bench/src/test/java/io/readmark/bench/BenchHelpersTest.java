@@ -1,7 +1,6 @@
 package io.readmark.bench;
 
 import io.readmark.common.config.Settings;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -10,7 +9,6 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.offset;
 
 /** The small pure pieces: configuration, progress rendering, INFO parsing, workload and probe-author choice. */
 class BenchHelpersTest {
@@ -35,7 +33,6 @@ class BenchHelpersTest {
         assertThat(quick.latencyRounds()).isEqualTo(5);
         assertThat(full.latencyRounds()).isEqualTo(5);
         assertThat(quick.readDuration()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(quick.readSlices()).isEqualTo(5);
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_LATENCY_ROUNDS", "0"), Map.of())))
                 .hasMessageContaining("BENCH_LATENCY_ROUNDS");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_WRITE_REPETITIONS", "0"), Map.of())))
@@ -192,31 +189,6 @@ class BenchHelpersTest {
 
         assertThat(CpuUsage.gcPausesSoFar()).isGreaterThan(pauses);
         assertThat(CpuUsage.gcPauseMillisSoFar()).isGreaterThanOrEqualTo(millis);
-    }
-
-    @Test
-    void shouldAddSlicesUpToOneMeasurement() {
-        Histogram fast = new Histogram(3), slow = new Histogram(3);
-        for (int i = 0; i < 300; i++) fast.recordValue(500);
-        for (int i = 0; i < 100; i++) slow.recordValue(4_000);
-        InterleavedLoad.Measurement first = new InterleavedLoad.Measurement(new ConcurrentLoad.Result(300, 1.0, fast),
-                new CpuUsage(1.0, 1.0, 0.2, 0.0, 10, 100, 1, 12));
-        InterleavedLoad.Measurement second = new InterleavedLoad.Measurement(new ConcurrentLoad.Result(100, 3.0, slow),
-                new CpuUsage(3.0, 2.0, 0.6, 0.4, 30, 200, 2, 20));
-
-        InterleavedLoad.Measurement both = first.plus(second);
-
-        assertThat(both.load().perSecond()).isEqualTo(100.0); // 400 requests in 4 s, not the mean of 300/s and 33/s
-        assertThat(both.load().latencyMicros().getTotalCount()).isEqualTo(400);
-        assertThat(both.load().p99Millis()).isGreaterThan(3.9);
-        assertThat(fast.getTotalCount()).as("a slice's own histogram is left alone").isEqualTo(300);
-        assertThat(both.cpu().seconds()).isEqualTo(4.0);
-        assertThat(both.cpu().javaCores()).isEqualTo(1.75); // weighted by time: (1 x 1 + 2 x 3) / 4
-        assertThat(both.cpu().redisCores()).isCloseTo(0.5, offset(1e-9));
-        assertThat(both.cpu().otherCores()).isCloseTo(0.3, offset(1e-9));
-        assertThat(both.cpu().scriptCalls()).isEqualTo(40);
-        assertThat(both.cpu().gcPauses()).isEqualTo(3);
-        assertThat(both.cpu().gcPauseMillis()).isEqualTo(32);
     }
 
     private static LatencyPhase.Round round(CpuUsage idle, CpuUsage bigv, CpuUsage delete) {

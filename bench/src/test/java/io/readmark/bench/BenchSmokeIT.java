@@ -30,7 +30,7 @@ class BenchSmokeIT {
                 Map.entry("BENCH_BIGV_POSTS", "1"), Map.entry("BENCH_READ_WARMUP", "100"),
                 Map.entry("BENCH_READ_DURATION", "300"), Map.entry("BENCH_READ_CONCURRENCY", "2"),
                 Map.entry("BENCH_READ_REPETITIONS", "2"), Map.entry("BENCH_WRITE_REPETITIONS", "2"),
-                Map.entry("BENCH_LATENCY_ROUNDS", "3"), Map.entry("BENCH_READ_SLICES", "2"),
+                Map.entry("BENCH_LATENCY_ROUNDS", "3"),
                 Map.entry("BENCH_NOTICES", "50"), Map.entry("BENCH_NOTICE_AUDIENCE", "2000"), Map.entry("BENCH_MEMORY_USERS", "300"),
                 Map.entry("PROCESSOR_COMMIT_INTERVAL", "200"), Map.entry("BENCH_OUTPUT_DIR", output.toString())), Map.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
