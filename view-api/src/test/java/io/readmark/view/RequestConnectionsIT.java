@@ -1,6 +1,8 @@
 package io.readmark.view;
 
 import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -16,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -94,24 +98,22 @@ class RequestConnectionsIT {
     }
 
     private static long clientIdOfConnectionOf(EventExecutor loop) {
-        CompletableFuture<Long> id = new CompletableFuture<>();
-        loop.execute(() -> connections.current().async().clientId().whenComplete((value, failure) -> {
-            if (failure != null) {
-                id.completeExceptionally(failure);
-            } else {
-                id.complete(value);
-            }
-        }));
-        return id.orTimeout(5, TimeUnit.SECONDS).join();
+        return answerFrom(loop, RedisClusterAsyncCommands::clientId, (id, thread) -> id);
     }
 
     private static Thread answeringThreadOfReadFrom(EventExecutor loop) {
-        CompletableFuture<Thread> answered = new CompletableFuture<>();
-        loop.execute(() -> connections.current().async().ping().whenComplete((pong, failure) -> {
+        return answerFrom(loop, RedisClusterAsyncCommands::ping, (pong, thread) -> thread);
+    }
+
+    /** Sends {@code command} from {@code loop} on the connection it gets, and reads the reply and the thread it came on. */
+    private static <R, T> T answerFrom(EventExecutor loop, Function<RedisClusterAsyncCommands<String, String>, RedisFuture<R>> command,
+                                       BiFunction<R, Thread, T> answer) {
+        CompletableFuture<T> answered = new CompletableFuture<>();
+        loop.execute(() -> command.apply(connections.current().async()).whenComplete((reply, failure) -> {
             if (failure != null) {
                 answered.completeExceptionally(failure);
             } else {
-                answered.complete(Thread.currentThread());
+                answered.complete(answer.apply(reply, Thread.currentThread()));
             }
         }));
         return answered.orTimeout(5, TimeUnit.SECONDS).join();
