@@ -300,7 +300,6 @@ public final class Bench {
         report.detail("bigv_delete_removals_per_s", spread(rounds, round -> round.delete().removalsPerSecond()).toMap());
         report.detail("bigv_delete_redis_us_per_removal", spread(rounds, round -> round.delete().redisMicrosPerRemoval()).toMap());
         report.detail("bigv_delete_redis_cores", spread(rounds, round -> round.delete().cpu().redisCores()).toMap());
-        report.detail("latency_rounds", rounds.size());
         report.detail("latency_rounds_run_again", latency.roundsRunAgain());
         report.detail("latency_rounds_disturbed_kept", latency.disturbedKept());
     }

@@ -96,11 +96,11 @@ final class NoticePublishPhase {
                 bytes += redis.shared().sync().memoryUsage(notices);
                 live += kept;
             }
-            double memoryPerNotice = bytes / (double) live;
+            double bytesPerLiveNotice = bytes / (double) live;
             err.printf("notices: %,d publishes to %,d and %d members, %d keys added%n", published, members, SMALL_MEMBERS, keysAdded);
             return new Result(new Audience(Spread.of(bigP99), Spread.of(bigP50), Spread.of(bigBytes)),
                     new Audience(Spread.of(smallP99), Spread.of(smallP50), Spread.of(smallBytes)),
-                    Spread.ofRatios(bigP99, smallP99), members, joinSeconds, memoryPerNotice, keysAdded);
+                    Spread.ofRatios(bigP99, smallP99), members, joinSeconds, bytesPerLiveNotice, keysAdded);
         }
     }
 
