@@ -86,9 +86,10 @@ final class NoticePublishPhase {
             long published = noticeId - 1;
             long keysAdded = stats.keys() - keysBefore;
             // The audiences keep their newest live notices only: what a notice costs is what one kept costs.
+            NoticeKeys noticeKeys = new NoticeKeys(keys.prefix());
             long bytes = 0, live = 0;
             for (String audience : List.of(BIG, SMALL)) {
-                String notices = new NoticeKeys(keys.prefix()).audienceNotices(audience);
+                String notices = noticeKeys.audienceNotices(audience);
                 long kept = redis.shared().sync().zcard(notices);
                 if (kept != UnreadLimits.DEFAULTS.notices().maxNoticesPerAudience()) {
                     throw new IllegalStateException(audience + " keeps " + kept + " live notices: the publishes did not apply");
