@@ -49,7 +49,7 @@ class MonitoringRulesIT {
 
     @Test
     void shouldPassPromtoolsRuleCheckAndEveryRuleTest() throws Exception {
-        assertThat(promtool("check", "rules", RULES.toString())).contains("SUCCESS: 10 rules found");
+        assertThat(promtool("check", "rules", RULES.toString())).contains("SUCCESS: 11 rules found");
         assertThat(promtool("test", "rules", RULE_TESTS.toString())).contains("SUCCESS");
     }
 

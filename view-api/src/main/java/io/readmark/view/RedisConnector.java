@@ -1,6 +1,7 @@
 package io.readmark.view;
 
 import io.lettuce.core.RedisException;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.readmark.store.RedisConnections;
@@ -46,6 +47,10 @@ final class RedisConnector implements AutoCloseable {
      */
     static RedisConnector start(String url, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
         RedisConnector connector = new RedisConnector(url, commandTimeout, registry, loops);
+        int all = RequestConnections.countFor(url, loops);
+        Gauge.builder("readmark.redis.connections.down", connector, c -> c.disconnected(all))
+                .description("Redis connections of the requests' event loops that are not connected; reads go on the others")
+                .register(registry);
         try {
             connector.attempt(RedisRetry.FIRST);
         } catch (RuntimeException e) { // not an outage but a bad URL: no retry would help
@@ -59,6 +64,12 @@ final class RedisConnector implements AutoCloseable {
     Optional<RedisConnections.Connection> connection() {
         RequestConnections current = connections;
         return current == null ? Optional.empty() : Optional.of(current.current());
+    }
+
+    /** All {@code all} before the first connection, then those reconnecting ({@link RequestConnections#disconnected()}). */
+    private int disconnected(int all) {
+        RequestConnections current = connections;
+        return current == null ? all : current.disconnected();
     }
 
     /** The client, once connected: for connections of their own, such as Pub/Sub. */

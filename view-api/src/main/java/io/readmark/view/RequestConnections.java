@@ -86,6 +86,23 @@ final class RequestConnections implements AutoCloseable {
         return clients[first].shared(); // none is connected: it fails fast, as it should
     }
 
+    /** How many of the connections are not connected now: reconnecting after an outage, or never back. */
+    int disconnected() {
+        int down = 0;
+        for (RedisConnections client : clients) {
+            if (!client.shared().stateful().isOpen()) down++;
+        }
+        return down;
+    }
+
+    /** How many connections requests use: one per event loop, or a cluster's one. */
+    static int countFor(String url, EventLoopGroup loops) {
+        if (RedisConnections.isCluster(url)) return 1;
+        int count = 0;
+        for (EventExecutor ignored : loops) count++;
+        return count;
+    }
+
     /** A client for connections of their own, such as Pub/Sub: the first loop's (or the cluster's) client. */
     RedisConnections client() {
         return clients[0];

@@ -17,6 +17,7 @@ import java.time.Duration;
 
 import static io.readmark.view.ViewApiFixture.contentType;
 import static io.readmark.view.ViewApiFixture.json;
+import static io.readmark.view.UnreadStreamIT.metric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,6 +30,7 @@ class RedisOutageIT {
     private static final String LIVE = "/health/live";
     private static final Duration FAST_ENOUGH = Duration.ofSeconds(3);
     private static final Duration RECOVERY = Duration.ofSeconds(30);
+    private static final String CONNECTIONS_DOWN = "readmark_redis_connections_down";
 
     private static final EmbeddedRedis redis = EmbeddedRedis.start(0);
     private static final ViewApiFixture view = ViewApiFixture.on(redis.url());
@@ -71,19 +73,21 @@ class RedisOutageIT {
         // When Redis goes away
         redis.stop();
 
-        // Then reads are refused quickly with a retryable problem
+        // Then reads are refused quickly with a retryable problem, and the metrics say the connections are down
         assertRedisUnavailable(timedGet(COUNTS));
         assertRedisUnavailable(timedGet(PAGE));
+        await().atMost(RECOVERY).until(() -> metric(view, CONNECTIONS_DOWN, "") > 0);
 
         // When Redis comes back
         redis.restart();
 
         // Then the API serves again without being restarted (the counts and the pages go through connections of
-        // their own, each reconnecting on its own schedule)
+        // their own, each reconnecting on its own schedule), and every connection is back
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
                 .untilAsserted(() -> assertThat(view.get(COUNTS).statusCode()).isEqualTo(200));
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100))
                 .untilAsserted(() -> assertThat(view.get(PAGE).statusCode()).isEqualTo(200));
+        await().atMost(RECOVERY).until(() -> metric(view, CONNECTIONS_DOWN, "") == 0);
     }
 
     @Test
@@ -147,6 +151,7 @@ class RedisOutageIT {
                 assertRedisUnavailable(starting.management(READY));
                 assertRedisUnavailable(starting.get(COUNTS));
                 assertRedisUnavailable(starting.get(PAGE));
+                assertThat(metric(starting, CONNECTIONS_DOWN, "")).isPositive();
 
                 // When Redis starts
                 later.restart();
@@ -156,6 +161,7 @@ class RedisOutageIT {
                 await().atMost(RECOVERY).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                         assertThat(starting.get(COUNTS).body()).isEqualTo("{\"userId\":101,\"total\":1,\"unseen\":1,\"notices\":0,\"byAuthor\":{\"7\":1}}"));
                 assertThat(starting.management(READY).statusCode()).isEqualTo(200);
+                await().atMost(RECOVERY).until(() -> metric(starting, CONNECTIONS_DOWN, "") == 0);
                 assertThat(connectorLog.list).anySatisfy(event -> {
                     assertThat(event.getLevel()).isEqualTo(Level.INFO);
                     assertThat(event.getFormattedMessage()).isEqualTo("view-api connected to Redis at " + later.url());

@@ -81,6 +81,7 @@ class RequestConnectionsIT {
                 for (long id : ids.subList(1, ids.size())) admin.shared().sync().clientKill(KillArgs.Builder.id(id));
 
                 // Once the killed connections are seen down, each loop's read goes to the one still connected.
+                await().atMost(Duration.ofSeconds(10)).until(() -> connections.disconnected() == ids.size() - 1);
                 await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> {
                     for (EventExecutor loop : loops) answeringThreadOfReadFrom(loop);
                 });
@@ -95,6 +96,7 @@ class RequestConnectionsIT {
             await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
                     .untilAsserted(() -> assertThat(answeringThreadOfReadFrom(loop)).isSameAs(threadOf(loop)));
         }
+        assertThat(connections.disconnected()).isZero();
     }
 
     private static long clientIdOfConnectionOf(EventExecutor loop) {
