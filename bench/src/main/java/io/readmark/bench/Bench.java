@@ -6,8 +6,10 @@ import io.readmark.common.http.HttpLimits;
 import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.launcher.LocalStack;
+import io.readmark.processor.ProcessorConfig;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
+import io.readmark.store.UnreadWrites;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -158,7 +160,11 @@ public final class Bench {
 
             writePhases(report, config, stack, workload, bulk, redis, stats, keys, err);
 
-            LatencyPhase.Result latency = LatencyPhase.run(config, graph, probes, loader, redis, stats, keys, partitions, err);
+            int burst = ProcessorConfig.from(stack).fanoutBurst();
+            report.run("fanout_burst", burst);
+            int followersPerScript = Math.min(burst, UnreadWrites.MAX_USERS_PER_CALL);
+            LatencyPhase.Result latency = LatencyPhase.run(config, graph, probes, loader, redis, stats, keys, partitions,
+                    followersPerScript, err);
             latencyDetails(report, latency);
 
             ReadApiPhase.Result reads = ReadApiPhase.run(config, local.viewApiUrl(), stack.string("REDIS_URL", null), redis,

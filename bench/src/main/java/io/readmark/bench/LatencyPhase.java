@@ -58,9 +58,13 @@ final class LatencyPhase {
     private LatencyPhase() {
     }
 
+    /**
+     * @param followersPerScript how many followers one script of the big-V worker holds (its burst, at most
+     *                           {@link UnreadWrites#MAX_USERS_PER_CALL}): the progress bars count scripts run
+     */
     static Result run(BenchConfig config, PowerLawGraph graph, EventPublisher probePublisher, GraphLoader loader,
-                      RedisConnections redis, RedisStats stats, UnreadKeys keys, int partitions, PrintStream err)
-            throws Exception {
+                      RedisConnections redis, RedisStats stats, UnreadKeys keys, int partitions, int followersPerScript,
+                      PrintStream err) throws Exception {
         List<VisibilityProbes.ProbeAuthor> authors = normalAuthors(graph, config.normalFollowers(), config.probeAuthors(), partitions);
         VisibilityProbes probes = new VisibilityProbes(probePublisher, redis, keys, authors, PROBE_FIRST_BLOG);
         int audience = config.bigvFollowers();
@@ -70,7 +74,7 @@ final class LatencyPhase {
         // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
         // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
         idle(config, probes, err);
-        bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, err);
+        bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, followersPerScript, err);
         long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
         RunsAgain runsAgain = new RunsAgain("latency", config.latencyRounds(), err);
@@ -80,10 +84,11 @@ final class LatencyPhase {
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
             BigvWindow bigv = bigvWindow(config, label, published, published - deleted, config.bigvPosts(),
-                    probePublisher, probes, redis, stats, keys, err);
+                    probePublisher, probes, redis, stats, keys, followersPerScript, err);
             published += config.bigvPosts();
             deleted++;
-            BigvDelete delete = bigvDelete(config, BIGV_FIRST_BLOG + published - 1, published - deleted, probePublisher, redis, stats, keys, err);
+            BigvDelete delete = bigvDelete(config, BIGV_FIRST_BLOG + published - 1, published - deleted, probePublisher, redis, stats, keys,
+                    followersPerScript, err);
             Round round = new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete);
             err.printf("latency round %s: normal p99 idle %.1f ms (%s), during big-V %.1f ms (%s), %,.0f deliveries/s%n", label,
                     round.idleP99Millis(), idleCpu, round.bigvP99Millis(), bigv.cpu(), bigv.deliveries() / bigv.seconds());
@@ -117,7 +122,7 @@ final class LatencyPhase {
      */
     private static BigvWindow bigvWindow(BenchConfig config, String label, long published, long unread, int posts, EventPublisher probePublisher,
                                          VisibilityProbes probes, RedisConnections redis, RedisStats stats, UnreadKeys keys,
-                                         PrintStream err) throws Exception {
+                                         int followersPerScript, PrintStream err) throws Exception {
         int audience = config.bigvFollowers();
         long firstPost = BIGV_FIRST_BLOG + published;
         long lastPost = firstPost + posts - 1;
@@ -135,8 +140,8 @@ final class LatencyPhase {
         PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + label, err);
         try (RedisConnections.Connection watch = redis.open();
              ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
-            // Script calls, scaled: the worker delivers to up to 100 followers per script.
-            long scripts = (perRound + UnreadWrites.MAX_USERS_PER_CALL - 1) / UnreadWrites.MAX_USERS_PER_CALL;
+            // Script calls, scaled: the worker delivers to a burst of followers per script.
+            long scripts = (perRound + followersPerScript - 1) / followersPerScript;
             long calls = stats.scriptCalls();
             during = probes.run(config.probeInterval(), () -> {
                 if (windowEnd[0] != 0) return false;
@@ -185,7 +190,8 @@ final class LatencyPhase {
      * several partitions) extends the window, counts included, to when it is done.
      */
     private static BigvDelete bigvDelete(BenchConfig config, long blog, long unreadAfter, EventPublisher publisher,
-                                         RedisConnections redis, RedisStats stats, UnreadKeys keys, PrintStream err) throws Exception {
+                                         RedisConnections redis, RedisStats stats, UnreadKeys keys, int followersPerScript,
+                                         PrintStream err) throws Exception {
         int audience = config.bigvFollowers();
         long expected = unreadAfter * audience;
         String lastMarks = keys.marks(audience);
@@ -196,7 +202,7 @@ final class LatencyPhase {
         publisher.blogDeletedAsync("bigv-delete-" + blog, blog, BIGV_AUTHOR, Instant.now());
         try (RedisConnections.Connection watch = redis.open();
              ProgressBar bar = new ProgressBar(err, "big-V delete", audience, "followers (approx.)")) {
-            long scripts = (audience + UnreadWrites.MAX_USERS_PER_CALL - 1) / UnreadWrites.MAX_USERS_PER_CALL;
+            long scripts = (audience + followersPerScript - 1) / followersPerScript;
             long calls = stats.scriptCalls();
             while (watch.sync().zscore(lastMarks, member) == null) {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("big-V delete not done within " + BIGV_TIMEOUT);

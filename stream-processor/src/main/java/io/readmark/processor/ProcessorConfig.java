@@ -37,12 +37,15 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
 
     /**
      * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
-     * author's write queues behind at most two bursts in Redis, about 3.5 ms (docs/BENCHMARKS.md, "The worker's bursts").
+     * author's write and read queue behind at most two bursts in Redis. Each burst is one script, and Redis runs it
+     * whole: bursts of 100 kept a normal author's commands waiting 2-4 ms each during a fan-out and doubled their p99;
+     * bursts of 20 cost more Redis time per delivery but keep that wait under a millisecond or two
+     * (docs/BENCHMARKS.md, "What a normal author waits for: the worker's scripts in Redis").
      */
-    public static final int DEFAULT_FANOUT_BURST = 100;
+    public static final int DEFAULT_FANOUT_BURST = 20;
     /**
      * A ceiling per worker process, not the pace: the worker waits for Redis's answer to every burst but the newest,
-     * so Redis's spare capacity sets its rate (about 55,000/s where one Redis core is shared with the rest).
+     * so Redis's spare capacity sets its rate (about 45,000/s in bursts of 20 where one Redis core is shared with the rest).
      */
     public static final int DEFAULT_FANOUT_DELIVERIES_PER_SECOND = 100_000;
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
