@@ -9,7 +9,6 @@ import io.readmark.launcher.LocalStack;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadWrites;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -56,7 +55,9 @@ public final class Bench {
 
         long graphStart = System.nanoTime();
         PowerLawGraph graph = PowerLawGraph.generate(config.users(), config.authors(), config.followsPerUser(), config.exponent(), config.seed());
-        Workload workload = Workload.of(graph, config.postsPerAuthor());
+        ProcessorConfig processor = ProcessorConfig.from(settings);
+        Workload workload = Workload.of(graph, config.postsPerAuthor(), ScriptGroups.of(processor));
+        report.run("fanout_burst", processor.fanoutBurst());
         report.detail("graph_generate_s", seconds(graphStart));
         report.detail("graph_edges", graph.edges());
         report.detail("graph_top_author_followers", graph.followerCount(graph.mostFollowedAuthor()));
@@ -160,11 +161,8 @@ public final class Bench {
 
             writePhases(report, config, stack, workload, bulk, redis, stats, keys, err);
 
-            int burst = ProcessorConfig.from(stack).fanoutBurst();
-            report.run("fanout_burst", burst);
-            int followersPerScript = Math.min(burst, UnreadWrites.MAX_USERS_PER_CALL);
             LatencyPhase.Result latency = LatencyPhase.run(config, graph, probes, loader, redis, stats, keys, partitions,
-                    followersPerScript, err);
+                    workload.groups(), err);
             latencyDetails(report, latency);
 
             ReadApiPhase.Result reads = ReadApiPhase.run(config, local.viewApiUrl(), stack.string("REDIS_URL", null), redis,

@@ -8,7 +8,6 @@ import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadScript;
-import io.readmark.store.UnreadWrites;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -141,8 +140,8 @@ final class CeilingPhase implements AutoCloseable {
 
     /**
      * EVALSHA with the product's scripts, keys and arguments for every (post, follower) pair, as RESP, grouped as the
-     * product groups them: deliver_many.lua per {@value UnreadWriter#MAX_USERS_PER_CALL} followers of a post
-     * (deliver_one.lua for a group of one). Returns how many commands were written.
+     * product groups them ({@link Workload#groups()}): deliver_many.lua per group, deliver_one.lua for a group of one.
+     * Returns how many commands were written.
      */
     static long writeCommands(Path file, Workload workload) throws IOException {
         UnreadKeys keys = new UnreadKeys(PREFIX);
@@ -154,11 +153,10 @@ final class CeilingPhase implements AutoCloseable {
         long commands = 0;
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
             for (Workload.Post post : workload.posts()) {
-                int followers = graph.followerCount(post.authorId());
-                for (int from = 0; from < followers; from += UnreadWrites.MAX_USERS_PER_CALL) {
-                    int to = Math.min(followers, from + UnreadWrites.MAX_USERS_PER_CALL);
-                    List<byte[]> command = new ArrayList<>(List.of(evalsha, to - from == 1 ? one : many, UnreadKeys.decimal(7L * (to - from))));
-                    for (int i = from; i < to; i++) {
+                for (ScriptGroups.Group group : workload.groups().of(graph.followerCount(post.authorId()))) {
+                    int size = group.to() - group.from();
+                    List<byte[]> command = new ArrayList<>(List.of(evalsha, size == 1 ? one : many, UnreadKeys.decimal(7L * size)));
+                    for (int i = group.from(); i < group.to(); i++) {
                         int follower = graph.follower(post.authorId(), i);
                         command.addAll(List.of(keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),
                                 keys.floorsBytes(follower), keys.mergedBytes(follower), keys.liveBytes(follower), keys.changesBytes(follower)));

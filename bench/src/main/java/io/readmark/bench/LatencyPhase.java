@@ -3,7 +3,6 @@ package io.readmark.bench;
 import io.readmark.client.EventPublisher;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadWrites;
 import org.apache.kafka.common.utils.Utils;
 
 import java.io.PrintStream;
@@ -58,12 +57,9 @@ final class LatencyPhase {
     private LatencyPhase() {
     }
 
-    /**
-     * @param followersPerScript how many followers one script of the big-V worker holds (its burst, at most
-     *                           {@link UnreadWrites#MAX_USERS_PER_CALL}): the progress bars count scripts run
-     */
+    /** {@code groups}: how the big-V worker splits the audience into scripts, which the progress bars count. */
     static Result run(BenchConfig config, PowerLawGraph graph, EventPublisher probePublisher, GraphLoader loader,
-                      RedisConnections redis, RedisStats stats, UnreadKeys keys, int partitions, int followersPerScript,
+                      RedisConnections redis, RedisStats stats, UnreadKeys keys, int partitions, ScriptGroups groups,
                       PrintStream err) throws Exception {
         List<VisibilityProbes.ProbeAuthor> authors = normalAuthors(graph, config.normalFollowers(), config.probeAuthors(), partitions);
         VisibilityProbes probes = new VisibilityProbes(probePublisher, redis, keys, authors, PROBE_FIRST_BLOG);
@@ -74,7 +70,7 @@ final class LatencyPhase {
         // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
         // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
         idle(config, probes, err);
-        bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, followersPerScript, err);
+        bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, groups, err);
         long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
         RunsAgain runsAgain = new RunsAgain("latency", config.latencyRounds(), err);
@@ -84,11 +80,11 @@ final class LatencyPhase {
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
             BigvWindow bigv = bigvWindow(config, label, published, published - deleted, config.bigvPosts(),
-                    probePublisher, probes, redis, stats, keys, followersPerScript, err);
+                    probePublisher, probes, redis, stats, keys, groups, err);
             published += config.bigvPosts();
             deleted++;
             BigvDelete delete = bigvDelete(config, BIGV_FIRST_BLOG + published - 1, published - deleted, probePublisher, redis, stats, keys,
-                    followersPerScript, err);
+                    groups, err);
             Round round = new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete);
             err.printf("latency round %s: normal p99 idle %.1f ms (%s), during big-V %.1f ms (%s), %,.0f deliveries/s%n", label,
                     round.idleP99Millis(), idleCpu, round.bigvP99Millis(), bigv.cpu(), bigv.deliveries() / bigv.seconds());
@@ -122,7 +118,7 @@ final class LatencyPhase {
      */
     private static BigvWindow bigvWindow(BenchConfig config, String label, long published, long unread, int posts, EventPublisher probePublisher,
                                          VisibilityProbes probes, RedisConnections redis, RedisStats stats, UnreadKeys keys,
-                                         int followersPerScript, PrintStream err) throws Exception {
+                                         ScriptGroups groups, PrintStream err) throws Exception {
         int audience = config.bigvFollowers();
         long firstPost = BIGV_FIRST_BLOG + published;
         long lastPost = firstPost + posts - 1;
@@ -140,8 +136,7 @@ final class LatencyPhase {
         PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + label, err);
         try (RedisConnections.Connection watch = redis.open();
              ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
-            // Script calls, scaled: the worker delivers to a burst of followers per script.
-            long scripts = (perRound + followersPerScript - 1) / followersPerScript;
+            long scripts = posts * groups.scripts(audience);
             long calls = stats.scriptCalls();
             during = probes.run(config.probeInterval(), () -> {
                 if (windowEnd[0] != 0) return false;
@@ -190,7 +185,7 @@ final class LatencyPhase {
      * several partitions) extends the window, counts included, to when it is done.
      */
     private static BigvDelete bigvDelete(BenchConfig config, long blog, long unreadAfter, EventPublisher publisher,
-                                         RedisConnections redis, RedisStats stats, UnreadKeys keys, int followersPerScript,
+                                         RedisConnections redis, RedisStats stats, UnreadKeys keys, ScriptGroups groups,
                                          PrintStream err) throws Exception {
         int audience = config.bigvFollowers();
         long expected = unreadAfter * audience;
@@ -202,7 +197,7 @@ final class LatencyPhase {
         publisher.blogDeletedAsync("bigv-delete-" + blog, blog, BIGV_AUTHOR, Instant.now());
         try (RedisConnections.Connection watch = redis.open();
              ProgressBar bar = new ProgressBar(err, "big-V delete", audience, "followers (approx.)")) {
-            long scripts = (audience + followersPerScript - 1) / followersPerScript;
+            long scripts = groups.scripts(audience);
             long calls = stats.scriptCalls();
             while (watch.sync().zscore(lastMarks, member) == null) {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("big-V delete not done within " + BIGV_TIMEOUT);

@@ -1,7 +1,5 @@
 package io.readmark.bench;
 
-import io.readmark.store.UnreadWrites;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,14 +22,17 @@ public final class Workload {
     private final PowerLawGraph graph;
     private final List<Post> posts;
     private final long deliveries;
+    private final ScriptGroups groups;
 
-    private Workload(PowerLawGraph graph, List<Post> posts, long deliveries) {
+    private Workload(PowerLawGraph graph, List<Post> posts, long deliveries, ScriptGroups groups) {
         this.graph = graph;
         this.posts = posts;
         this.deliveries = deliveries;
+        this.groups = groups;
     }
 
-    public static Workload of(PowerLawGraph graph, int postsPerAuthor) {
+    /** {@code groups}: how the product splits a post's followers into scripts. */
+    public static Workload of(PowerLawGraph graph, int postsPerAuthor, ScriptGroups groups) {
         List<Post> posts = new ArrayList<>(graph.authors() * postsPerAuthor);
         long deliveries = 0;
         long blogId = FIRST_BLOG_ID;
@@ -41,7 +42,7 @@ public final class Workload {
                 deliveries += graph.followerCount(author);
             }
         }
-        return new Workload(graph, List.copyOf(posts), deliveries);
+        return new Workload(graph, List.copyOf(posts), deliveries, groups);
     }
 
     /**
@@ -54,7 +55,7 @@ public final class Workload {
         List<Post> shifted = posts.stream()
                 .map(post -> new Post(post.blogId() + shift, post.authorId(), post.publishedAtMillis() + shift))
                 .toList();
-        return new Workload(graph, shifted, deliveries);
+        return new Workload(graph, shifted, deliveries, groups);
     }
 
     public PowerLawGraph graph() {
@@ -65,15 +66,15 @@ public final class Workload {
         return posts;
     }
 
-    /**
-     * The delivery scripts the product sends for these posts: one per {@value UnreadWrites#MAX_USERS_PER_CALL}
-     * followers of a post, on the inline and the big-V path alike (standalone Redis, where followers of any slots
-     * share a script).
-     */
+    /** How the product splits a post's followers into delivery scripts. */
+    public ScriptGroups groups() {
+        return groups;
+    }
+
+    /** The delivery scripts the product sends for these posts (standalone Redis, where followers of any slots share one). */
     public long deliveryScripts() {
-        int perScript = UnreadWrites.MAX_USERS_PER_CALL;
         long scripts = 0;
-        for (Post post : posts) scripts += (graph.followerCount(post.authorId()) + perScript - 1) / perScript;
+        for (Post post : posts) scripts += groups.scripts(graph.followerCount(post.authorId()));
         return scripts;
     }
 

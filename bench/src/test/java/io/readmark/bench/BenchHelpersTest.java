@@ -96,7 +96,7 @@ class BenchHelpersTest {
     @Test
     void shouldCountOneDeliveryPerPostAndFollowerAndNumberPostsUniquely() {
         PowerLawGraph graph = PowerLawGraph.generate(300, 30, 5, 1, 7);
-        Workload workload = Workload.of(graph, 2);
+        Workload workload = Workload.of(graph, 2, new ScriptGroups(10_000, 2_000, 20));
 
         assertThat(workload.posts()).hasSize(60);
         assertThat(workload.deliveries()).isEqualTo(2L * graph.edges());
@@ -110,6 +110,31 @@ class BenchHelpersTest {
                 workload.posts().stream().map(Workload.Post::blogId).toList());
         assertThat(again.posts().getFirst().publishedAtMillis()).isGreaterThan(workload.posts().getLast().publishedAtMillis());
         assertThat(workload.repetition(0)).isSameAs(workload);
+    }
+
+    @Test
+    void shouldGroupFollowersIntoScriptsAsTheProductDoes() {
+        ScriptGroups groups = new ScriptGroups(100, 50, 20);
+        // Inline, below the big-V threshold: groups of 100.
+        assertThat(new ScriptGroups(300, 50, 20).of(250)).containsExactly(
+                new ScriptGroups.Group(0, 100), new ScriptGroups.Group(100, 200), new ScriptGroups.Group(200, 250));
+        // Big-V: chunks of 50, bursts of 20 within each.
+        assertThat(groups.of(120)).containsExactly(new ScriptGroups.Group(0, 20), new ScriptGroups.Group(20, 40),
+                new ScriptGroups.Group(40, 50), new ScriptGroups.Group(50, 70), new ScriptGroups.Group(70, 90),
+                new ScriptGroups.Group(90, 100), new ScriptGroups.Group(100, 120));
+        // A burst above 100 goes out as scripts of at most 100.
+        assertThat(new ScriptGroups(100, 2_000, 150).of(400)).containsExactly(new ScriptGroups.Group(0, 100),
+                new ScriptGroups.Group(100, 150), new ScriptGroups.Group(150, 250), new ScriptGroups.Group(250, 300),
+                new ScriptGroups.Group(300, 400));
+        assertThat(groups.scripts(120)).isEqualTo(7);
+        assertThat(groups.scripts(0)).isZero();
+        assertThatThrownBy(() -> new ScriptGroups(100, 50, 0)).isInstanceOf(IllegalArgumentException.class);
+
+        PowerLawGraph graph = PowerLawGraph.generate(300, 30, 5, 1, 7);
+        Workload workload = Workload.of(graph, 1, groups);
+        long expected = 0;
+        for (int author = 1; author <= graph.authors(); author++) expected += groups.scripts(graph.followerCount(author));
+        assertThat(workload.deliveryScripts()).isEqualTo(expected);
     }
 
     @Test

@@ -37,8 +37,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
 
     /**
      * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
-     * author's write and read queue behind at most two bursts in Redis. Each burst is one script, and Redis runs it
-     * whole: bursts of 100 kept a normal author's commands waiting 2-4 ms each during a fan-out and doubled their p99.
+     * author's write and read queue behind at most two bursts in Redis. A burst of deliveries goes out as one script
+     * (per slot on a cluster), and Redis runs it whole: bursts of 100 kept a normal author's commands waiting 2-4 ms each during a fan-out and doubled their p99.
      * Bursts of 20 keep that wait to about a millisecond; with fewer deliveries in flight Redis waits for the worker
      * more often, so the fan-out is slower (docs/BENCHMARKS.md, "What a normal author waits for: the worker's scripts
      * in Redis").
