@@ -38,15 +38,15 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     /**
      * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
      * author's write and read queue behind at most two bursts in Redis. A burst of deliveries goes out as one script
-     * (per slot on a cluster), and Redis runs it whole: bursts of 100 kept a normal author's commands waiting 2-4 ms each during a fan-out and doubled their p99.
-     * Bursts of 20 keep that wait to about a millisecond; with fewer deliveries in flight Redis waits for the worker
-     * more often, so the fan-out is slower (docs/BENCHMARKS.md, "What a normal author waits for: the worker's scripts
-     * in Redis").
+     * (per slot on a cluster), and Redis runs it whole: bursts of 100 kept a normal author's commands waiting 2-4 ms
+     * each during a fan-out and doubled their p99. Bursts of 20 keep that wait to about a millisecond; with fewer
+     * deliveries in flight Redis waits for the worker more often, so the fan-out is slower (docs/BENCHMARKS.md, "What
+     * a normal author waits for: the worker's scripts in Redis").
      */
     public static final int DEFAULT_FANOUT_BURST = 20;
     /**
      * A ceiling per worker process, not the pace: the worker waits for Redis's answer to every burst but the newest,
-     * so Redis's spare capacity sets its rate (about 45,000/s in bursts of 20 where one Redis core is shared with the rest).
+     * so Redis's answers set its rate (about 45,000/s in bursts of 20 where one Redis core is shared with the rest).
      */
     public static final int DEFAULT_FANOUT_DELIVERIES_PER_SECOND = 100_000;
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
