@@ -102,4 +102,13 @@ class ProcessorConfigTest {
         assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_UNREAD_PER_AUTHOR", "0"))))
                 .hasMessageContaining("READMARK_MAX_UNREAD_PER_AUTHOR");
     }
+
+    @Test
+    void shouldRejectPostsRememberedLongerThanTheirDeletes() {
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_RECENT_POST_RETENTION", "P8D"))))
+                .hasMessageContaining("PROCESSOR_RECENT_POST_RETENTION (PT192H)")
+                .hasMessageContaining("PROCESSOR_DELETED_BLOG_RETENTION (PT168H)");
+        ProcessorConfig equal = ProcessorConfig.from(Settings.of(Map.of(), Map.of("PROCESSOR_RECENT_POST_RETENTION", "P7D")));
+        assertThat(equal.fanout().recentPostRetention()).isEqualTo(equal.fanout().tombstoneRetention());
+    }
 }

@@ -25,5 +25,11 @@ public record FanoutSettings(BigVPolicy policy, int chunkSize, int chunksPerTick
         if (chunksPerTick <= 0) throw new IllegalArgumentException("fan-out chunks per tick must be positive");
         if (tick.isNegative() || tick.isZero()) throw new IllegalArgumentException("fan-out tick must be positive");
         if (noticeInlineRecipients <= 0) throw new IllegalArgumentException("notice inline recipients must be positive");
+        // A follow processed late gets the posts it still remembers, and sends the delete of those deleted; a post
+        // remembered after its delete was forgotten would be delivered to it although deleted.
+        if (recentPostRetention.compareTo(tombstoneRetention) > 0) {
+            throw new IllegalArgumentException("PROCESSOR_RECENT_POST_RETENTION (" + recentPostRetention
+                    + ") must not exceed PROCESSOR_DELETED_BLOG_RETENTION (" + tombstoneRetention + ")");
+        }
     }
 }
