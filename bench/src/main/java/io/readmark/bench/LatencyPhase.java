@@ -76,6 +76,7 @@ final class LatencyPhase {
         RunsAgain runsAgain = new RunsAgain("latency", config.latencyRounds(), err);
         while (rounds.size() < config.latencyRounds()) {
             String label = (rounds.size() + 1) + runsAgain.attemptSuffix();
+            readProbePosts(graph, authors, probePublisher, redis, keys, label, err);
             CpuUsage.Meter idleMeter = CpuUsage.start(stats);
             VisibilityProbes.Latencies idle = idle(config, probes, err);
             CpuUsage idleCpu = idleMeter.stop();
@@ -94,6 +95,39 @@ final class LatencyPhase {
         }
         return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions), runsAgain.repetitionsRunAgain(),
                 runsAgain.disturbedKept());
+    }
+
+    /**
+     * The probe authors' followers read every probe post so far (one author-read-all each), and this waits until
+     * the pipeline has applied it. A normal author posts a few times a day; a probe author posts several times a
+     * second, and without reading its followers held hundreds of its posts by the later rounds, up to the cap of
+     * unread per author, so every probe delivery wrote into large sets and trimmed: Redis spent more on each
+     * round's probes than on the round before, and the rounds stopped being repetitions of one state.
+     */
+    private static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
+                                       RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws InterruptedException {
+        Instant readAt = Instant.now();
+        List<String[]> pairs = new ArrayList<>();
+        for (VisibilityProbes.ProbeAuthor author : authors) {
+            int id = (int) author.authorId();
+            for (int i = 0; i < graph.followerCount(id); i++) {
+                long follower = graph.follower(id, i);
+                publisher.authorReadAllAsync("probe-read-" + label + "-" + follower + "-" + id, follower, id, readAt);
+                pairs.add(new String[] {keys.counts(follower), Long.toString(id)});
+            }
+        }
+        long deadline = System.nanoTime() + BIGV_TIMEOUT.toNanos();
+        try (RedisConnections.Connection watch = redis.open()) {
+            while (pairs.stream().anyMatch(pair -> unread(watch.sync().hget(pair[0], pair[1])))) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("probe authors' posts still unread after " + BIGV_TIMEOUT);
+                Thread.sleep(100);
+            }
+        }
+        err.printf("latency round %s: the probe authors' %,d followers read their posts%n", label, pairs.size());
+    }
+
+    private static boolean unread(String count) {
+        return count != null && !count.equals("0");
     }
 
     /** Nothing else runs: the probes' own fan-outs are the only load. */
