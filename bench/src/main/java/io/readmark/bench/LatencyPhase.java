@@ -3,6 +3,7 @@ package io.readmark.bench;
 import io.readmark.client.EventPublisher;
 import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.utils.Utils;
 
 import java.io.PrintStream;
@@ -12,6 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
@@ -98,24 +101,27 @@ final class LatencyPhase {
     }
 
     /**
-     * The probe authors' followers read every probe post so far (one author-read-all each), and this waits until
-     * the pipeline has applied it. A normal author posts a few times a day; a probe author posts several times a
-     * second, and without reading its followers held hundreds of its posts by the later rounds, up to the cap of
-     * unread per author, so every probe delivery wrote into large sets and trimmed: Redis spent more on each
-     * round's probes than on the round before, and the rounds stopped being repetitions of one state.
+     * The probe authors' followers read everything of those authors so far (one author-read-all per pair, the write
+     * phases' posts included), and this waits until the pipeline has applied it. A normal author posts a few times a
+     * day; a probe author posts several times a second, and without reading its followers held hundreds of its posts
+     * by the later rounds, up to the cap of unread per author, so every probe delivery wrote into large sets and
+     * trimmed: Redis spent more on each round's probes than on the round before, and the rounds stopped being
+     * repetitions of one state.
      */
     private static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
-                                       RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws InterruptedException {
+                                       RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws Exception {
         Instant readAt = Instant.now();
         List<String[]> pairs = new ArrayList<>();
+        List<CompletableFuture<RecordMetadata>> sent = new ArrayList<>();
         for (VisibilityProbes.ProbeAuthor author : authors) {
             int id = (int) author.authorId();
             for (int i = 0; i < graph.followerCount(id); i++) {
                 long follower = graph.follower(id, i);
-                publisher.authorReadAllAsync("probe-read-" + label + "-" + follower + "-" + id, follower, id, readAt);
+                sent.add(publisher.authorReadAllAsync("probe-read-" + label + "-" + follower + "-" + id, follower, id, readAt));
                 pairs.add(new String[] {keys.counts(follower), Long.toString(id)});
             }
         }
+        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(BIGV_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         long deadline = System.nanoTime() + BIGV_TIMEOUT.toNanos();
         try (RedisConnections.Connection watch = redis.open()) {
             while (pairs.stream().anyMatch(pair -> unread(watch.sync().hget(pair[0], pair[1])))) {
@@ -123,7 +129,7 @@ final class LatencyPhase {
                 Thread.sleep(100);
             }
         }
-        err.printf("latency round %s: the probe authors' %,d followers read their posts%n", label, pairs.size());
+        err.printf("latency round %s: %,d (follower, probe author) pairs read%n", label, pairs.size());
     }
 
     private static boolean unread(String count) {

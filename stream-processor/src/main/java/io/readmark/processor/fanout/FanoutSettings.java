@@ -26,7 +26,8 @@ public record FanoutSettings(BigVPolicy policy, int chunkSize, int chunksPerTick
         if (tick.isNegative() || tick.isZero()) throw new IllegalArgumentException("fan-out tick must be positive");
         if (noticeInlineRecipients <= 0) throw new IllegalArgumentException("notice inline recipients must be positive");
         // A follow processed late gets the posts it still remembers, and sends the delete of those deleted; a post
-        // remembered after its delete was forgotten would be delivered to it although deleted.
+        // remembered after its delete was forgotten would be delivered to it although deleted. A post is forgotten by
+        // its publish time and a delete by its own, so this holds for deletes stamped no earlier than their publish.
         if (recentPostRetention.compareTo(tombstoneRetention) > 0) {
             throw new IllegalArgumentException("PROCESSOR_RECENT_POST_RETENTION (" + recentPostRetention
                     + ") must not exceed PROCESSOR_DELETED_BLOG_RETENTION (" + tombstoneRetention + ")");
