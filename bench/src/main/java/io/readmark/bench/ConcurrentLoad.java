@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Closed-loop load from a fixed number of clients, each on its own platform thread: every client sends its next
@@ -22,6 +22,11 @@ final class ConcurrentLoad {
 
     /** Clients may wait without a timeout of their own (cheaper per request); a server that hangs is caught here. */
     static final Duration STUCK_AFTER = Duration.ofSeconds(30);
+    /**
+     * The window is extended until this many requests completed in it: a request slower than the window (seed 000's
+     * scan of a full run's keyspace on a slow host) would otherwise measure nothing, and a rate of zero.
+     */
+    static final int MIN_REQUESTS = 3;
 
     /** One client; {@link #call(long)} performs one request for the given user and throws if it failed. */
     interface Client extends AutoCloseable {
@@ -58,7 +63,8 @@ final class ConcurrentLoad {
                       ClientFactory factory, PrintStream err, Duration stuckAfter) throws InterruptedException {
         long measureFrom = System.nanoTime() + warmup.toNanos();
         long measureUntil = measureFrom + duration.toNanos();
-        LongAdder requests = new LongAdder();
+        AtomicLong requests = new AtomicLong();
+        AtomicLong lastCounted = new AtomicLong(measureUntil);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Histogram> histograms = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -70,14 +76,15 @@ final class ConcurrentLoad {
             threads.add(Thread.ofPlatform().name(label + "-client-" + c).start(() -> {
                 try (Client client = factory.open()) {
                     opened.add(client);
-                    for (long now = System.nanoTime(); now < measureUntil && failure.get() == null; ) {
+                    for (long now = System.nanoTime(); (now < measureUntil || requests.get() < MIN_REQUESTS) && failure.get() == null; ) {
                         long userId = 1 + random.nextInt(users);
                         client.call(userId);
                         long after = System.nanoTime();
                         // Completions inside the window count, wherever they started: unbiased even for slow calls.
-                        if (after >= measureFrom && after <= measureUntil) {
+                        if (after >= measureFrom && (after <= measureUntil || requests.get() < MIN_REQUESTS)) {
                             histogram.recordValue(Math.clamp((after - now) / 1_000, 1, histogram.getHighestTrackableValue()));
-                            requests.increment();
+                            requests.incrementAndGet();
+                            lastCounted.accumulateAndGet(after, Math::max);
                         }
                         now = after;
                     }
@@ -89,12 +96,11 @@ final class ConcurrentLoad {
         long total = warmup.plus(duration).toMillis();
         long start = System.nanoTime();
         try (ProgressBar bar = new ProgressBar(err, label, total, "ms (time-boxed)")) {
-            long stuckAt = measureUntil + stuckAfter.toNanos();
             boolean closed = false;
             for (Thread thread : threads) {
                 while (!thread.join(Duration.ofMillis(100))) {
                     bar.update(Math.min(total, (System.nanoTime() - start) / 1_000_000));
-                    if (!closed && System.nanoTime() > stuckAt) {
+                    if (!closed && System.nanoTime() > lastCounted.get() + stuckAfter.toNanos()) {
                         closed = true;
                         failure.compareAndSet(null, new IllegalStateException("a request was still unanswered "
                                 + stuckAfter.toMillis() + " ms after the measurement ended"));
@@ -107,7 +113,7 @@ final class ConcurrentLoad {
         if (failure.get() != null) throw new IllegalStateException(label + ": a request failed", failure.get());
         Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
         histograms.forEach(merged::add);
-        return new Result(requests.sum(), duration.toNanos() / 1e9, merged);
+        return new Result(requests.get(), (lastCounted.get() - measureFrom) / 1e9, merged);
     }
 
     private static void closeAll(List<Client> clients) {

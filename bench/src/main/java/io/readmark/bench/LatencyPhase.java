@@ -102,11 +102,9 @@ final class LatencyPhase {
 
     /**
      * The probe authors' followers read everything of those authors so far (one author-read-all per pair, the write
-     * phases' posts included), and this waits until the pipeline has applied it. A normal author posts a few times a
-     * day; a probe author posts several times a second, and without reading its followers held hundreds of its posts
-     * by the later rounds, up to the cap of unread per author, so every probe delivery wrote into large sets and
-     * trimmed: Redis spent more on each round's probes than on the round before, and the rounds stopped being
-     * repetitions of one state.
+     * phases' posts included), and this waits until the pipeline has applied it, so that every round starts from one
+     * state. A probe author posts several times a second: left unread, its followers' sets grew round by round up to
+     * the cap of unread per author, and Redis spent more on each round's probes than on the round before.
      */
     private static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
                                        RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws Exception {
