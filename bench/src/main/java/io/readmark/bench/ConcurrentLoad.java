@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Closed-loop load from a fixed number of clients, each on its own platform thread: every client sends its next
@@ -63,8 +64,9 @@ final class ConcurrentLoad {
                       ClientFactory factory, PrintStream err, Duration stuckAfter) throws InterruptedException {
         long measureFrom = System.nanoTime() + warmup.toNanos();
         long measureUntil = measureFrom + duration.toNanos();
-        AtomicLong requests = new AtomicLong();
-        AtomicLong lastCounted = new AtomicLong(measureUntil);
+        LongAdder requests = new LongAdder();
+        // Moves past measureUntil only while the window is extended, under its own lock: off the per-request path.
+        AtomicLong windowEnd = new AtomicLong(measureUntil);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Histogram> histograms = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
@@ -76,15 +78,23 @@ final class ConcurrentLoad {
             threads.add(Thread.ofPlatform().name(label + "-client-" + c).start(() -> {
                 try (Client client = factory.open()) {
                     opened.add(client);
-                    for (long now = System.nanoTime(); (now < measureUntil || requests.get() < MIN_REQUESTS) && failure.get() == null; ) {
+                    for (long now = System.nanoTime(); (now < measureUntil || requests.sum() < MIN_REQUESTS) && failure.get() == null; ) {
                         long userId = 1 + random.nextInt(users);
                         client.call(userId);
                         long after = System.nanoTime();
+                        long micros = Math.clamp((after - now) / 1_000, 1, histogram.getHighestTrackableValue());
                         // Completions inside the window count, wherever they started: unbiased even for slow calls.
-                        if (after >= measureFrom && (after <= measureUntil || requests.get() < MIN_REQUESTS)) {
-                            histogram.recordValue(Math.clamp((after - now) / 1_000, 1, histogram.getHighestTrackableValue()));
-                            requests.incrementAndGet();
-                            lastCounted.accumulateAndGet(after, Math::max);
+                        if (after >= measureFrom && after <= measureUntil) {
+                            histogram.recordValue(micros);
+                            requests.increment();
+                        } else if (after > measureUntil) {
+                            synchronized (windowEnd) {
+                                if (requests.sum() < MIN_REQUESTS) {
+                                    histogram.recordValue(micros);
+                                    requests.increment();
+                                    windowEnd.set(after);
+                                }
+                            }
                         }
                         now = after;
                     }
@@ -100,7 +110,7 @@ final class ConcurrentLoad {
             for (Thread thread : threads) {
                 while (!thread.join(Duration.ofMillis(100))) {
                     bar.update(Math.min(total, (System.nanoTime() - start) / 1_000_000));
-                    if (!closed && System.nanoTime() > lastCounted.get() + stuckAfter.toNanos()) {
+                    if (!closed && System.nanoTime() > windowEnd.get() + stuckAfter.toNanos()) {
                         closed = true;
                         failure.compareAndSet(null, new IllegalStateException("a request was still unanswered "
                                 + stuckAfter.toMillis() + " ms after the measurement ended"));
@@ -113,7 +123,7 @@ final class ConcurrentLoad {
         if (failure.get() != null) throw new IllegalStateException(label + ": a request failed", failure.get());
         Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
         histograms.forEach(merged::add);
-        return new Result(requests.get(), (lastCounted.get() - measureFrom) / 1e9, merged);
+        return new Result(requests.sum(), (windowEnd.get() - measureFrom) / 1e9, merged);
     }
 
     private static void closeAll(List<Client> clients) {

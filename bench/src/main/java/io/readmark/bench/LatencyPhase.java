@@ -109,29 +109,34 @@ final class LatencyPhase {
     private static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
                                        RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws Exception {
         Instant readAt = Instant.now();
-        List<String[]> pairs = new ArrayList<>();
         List<CompletableFuture<RecordMetadata>> sent = new ArrayList<>();
         for (VisibilityProbes.ProbeAuthor author : authors) {
             int id = (int) author.authorId();
-            for (int i = 0; i < graph.followerCount(id); i++) {
-                long follower = graph.follower(id, i);
-                sent.add(publisher.authorReadAllAsync("probe-read-" + label + "-" + follower + "-" + id, follower, id, readAt));
-                pairs.add(new String[] {keys.counts(follower), Long.toString(id)});
-            }
+            graph.forEachFollower(id, follower -> sent.add(
+                    publisher.authorReadAllAsync("probe-read-" + label + "-" + follower + "-" + id, follower, id, readAt)));
         }
         CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(BIGV_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         long deadline = System.nanoTime() + BIGV_TIMEOUT.toNanos();
         try (RedisConnections.Connection watch = redis.open()) {
-            while (pairs.stream().anyMatch(pair -> unread(watch.sync().hget(pair[0], pair[1])))) {
+            while (anyUnread(graph, authors, watch, keys)) {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("probe authors' posts still unread after " + BIGV_TIMEOUT);
                 Thread.sleep(100);
             }
         }
-        err.printf("latency round %s: %,d (follower, probe author) pairs read%n", label, pairs.size());
+        err.printf("latency round %s: %,d (follower, probe author) pairs read%n", label, sent.size());
     }
 
-    private static boolean unread(String count) {
-        return count != null && !count.equals("0");
+    /** Whether a follower of a probe author still counts one of its posts unread (the field is gone at zero). */
+    private static boolean anyUnread(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors,
+                                     RedisConnections.Connection watch, UnreadKeys keys) {
+        for (VisibilityProbes.ProbeAuthor author : authors) {
+            int id = (int) author.authorId();
+            for (int i = 0; i < graph.followerCount(id); i++) {
+                String count = watch.sync().hget(keys.counts(graph.follower(id, i)), Long.toString(id));
+                if (count != null && !count.equals("0")) return true;
+            }
+        }
+        return false;
     }
 
     /** Nothing else runs: the probes' own fan-outs are the only load. */
