@@ -71,6 +71,8 @@ final class NettyTransport implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.AUTO_READ, false)
+                    // The end of input reaches ReadAhead as an event, so a request read with it is still answered.
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WRITE_BUFFER)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
@@ -94,17 +96,19 @@ final class NettyTransport implements AutoCloseable {
         }
         channel.closeFuture().addListener(closed -> connections.decrementAndGet());
         open.add(channel);
+        ReadAhead readAhead = new ReadAhead();
         RequestTimeouts timeouts = new RequestTimeouts(limits, slowRequests::increment);
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(limits.maxRequestLineBytes())
                 .setMaxHeaderSize(limits.maxHeaderBytes())
                 .setMaxChunkSize(16 * 1024);
         channel.pipeline()
+                .addLast("read-ahead", readAhead)
                 .addLast("timeouts", timeouts)
                 .addLast("http", new HttpServerCodec(decoder))
                 .addLast("body", new BodyLimit(limits.maxBodyBytes(), timeouts, oversizedBodies::increment))
                 .addLast("one-at-a-time", new FlowControlHandler())
-                .addLast("dispatch", new RequestDispatcher(router, requests, limits, timeouts));
+                .addLast("dispatch", new RequestDispatcher(router, requests, limits, timeouts, readAhead));
     }
 
     int port() {

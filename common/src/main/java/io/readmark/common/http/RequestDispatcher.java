@@ -26,9 +26,9 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Hands each complete request of one connection to the {@link Router}: on a virtual thread when its route may block
- * (on Redis or Kafka), here on the event loop when it does not; the answer is written back on the event loop. A connection is read one request at a time (auto-read off,
- * behind a flow-control handler): pipelined requests are answered in order and a client cannot queue work faster
- * than it is answered. Malformed requests get a fixed problem and the connection is closed, as its framing is lost.
+ * (on Redis or Kafka), here on the event loop when it does not; the answer is written back on the event loop. A
+ * connection is read one request at a time (auto-read off, behind a flow-control handler, with {@link ReadAhead}):
+ * pipelined requests are answered in order and a client cannot queue work faster than it is answered. Malformed requests get a fixed problem and the connection is closed, as its framing is lost.
  */
 final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -38,14 +38,16 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     private final Executor executor;
     private final HttpLimits limits;
     private final RequestTimeouts timeouts;
+    private final ReadAhead readAhead;
     private boolean streaming;
     private boolean failureLogged;
 
-    RequestDispatcher(Router router, Executor executor, HttpLimits limits, RequestTimeouts timeouts) {
+    RequestDispatcher(Router router, Executor executor, HttpLimits limits, RequestTimeouts timeouts, ReadAhead readAhead) {
         this.router = router;
         this.executor = executor;
         this.limits = limits;
         this.timeouts = timeouts;
+        this.readAhead = readAhead;
     }
 
     @Override
@@ -58,6 +60,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         long started = System.nanoTime();
         timeouts.requestRead();
+        readAhead.answering();
         if (streaming) {
             // An event stream's client has nothing more to send; a request on it is not HTTP we can answer.
             ctx.close();

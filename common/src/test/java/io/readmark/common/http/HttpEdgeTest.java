@@ -20,8 +20,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,6 +38,11 @@ class HttpEdgeTest {
     private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(1);
     private static final int MAX_CONNECTIONS = 8;
     private static final CountDownLatch streamClosed = new CountDownLatch(1);
+    /** What {@code GET /v1/held} signals on arrival and the answer it waits for. */
+    private record HeldAnswer(CountDownLatch requested, CompletableFuture<Response> answer) {
+    }
+
+    private static final AtomicReference<HeldAnswer> heldAnswer = new AtomicReference<>();
     private static JsonHttpServer server;
 
     @BeforeAll
@@ -46,6 +53,11 @@ class HttpEdgeTest {
                 .route("GET", "/v1/users/{userId}/unread", request -> Response.ok(Map.of(
                         "userId", Request.positiveId("userId", request.pathVariable("userId")),
                         "cap", request.query("cap").map(cap -> Request.boundedInt("cap", cap, 1000)).orElse(0))))
+                .asyncRoute("GET", "/v1/held", request -> {
+                    HeldAnswer held = heldAnswer.get();
+                    held.requested().countDown();
+                    return held.answer();
+                })
                 .route("POST", "/v1/echo", request -> Response.ok(Map.of("bytes", request.body(512).length)))
                 .route("GET", "/v1/events", request -> Response.events(sink -> {
                     sink.onClose(streamClosed::countDown);
@@ -191,6 +203,67 @@ class HttpEdgeTest {
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(REQUEST_TIMEOUT.multipliedBy(6));
             assertThat(http.closedByServer()).isTrue();
         }
+    }
+
+    /**
+     * While a request is answered the socket is read ahead: what arrives then must be treated as if read after the
+     * answer. Each of these sends its second part while the first request's answer is held back by the route. Whether
+     * the server reads that part before or after releasing the answer is up to its event loop, so these hold the
+     * outcome either way; {@link ReadAheadTest} pins down the read-ahead itself.
+     */
+    @Test
+    void aRequestStartedDuringAnAnswerMustFollowWithinTheRequestTimeout() throws Exception {
+        try (RawHttp http = holdAnAnswer()) {
+            http.send("GET /v1/users/1/unread HTTP/1.1\r\nX-Slow: aaa");
+            releaseTheAnswer();
+            assertThat(http.read().status()).isEqualTo(200);
+            long answered = System.nanoTime();
+
+            RawHttp.Answer answer = http.read();
+
+            assertThat(answer.status()).as("408, not closed silently after the idle timeout").isEqualTo(408);
+            assertThat(Duration.ofNanos(System.nanoTime() - answered)).isLessThan(IDLE_TIMEOUT.plus(REQUEST_TIMEOUT));
+            assertThat(http.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void anOversizedRequestSentDuringAnAnswerIsRefusedAfterThatAnswer() throws Exception {
+        try (RawHttp http = holdAnAnswer()) {
+            http.send("POST /v1/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\n");
+            releaseTheAnswer();
+
+            assertThat(http.read().status()).as("the first request's answer comes first").isEqualTo(200);
+            assertThat(http.read().status()).isEqualTo(413);
+        }
+    }
+
+    @Test
+    void aRequestFollowedByTheEndOfInputIsStillAnsweredThenClosed() throws Exception {
+        try (RawHttp http = holdAnAnswer()) {
+            http.endInput();
+            releaseTheAnswer();
+
+            RawHttp.Answer answer = http.read();
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(json(answer).path("held").asBoolean()).isTrue();
+            assertThat(http.closedByServer()).isTrue();
+        }
+    }
+
+    /** A connection whose {@code GET /v1/held} has reached its route and waits there for {@link #releaseTheAnswer}. */
+    private static RawHttp holdAnAnswer() throws IOException, InterruptedException {
+        CountDownLatch requested = new CountDownLatch(1);
+        heldAnswer.set(new HeldAnswer(requested, new CompletableFuture<>()));
+        RawHttp http = new RawHttp(server.port());
+        http.send("GET /v1/held HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(requested.await(5, TimeUnit.SECONDS)).as("the held request reached its route").isTrue();
+        return http;
+    }
+
+    private static void releaseTheAnswer() {
+        heldAnswer.get().answer().complete(Response.ok(Map.of("held", true)));
     }
 
     @Test

@@ -37,6 +37,11 @@ final class RawHttp implements AutoCloseable {
         socket.getOutputStream().flush();
     }
 
+    /** Sends the end of input (a half-close), as a client that has nothing more to send does. */
+    void endInput() throws IOException {
+        socket.shutdownOutput();
+    }
+
     /** Reads one answer with a Content-Length body (what every non-streaming answer of the server has). */
     Answer read() throws IOException {
         InputStream in = socket.getInputStream();

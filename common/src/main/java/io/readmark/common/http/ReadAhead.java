@@ -1,0 +1,108 @@
+package io.readmark.common.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Keeps a connection's socket armed for reading while its request is answered. With auto-read off, Netty takes the
+ * read interest off the socket after each read that no {@code read()} is pending for, and the next {@code read()}
+ * puts it back: two {@code epoll_ctl} calls per request on a kept-alive connection. So while a request is answered
+ * this stage asks for one read itself, and holds what it brings, unseen by every later stage, until one of them asks
+ * for more: for them the bytes arrive exactly when they would have been read, so the order of answers, the request
+ * clock of a next request and every limit behave as without it. It holds at most one read (one receive buffer, 64 KiB
+ * at most). An end of input read ahead (a client that half-closed after its request) is held the same way: the
+ * answer still goes out, and the connection is closed when the next read is asked for, as Netty would have closed it.
+ * First in the pipeline; only touched on the connection's event loop.
+ */
+final class ReadAhead extends ChannelDuplexHandler {
+
+    private ChannelHandlerContext ctx;
+    /** A later stage asked for bytes: what arrives is theirs. Otherwise a read arriving is one read ahead. */
+    private boolean asked;
+    /** {@link #answering} was called during a read: the read ahead starts once that read is complete. */
+    private boolean aheadAfterThisRead;
+    private boolean inRead;
+    private ByteBuf held;
+    private boolean inputEnded;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** A request is being answered: read ahead, unless something read ahead is still held. */
+    void answering() {
+        if (held != null || inputEnded || !ctx.channel().isActive()) return;
+        if (inRead) {
+            aheadAfterThisRead = true;
+        } else {
+            asked = false;
+        }
+        ctx.read();
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        asked = true;
+        aheadAfterThisRead = false; // an answer given within the read that asked: the next bytes are asked for
+        if (held != null) {
+            ByteBuf bytes = held;
+            held = null;
+            channelRead(ctx, bytes);
+            channelReadComplete(ctx);
+        } else if (inputEnded) {
+            ctx.close();
+        } else {
+            ctx.read();
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        inRead = true;
+        if (asked || !(msg instanceof ByteBuf bytes)) {
+            ctx.fireChannelRead(msg);
+        } else if (held == null) {
+            held = bytes;
+        } else {
+            held = ctx.alloc().compositeBuffer().addComponents(true, held, bytes); // not expected: one read is asked
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        inRead = false;
+        if (aheadAfterThisRead) {
+            aheadAfterThisRead = false;
+            asked = false; // before passing the completion on: a stage asking for more then is asking for real
+            ctx.fireChannelReadComplete();
+        } else if (asked) {
+            ctx.fireChannelReadComplete();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            if (asked) {
+                ctx.close(); // what Netty does at the end of input when half-closure is off
+            } else {
+                inputEnded = true;
+            }
+        } else if (!(evt instanceof ChannelInputShutdownReadComplete)) {
+            super.userEventTriggered(ctx, evt);
+        }
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (held != null) {
+            ReferenceCountUtil.release(held);
+            held = null;
+        }
+    }
+}
