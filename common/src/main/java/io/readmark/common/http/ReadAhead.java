@@ -12,11 +12,12 @@ import io.netty.util.ReferenceCountUtil;
  * read interest off the socket after each read that no {@code read()} is pending for, and the next {@code read()}
  * puts it back: two {@code epoll_ctl} calls per request on a kept-alive connection. So while a request is answered
  * this stage asks for one read itself, and holds what it brings, unseen by every later stage, until one of them asks
- * for more: for them the bytes arrive exactly when they would have been read, so the order of answers, the request
- * clock of a next request and every limit behave as without it. It holds at most one read (one receive buffer, 64 KiB
- * at most). An end of input read ahead (a client that half-closed after its request) is held the same way: the
- * answer still goes out, and the connection is closed when the next read is asked for, as Netty would have closed it.
- * First in the pipeline; only touched on the connection's event loop.
+ * for more: for them the bytes arrive no earlier than they would have been read, so the order of answers, the
+ * request clock of a next request and every limit behave as without it. It holds at most one read, copied to its
+ * size (up to one receive buffer, 64 KiB). An end of input read ahead (a client that half-closed after its request)
+ * is held the same way: the answer still goes out, and the connection is closed when the next read is asked for, as
+ * Netty would have closed it. A reset read ahead closes the connection at once: that client is gone. First in the
+ * pipeline; only touched on the connection's event loop.
  */
 final class ReadAhead extends ChannelDuplexHandler {
 
@@ -67,9 +68,13 @@ final class ReadAhead extends ChannelDuplexHandler {
         if (asked || !(msg instanceof ByteBuf bytes)) {
             ctx.fireChannelRead(msg);
         } else if (held == null) {
-            held = bytes;
+            // A copy of its size: the receive buffer it came in may be far larger than a next request.
+            held = ctx.alloc().buffer(bytes.readableBytes()).writeBytes(bytes);
+            bytes.release();
         } else {
-            held = ctx.alloc().compositeBuffer().addComponents(true, held, bytes); // not expected: one read is asked
+            // Cannot happen (nothing is read while something is held); were it to, the one-read bound would not hold.
+            bytes.release();
+            ctx.close();
         }
     }
 

@@ -28,7 +28,8 @@ import java.util.concurrent.RejectedExecutionException;
  * Hands each complete request of one connection to the {@link Router}: on a virtual thread when its route may block
  * (on Redis or Kafka), here on the event loop when it does not; the answer is written back on the event loop. A
  * connection is read one request at a time (auto-read off, behind a flow-control handler, with {@link ReadAhead}):
- * pipelined requests are answered in order and a client cannot queue work faster than it is answered. Malformed requests get a fixed problem and the connection is closed, as its framing is lost.
+ * pipelined requests are answered in order and a client cannot queue work faster than it is answered. Malformed
+ * requests get a fixed problem and the connection is closed, as its framing is lost.
  */
 final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
 

@@ -1,5 +1,6 @@
 package io.readmark.common.http;
 
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -25,6 +26,8 @@ class ReadAheadTest {
 
     private final ReadAhead readAhead = new ReadAhead();
     private final List<String> seen = new ArrayList<>();
+    /** Buffers the stage allocated. */
+    private final List<ByteBuf> allocated = new ArrayList<>();
     /** Reads that reached the socket. */
     private int socketReads;
     private int completionsSeen;
@@ -36,6 +39,24 @@ class ReadAheadTest {
     void setUp() {
         channel = new EmbeddedChannel();
         channel.config().setAutoRead(false);
+        channel.config().setAllocator(new AbstractByteBufAllocator(false) {
+            @Override
+            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+                ByteBuf buffer = Unpooled.buffer(initialCapacity, maxCapacity);
+                allocated.add(buffer);
+                return buffer;
+            }
+
+            @Override
+            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+                return newHeapBuffer(initialCapacity, maxCapacity);
+            }
+
+            @Override
+            public boolean isDirectBufferPooled() {
+                return false;
+            }
+        });
         channel.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
             @Override
             public void read(ChannelHandlerContext ctx) {
@@ -130,6 +151,21 @@ class ReadAheadTest {
         channel.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
 
         assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void whatIsHeldIsReleasedWhenTheConnectionCloses() {
+        askForARequest();
+        answerNext = true;
+        arrive("first");
+        ByteBuf readAhead = bytes("second");
+        channel.writeInbound(readAhead);
+        assertThat(seen).containsExactly("first");
+
+        channel.close();
+
+        assertThat(readAhead.refCnt()).as("the read's buffer, released once copied").isZero();
+        assertThat(allocated).as("the copy held").isNotEmpty().allSatisfy(copy -> assertThat(copy.refCnt()).isZero());
     }
 
     private void askForARequest() {
