@@ -297,6 +297,8 @@ public final class Bench {
         report.detail("normal_idle_gc_pause_ms_per_s", spread(rounds, round -> round.idleCpu().gcPauseMillisPerSecond()).toMap());
         report.detail("bigv_gc_pause_ms_per_s", spread(rounds, round -> round.bigvCpu().gcPauseMillisPerSecond()).toMap());
         report.detail("bigv_gc_pauses", spread(rounds, round -> round.bigvCpu().gcPauses()).toMap());
+        report.detail("normal_idle_redis_slow_commands_per_s", spread(rounds, round -> round.idleCpu().slowRedisCommandsPerSecond()).toMap());
+        report.detail("bigv_redis_slow_commands_per_s", spread(rounds, round -> round.bigvCpu().slowRedisCommandsPerSecond()).toMap());
         // Redis also ran the probes' deliveries in the window: they count, or the big-V's cost would look higher.
         double probeFollowers = latency.probeAuthors().stream().mapToInt(VisibilityProbes.ProbeAuthor::followers).average().orElse(0);
         report.detail("bigv_redis_us_per_delivery", spread(rounds, round -> round.bigvCpu().redisCores() * round.bigvWindowSeconds()

@@ -12,10 +12,11 @@ import java.util.stream.Stream;
  * two-core machine the pipeline's JVM (Kafka broker, stream threads, clients) and Redis compete for the same cores,
  * so every rate is read beside these; {@code otherCores} shows when something outside the benchmark interfered.
  * Redis's time inside scripts tells how much of its CPU the delivery scripts themselves take; this JVM's collector
- * pauses how long every thread in it (broker, stream threads, probes) stood still.
+ * pauses how long every thread in it (broker, stream threads, probes) stood still; Redis's slow commands how often a
+ * command was held up while it ran ({@link RedisStats#slowCommands()}), which holds up every client behind it.
  */
 record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
-                double scriptMicros, long gcPauses, long gcPauseMillis) {
+                double scriptMicros, long gcPauses, long gcPauseMillis, long slowRedisCommands) {
 
     /**
      * Other processes' CPU, in cores, above which a measurement is disturbed: on a shared machine a neighbour's burst
@@ -33,6 +34,11 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return gcPauseMillis / seconds;
     }
 
+    /** Redis commands that ran longer than {@link RedisStats#SLOW_COMMAND_MICROS}, per second of the measurement. */
+    double slowRedisCommandsPerSecond() {
+        return slowRedisCommands / seconds;
+    }
+
     /** A running measurement; {@link #stop()} turns it into the averages since it started. */
     static final class Meter {
         private final RedisStats redis;
@@ -44,12 +50,14 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         private final long scriptMicrosStart;
         private final long gcPausesStart = gcPausesSoFar();
         private final long gcPauseMillisStart = gcPauseMillisSoFar();
+        private final long slowCommandsStart;
 
         Meter(RedisStats redis) {
             this.redis = redis;
             this.redisStart = redis.cpuSeconds();
             this.callsStart = redis.scriptCalls();
             this.scriptMicrosStart = redis.scriptMicros();
+            this.slowCommandsStart = redis.slowCommands();
         }
 
         CpuUsage stop() {
@@ -61,7 +69,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
             long calls = redis.scriptCalls() - callsStart;
             double micros = redis.scriptMicros() - scriptMicrosStart;
             return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls, micros,
-                    gcPausesSoFar() - gcPausesStart, gcPauseMillisSoFar() - gcPauseMillisStart);
+                    gcPausesSoFar() - gcPausesStart, gcPauseMillisSoFar() - gcPauseMillisStart, redis.slowCommands() - slowCommandsStart);
         }
     }
 
@@ -111,7 +119,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
 
     @Override
     public String toString() {
-        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores, %d GC pauses (%d ms)", javaCores, redisCores,
-                otherCores, gcPauses, gcPauseMillis);
+        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores, %d GC pauses (%d ms), %d Redis commands over %d ms",
+                javaCores, redisCores, otherCores, gcPauses, gcPauseMillis, slowRedisCommands, RedisStats.SLOW_COMMAND_MICROS / 1000);
     }
 }

@@ -225,6 +225,6 @@ class BenchHelpersTest {
     }
 
     private static CpuUsage cpu(double otherCores) {
-        return new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0, 0, 0);
+        return new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0, 0, 0, 0);
     }
 }

@@ -53,6 +53,8 @@ class BenchSmokeIT {
         assertThat(json.get("spreads").get("server_jetty_rps").get("runs")).hasSize(2);
         JsonNode details = json.get("details");
         assertThat(details.get("bigv_delete_removals_per_s").get("runs")).hasSize(3);
+        assertThat(details.get("normal_idle_redis_slow_commands_per_s").get("runs")).hasSize(3);
+        assertThat(details.get("bigv_redis_slow_commands_per_s").get("runs")).hasSize(3);
         assertThat(details.get("bigv_delete_redis_us_per_removal").get("min").asDouble()).isPositive();
         // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
         assertThat(details.get("memory_heavy_merged_skiplist_share").asDouble()).isEqualTo(1.0);
