@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * so every rate is read beside these; {@code otherCores} shows when something outside the benchmark interfered.
  * Redis's time inside scripts tells how much of its CPU the delivery scripts themselves take; this JVM's collector
  * pauses how long every thread in it (broker, stream threads, probes) stood still; Redis's slow commands how often a
- * command was held up while it ran ({@link RedisStats#slowCommands()}), which holds up every client behind it.
+ * command ran far longer than the bench's commands normally do ({@link RedisStats#slowCommands()}).
  */
 record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
                 double scriptMicros, long gcPauses, long gcPauseMillis, long slowRedisCommands) {
@@ -34,7 +34,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return gcPauseMillis / seconds;
     }
 
-    /** Redis commands that ran longer than {@link RedisStats#SLOW_COMMAND_MICROS}, per second of the measurement. */
+    /** Redis commands that ran {@link RedisStats#SLOW_COMMAND_MICROS} or longer, per second of the measurement. */
     double slowRedisCommandsPerSecond() {
         return slowRedisCommands / seconds;
     }

@@ -72,7 +72,7 @@ final class LatencyPhase {
         }, err);
         // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
         // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
-        idle(config, "warm-up", probes, err);
+        idle(config, probes, err);
         bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, groups, err);
         long published = 1, deleted = 0;
         List<Round> rounds = new ArrayList<>();
@@ -80,9 +80,14 @@ final class LatencyPhase {
         while (rounds.size() < config.latencyRounds()) {
             String label = (rounds.size() + 1) + runsAgain.attemptSuffix();
             readProbePosts(graph, authors, probePublisher, redis, keys, label, err);
-            CpuUsage.Meter idleMeter = CpuUsage.start(stats);
-            VisibilityProbes.Latencies idle = idle(config, label, probes, err);
-            CpuUsage idleCpu = idleMeter.stop();
+            VisibilityProbes.Latencies idle;
+            CpuUsage idleCpu;
+            // Recording starts before the window's meter and is written after it, so neither counts in the window.
+            try (PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-idle-" + label, err)) {
+                CpuUsage.Meter idleMeter = CpuUsage.start(stats);
+                idle = idle(config, probes, err);
+                idleCpu = idleMeter.stop();
+            }
             BigvWindow bigv = bigvWindow(config, label, published, published - deleted, config.bigvPosts(),
                     probePublisher, probes, redis, stats, keys, groups, err);
             published += config.bigvPosts();
@@ -140,11 +145,9 @@ final class LatencyPhase {
     }
 
     /** Nothing else runs: the probes' own fan-outs are the only load. */
-    private static VisibilityProbes.Latencies idle(BenchConfig config, String label, VisibilityProbes probes, PrintStream err)
-            throws InterruptedException {
+    private static VisibilityProbes.Latencies idle(BenchConfig config, VisibilityProbes probes, PrintStream err) throws InterruptedException {
         long idleUntil = System.nanoTime() + config.idleDuration().toNanos();
-        try (PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-idle-" + label, err);
-             ProgressBar bar = new ProgressBar(err, "idle", config.idleDuration().toMillis(), "ms of probes")) {
+        try (ProgressBar bar = new ProgressBar(err, "idle", config.idleDuration().toMillis(), "ms of probes")) {
             return probes.run(config.probeInterval(), () -> {
                 bar.update(config.idleDuration().toMillis() - Math.max(0, (idleUntil - System.nanoTime()) / 1_000_000));
                 return System.nanoTime() < idleUntil;

@@ -17,11 +17,13 @@ class RedisStatsIT {
              RedisConnections redis = RedisConnections.connect(server.url(), Duration.ofSeconds(30), false);
              RedisStats stats = new RedisStats(redis);
              RedisConnections.Connection client = redis.open()) {
+            assertThat(client.sync().configGet("slowlog-log-slower-than"))
+                    .containsEntry("slowlog-log-slower-than", Long.toString(RedisStats.SLOW_COMMAND_MICROS));
             long before = stats.slowCommands();
             client.sync().set("k", "v");
             assertThat(stats.slowCommands()).as("a fast command").isEqualTo(before);
 
-            // A script that spins for tens of milliseconds: slow by any threshold of a few milliseconds.
+            // A script that spins for hundreds of milliseconds: slow by any threshold of a few milliseconds.
             client.sync().eval("local n = 0 for i = 1, 20000000 do n = n + 1 end return n", ScriptOutputType.INTEGER);
             client.sync().eval("local n = 0 for i = 1, 20000000 do n = n + 1 end return n", ScriptOutputType.INTEGER);
 
