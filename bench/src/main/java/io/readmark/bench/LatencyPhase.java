@@ -173,39 +173,42 @@ final class LatencyPhase {
         String lastKey = keys.unread(audience, BIGV_AUTHOR);
         long perRound = (long) posts * audience;
         long expected = (unread + posts) * audience;
-        CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
-        long start = System.nanoTime();
-        for (long blog = firstPost; blog <= lastPost; blog++) {
-            probePublisher.blogPublishedAsync("bigv-" + blog, blog, BIGV_AUTHOR, Instant.now());
-        }
         long[] windowEnd = {0};
-        long deadline = start + BIGV_TIMEOUT.toNanos();
+        long start;
+        long visible;
         VisibilityProbes.Latencies during;
-        PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + label, err);
-        try (RedisConnections.Connection watch = redis.open();
-             ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
-            long scripts = posts * groups.scripts(audience);
-            long calls = stats.scriptCalls();
-            during = probes.run(config.probeInterval(), () -> {
-                if (windowEnd[0] != 0) return false;
-                if (System.nanoTime() > deadline) throw new IllegalStateException("big-V fan-out not done within " + BIGV_TIMEOUT);
-                bar.update(Math.min(perRound, perRound * (stats.scriptCalls() - calls) / scripts));
-                if (watch.sync().zscore(lastKey, Long.toString(lastPost)) != null) windowEnd[0] = System.nanoTime();
-                return windowEnd[0] == 0;
-            });
-        } finally {
-            recording.close();
-        }
-        // The highest follower is the last one reached only if the fan-out goes in follower order, as it does today;
-        // the count decides, and a fan-out that finishes elsewhere later extends the window to when it did.
-        long visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
-        while (visible < expected) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException("big-V: " + visible + " of " + expected + " deliveries visible");
-            Thread.sleep(100);
+        CpuUsage bigvCpu;
+        // As for the idle window: recording starts before the meter and is written after it.
+        try (PhaseRecording recording = PhaseRecording.start(config.jfrDirectory(), "latency-bigv-" + label, err)) {
+            CpuUsage.Meter bigvMeter = CpuUsage.start(stats);
+            start = System.nanoTime();
+            for (long blog = firstPost; blog <= lastPost; blog++) {
+                probePublisher.blogPublishedAsync("bigv-" + blog, blog, BIGV_AUTHOR, Instant.now());
+            }
+            long deadline = start + BIGV_TIMEOUT.toNanos();
+            try (RedisConnections.Connection watch = redis.open();
+                 ProgressBar bar = new ProgressBar(err, "big-V", perRound, "deliveries (approx.)")) {
+                long scripts = posts * groups.scripts(audience);
+                long calls = stats.scriptCalls();
+                during = probes.run(config.probeInterval(), () -> {
+                    if (windowEnd[0] != 0) return false;
+                    if (System.nanoTime() > deadline) throw new IllegalStateException("big-V fan-out not done within " + BIGV_TIMEOUT);
+                    bar.update(Math.min(perRound, perRound * (stats.scriptCalls() - calls) / scripts));
+                    if (watch.sync().zscore(lastKey, Long.toString(lastPost)) != null) windowEnd[0] = System.nanoTime();
+                    return windowEnd[0] == 0;
+                });
+            }
+            // The highest follower is the last one reached only if the fan-out goes in follower order, as it does today;
+            // the count decides, and a fan-out that finishes elsewhere later extends the window to when it did.
             visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
-            windowEnd[0] = System.nanoTime();
+            while (visible < expected) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("big-V: " + visible + " of " + expected + " deliveries visible");
+                Thread.sleep(100);
+                visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
+                windowEnd[0] = System.nanoTime();
+            }
+            bigvCpu = bigvMeter.stop();
         }
-        CpuUsage bigvCpu = bigvMeter.stop();
         if (visible != expected) {
             throw new IllegalStateException("big-V: " + visible + " deliveries visible, expected " + expected);
         }

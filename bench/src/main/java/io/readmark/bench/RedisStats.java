@@ -17,7 +17,7 @@ import java.util.concurrent.TimeoutException;
 final class RedisStats implements AutoCloseable {
 
     private static final int BATCH = 2_000;
-    /** A command that runs longer than this counts as slow (Redis's default is 10 ms). */
+    /** A command that runs this long or longer counts as slow (Redis's default is 10 ms). */
     static final long SLOW_COMMAND_MICROS = 5_000;
 
     private final RedisConnections.Connection connection;
