@@ -176,6 +176,8 @@ public final class Bench {
                 cpuDetails(report, "server_" + server, servers, server);
             }
             report.detail("read_repetitions", config.readRepetitions());
+            report.detail("read_warmup_rounds", reads.reads().warmupRounds());
+            report.detail("server_warmup_rounds", servers.warmupRounds());
             report.detail("read_repetitions_run_again", reads.reads().repetitionsRunAgain());
             report.detail("server_repetitions_run_again", servers.repetitionsRunAgain());
             report.detail("read_repetitions_disturbed_kept", reads.reads().disturbedKept());
@@ -263,6 +265,7 @@ public final class Bench {
         report.detail(prefix + "_java_us_per_request", results.spread(variant, InterleavedLoad.Measurement::javaMicrosPerRequest).toMap());
         report.detail(prefix + "_redis_cores", results.spread(variant, m -> m.cpu().redisCores()).toMap());
         report.detail(prefix + "_other_cores", results.spread(variant, m -> m.cpu().otherCores()).toMap());
+        report.detail(prefix + "_jit_share", results.spread(variant, m -> m.cpu().jitShare()).toMap());
     }
 
     private static void latencyDetails(BenchReport report, LatencyPhase.Result latency) {

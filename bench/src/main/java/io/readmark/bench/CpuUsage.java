@@ -1,6 +1,7 @@
 package io.readmark.bench;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -13,10 +14,11 @@ import java.util.stream.Stream;
  * so every rate is read beside these; {@code otherCores} shows when something outside the benchmark interfered.
  * Redis's time inside scripts tells how much of its CPU the delivery scripts themselves take; this JVM's collector
  * pauses how long every thread in it (broker, stream threads, probes) stood still; Redis's slow commands how often a
- * command ran far longer than the bench's commands normally do ({@link RedisStats#slowCommands()}).
+ * command ran far longer than the bench's commands normally do ({@link RedisStats#slowCommands()}); the JIT's
+ * compilation time whether this JVM was still compiling, on the same two cores.
  */
 record CpuUsage(double seconds, double javaCores, double redisCores, double otherCores, long scriptCalls,
-                double scriptMicros, long gcPauses, long gcPauseMillis, long slowRedisCommands) {
+                double scriptMicros, long gcPauses, long gcPauseMillis, long slowRedisCommands, long jitMillis) {
 
     /**
      * Other processes' CPU, in cores, above which a measurement is disturbed: on a shared machine a neighbour's burst
@@ -27,6 +29,33 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
     /** Whether processes outside the bench took more than {@value #DISTURBED_OTHER_CORES} of a core (false if unknown). */
     boolean disturbed() {
         return otherCores > DISTURBED_OTHER_CORES;
+    }
+
+    /**
+     * The share of a measurement's time the JIT spent compiling above which this JVM is still warming up: its compiler
+     * threads then take CPU from the measured code on the same cores. Warm, it compiles for 0–5 % of a read
+     * measurement; through the first measurements after a single warm-up round, 10–30 % (16 % over the second).
+     */
+    static final double COMPILING_SHARE = 0.10;
+
+    /**
+     * Why this measurement does not show the steady state, or null: processes outside the bench took more than
+     * {@value #DISTURBED_OTHER_CORES} of a core, or the JIT compiled for more than {@value #COMPILING_SHARE} of it.
+     */
+    String disturbance() {
+        if (disturbed()) return String.format("other processes (%.2f cores)", otherCores);
+        if (compiling()) return String.format("the JIT compiler (%.0f %% of the time)", jitShare() * 100);
+        return null;
+    }
+
+    /** Whether the JIT compiled for more than {@value #COMPILING_SHARE} of the measurement (false if unknown). */
+    boolean compiling() {
+        return jitShare() > COMPILING_SHARE;
+    }
+
+    /** The JIT's compilation time (summed over its threads) per second of the measurement. */
+    double jitShare() {
+        return jitMillis / 1000.0 / seconds;
     }
 
     /** Milliseconds this JVM stood still in collector pauses, per second of the measurement. */
@@ -51,6 +80,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         private final long gcPausesStart = gcPausesSoFar();
         private final long gcPauseMillisStart = gcPauseMillisSoFar();
         private final long slowCommandsStart;
+        private final long jitStart = jitMillisSoFar();
 
         Meter(RedisStats redis) {
             this.redis = redis;
@@ -69,7 +99,8 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
             long calls = redis.scriptCalls() - callsStart;
             double micros = redis.scriptMicros() - scriptMicrosStart;
             return new CpuUsage(seconds, java / seconds, redisCpu / seconds, other / seconds, calls, micros,
-                    gcPausesSoFar() - gcPausesStart, gcPauseMillisSoFar() - gcPauseMillisStart, redis.slowCommands() - slowCommandsStart);
+                    gcPausesSoFar() - gcPausesStart, gcPauseMillisSoFar() - gcPauseMillisStart, redis.slowCommands() - slowCommandsStart,
+                    jitMillisSoFar() - jitStart);
         }
     }
 
@@ -97,6 +128,12 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return ManagementFactory.getGarbageCollectorMXBeans().stream().filter(bean -> !bean.getName().endsWith("Cycles"));
     }
 
+    /** The JIT's compilation time so far, in ms, summed over its compiler threads; 0 where the JVM does not tell. */
+    static long jitMillisSoFar() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+    }
+
     /** Busy CPU seconds of the whole machine since boot (Linux {@code /proc/stat}); NaN elsewhere. */
     static double machineBusySeconds() {
         try {
@@ -119,7 +156,8 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
 
     @Override
     public String toString() {
-        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores, %d GC pauses (%d ms), %d Redis commands over %d ms",
-                javaCores, redisCores, otherCores, gcPauses, gcPauseMillis, slowRedisCommands, RedisStats.SLOW_COMMAND_MICROS / 1000);
+        return String.format("java %.2f cores, redis %.2f cores, other %.2f cores, %d GC pauses (%d ms), %d Redis commands over %d ms, JIT %d ms",
+                javaCores, redisCores, otherCores, gcPauses, gcPauseMillis, slowRedisCommands, RedisStats.SLOW_COMMAND_MICROS / 1000,
+                jitMillis);
     }
 }

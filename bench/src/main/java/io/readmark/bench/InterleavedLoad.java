@@ -9,15 +9,20 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after one unmeasured round,
- * each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one repetition of
- * every variant instead of all of one variant, and variants are compared within a repetition. Every measurement records the CPU
- * beside it and, with {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>].jfr}.
- * A repetition {@linkplain CpuUsage#disturbed() disturbed} by processes outside the bench in any of its measurements is
- * run again, up to as many extra times as there are repetitions. The results count the repetitions run again, and
- * the disturbed ones kept because the extra runs were used up.
+ * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after unmeasured warm-up
+ * rounds, each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one
+ * repetition of every variant instead of all of one variant, and variants are compared within a repetition. Warm-up
+ * rounds go on until the JIT is done compiling ({@link CpuUsage#compiling()}), at most {@value #MAX_WARMUP_ROUNDS}:
+ * after a single round its compiler threads still took 10–30 % of a core through the first measured repetition,
+ * which was then the slowest of every variant. Every measurement records the CPU beside it and, with
+ * {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>].jfr}. A repetition
+ * {@linkplain CpuUsage#disturbance() disturbed} in any of its measurements (by processes outside the bench, or by the
+ * JIT) is run again, up to as many extra times as there are repetitions. The results count the warm-up rounds, the
+ * repetitions run again, and the disturbed ones kept because the extra runs were used up.
  */
 final class InterleavedLoad {
+
+    static final int MAX_WARMUP_ROUNDS = 4;
 
     /** One thing to measure: a short name (JSON, file names), a label for the progress line, and its clients. */
     record Variant(String name, String label, ConcurrentLoad.ClientFactory clients) {
@@ -32,10 +37,10 @@ final class InterleavedLoad {
     }
 
     /**
-     * The measurements of every variant, in the order the variants were given; how many repetitions were run again, and
-     * how many disturbed ones are among the measurements.
+     * The measurements of every variant, in the order the variants were given; how many warm-up rounds ran, how many
+     * repetitions were run again, and how many disturbed ones are among the measurements.
      */
-    record Results(Map<String, List<Measurement>> byVariant, int repetitionsRunAgain, int disturbedKept) {
+    record Results(Map<String, List<Measurement>> byVariant, int warmupRounds, int repetitionsRunAgain, int disturbedKept) {
         List<Measurement> of(String variant) {
             List<Measurement> measurements = byVariant.get(variant);
             if (measurements == null) throw new IllegalArgumentException("no variant " + variant);
@@ -68,12 +73,7 @@ final class InterleavedLoad {
                        PrintStream err) throws Exception {
         Map<String, List<Measurement>> results = new LinkedHashMap<>();
         variants.forEach(variant -> results.put(variant.name(), new ArrayList<>()));
-        // One unmeasured round first: the first measurement of each variant otherwise ran on a cold JIT (the HTTP
-        // codecs, Jackson, Lettuce's decoder) right after the write phases, and was the slowest of every run.
-        for (Variant variant : variants) {
-            ConcurrentLoad.run(variant.label() + " warm-up", config.readConcurrency(), Duration.ZERO,
-                    config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
-        }
+        int warmupRounds = warmUp(config, prefix, variants, users, stats, err);
         int repetitions = config.readRepetitions();
         RunsAgain runsAgain = new RunsAgain(prefix, repetitions, err);
         for (int repetition = 1; repetition <= repetitions; repetition++) {
@@ -88,18 +88,48 @@ final class InterleavedLoad {
                                 users, seed, variant.clients(), err));
                 round.put(variant.name(), new Measurement(load, meter.stop()));
             }
-            String others = round.values().stream().map(m -> String.format("%.2f", m.cpu().otherCores())).toList().toString();
-            if (runsAgain.shouldRunAgain(repetition, disturbed(round.values()), others)) {
+            err.printf("%s repetition %d%s: %s%n", prefix, repetition, runsAgain.attemptSuffix(), summary(round));
+            if (runsAgain.shouldRunAgain(repetition, disturbance(round))) {
                 repetition--;
                 continue;
             }
             round.forEach((variant, measurement) -> results.get(variant).add(measurement));
         }
-        return new Results(results, runsAgain.repetitionsRunAgain(), runsAgain.disturbedKept());
+        return new Results(results, warmupRounds, runsAgain.repetitionsRunAgain(), runsAgain.disturbedKept());
     }
 
-    /** Whether other processes disturbed any of the measurements. */
-    static boolean disturbed(java.util.Collection<Measurement> round) {
-        return round.stream().anyMatch(measurement -> measurement.cpu().disturbed());
+    /**
+     * Unmeasured rounds of every variant (the HTTP codecs, Jackson, Lettuce's decoder are cold right after the write
+     * phases), until one ran with the JIT done compiling or {@value #MAX_WARMUP_ROUNDS} ran; returns how many ran.
+     */
+    private static int warmUp(BenchConfig config, String prefix, List<Variant> variants, int users, RedisStats stats,
+                              PrintStream err) throws InterruptedException {
+        for (int round = 1; ; round++) {
+            CpuUsage.Meter meter = CpuUsage.start(stats);
+            for (Variant variant : variants) {
+                ConcurrentLoad.run(variant.label() + " warm-up " + round, config.readConcurrency(), Duration.ZERO,
+                        config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
+            }
+            CpuUsage cpu = meter.stop();
+            err.printf("%s: warm-up round %d, JIT compiling %.0f %% of the time%n", prefix, round, cpu.jitShare() * 100);
+            if (!cpu.compiling() || round == MAX_WARMUP_ROUNDS) return round;
+        }
+    }
+
+    /** What disturbed the first of a repetition's measurements that were (see {@link CpuUsage#disturbance()}), or null. */
+    static String disturbance(Map<String, Measurement> round) {
+        return round.entrySet().stream()
+                .map(entry -> entry.getValue().cpu().disturbance() == null ? null
+                        : entry.getValue().cpu().disturbance() + " in " + entry.getKey())
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+    }
+
+    /** Each variant's rate, p99, the JVM's CPU per request and the JIT's share, for the log. */
+    private static String summary(Map<String, Measurement> round) {
+        return round.entrySet().stream().map(entry -> {
+            Measurement m = entry.getValue();
+            return String.format("%s %,.0f/s p99 %.2f ms %.0f µs JIT %.0f %%", entry.getKey(), m.load().perSecond(),
+                    m.load().p99Millis(), m.javaMicrosPerRequest(), m.cpu().jitShare() * 100);
+        }).collect(java.util.stream.Collectors.joining(", "));
     }
 }

@@ -3,9 +3,10 @@ package io.readmark.bench;
 import java.io.PrintStream;
 
 /**
- * Whether a repetition {@linkplain CpuUsage#disturbed() disturbed} by processes outside the bench is run again: on a
- * shared machine a neighbour's burst otherwise decides a ratio's range, and with it the verdict. At most as many
- * extra runs as there are repetitions; once they are used up a disturbed repetition is kept, and counted.
+ * Whether a disturbed repetition ({@link CpuUsage#disturbance()}: processes outside the bench, or the JIT still
+ * compiling) is run again: on a shared machine a neighbour's burst otherwise decides a ratio's range, and with it the
+ * verdict. At most as many extra runs as there are repetitions; once they are used up a disturbed repetition is kept,
+ * and counted.
  */
 final class RunsAgain {
 
@@ -25,17 +26,17 @@ final class RunsAgain {
         return attempt > 0 ? "-again" + attempt : "";
     }
 
-    /** Whether {@code repetition}, just measured, is to be run again; {@code others}: the outside cores, for the log. */
-    boolean shouldRunAgain(int repetition, boolean disturbed, String others) {
-        if (disturbed) {
+    /** Whether {@code repetition}, just measured, is to be run again; {@code disturbance}: by what, null if nothing. */
+    boolean shouldRunAgain(int repetition, String disturbance) {
+        if (disturbance != null) {
             if (runAgain < allowed) {
                 runAgain++;
                 attempt++;
-                err.printf("%s: repetition %d disturbed by other processes (%s cores), run again%n", phase, repetition, others);
+                err.printf("%s: repetition %d disturbed by %s, run again%n", phase, repetition, disturbance);
                 return true;
             }
             disturbedKept++;
-            err.printf("%s: repetition %d disturbed by other processes (%s cores), kept: no runs left%n", phase, repetition, others);
+            err.printf("%s: repetition %d disturbed by %s, kept: no runs left%n", phase, repetition, disturbance);
         }
         attempt = 0;
         return false;

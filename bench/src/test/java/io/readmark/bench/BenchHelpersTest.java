@@ -170,9 +170,36 @@ class BenchHelpersTest {
     void shouldTakeARepetitionAsDisturbedWhenOtherProcessesTookMoreThanAQuarterOfACore() {
         InterleavedLoad.Measurement quiet = measurement(0.05), busy = measurement(0.64), unknown = measurement(Double.NaN);
 
-        assertThat(InterleavedLoad.disturbed(List.of(quiet, quiet))).isFalse();
-        assertThat(InterleavedLoad.disturbed(List.of(quiet, busy))).isTrue();
-        assertThat(InterleavedLoad.disturbed(List.of(unknown))).as("no /proc/stat: nothing to go by").isFalse();
+        assertThat(InterleavedLoad.disturbance(Map.of("api", quiet, "raw", quiet))).isNull();
+        assertThat(InterleavedLoad.disturbance(Map.of("api", quiet, "raw", busy))).isEqualTo("other processes (0.64 cores) in raw");
+        assertThat(InterleavedLoad.disturbance(Map.of("api", unknown))).as("no /proc/stat: nothing to go by").isNull();
+    }
+
+    @Test
+    void shouldTakeARepetitionAsDisturbedWhileTheJitCompiledForMoreThanATenthOfIt() {
+        // 2 s measurements: 200 ms of compiling is 10 %, still warm; 201 ms is not.
+        InterleavedLoad.Measurement warm = new InterleavedLoad.Measurement(null, cpu(0.05, 200)),
+                compiling = new InterleavedLoad.Measurement(null, cpu(0.05, 500)),
+                bothDisturb = new InterleavedLoad.Measurement(null, cpu(0.64, 500));
+
+        assertThat(cpu(0.05, 201).compiling()).isTrue();
+        assertThat(InterleavedLoad.disturbance(Map.of("api", warm, "raw", warm))).isNull();
+        assertThat(InterleavedLoad.disturbance(Map.of("api", warm, "push", compiling)))
+                .isEqualTo("the JIT compiler (25 % of the time) in push");
+        assertThat(InterleavedLoad.disturbance(Map.of("api", bothDisturb))).as("other processes named first")
+                .isEqualTo("other processes (0.64 cores) in api");
+    }
+
+    @Test
+    void shouldCountThisJvmsCompilationTime() {
+        long before = CpuUsage.jitMillisSoFar();
+        long sum = 0;
+        // Enough calls of a fresh lambda for the JIT to compile it: the count never goes down, and here it goes up.
+        for (int round = 0; round < 50 && CpuUsage.jitMillisSoFar() == before; round++) {
+            for (int i = 0; i < 200_000; i++) sum += Long.hashCode(sum * 31 + i) ^ (i >>> 3);
+        }
+
+        assertThat(CpuUsage.jitMillisSoFar()).as("after %d", sum).isGreaterThan(before);
     }
 
     @Test
@@ -180,18 +207,19 @@ class BenchHelpersTest {
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
         RunsAgain runsAgain = new RunsAgain("reads", 2, new java.io.PrintStream(log, true));
 
-        assertThat(runsAgain.shouldRunAgain(1, false, "0.01")).isFalse();
-        assertThat(runsAgain.shouldRunAgain(2, true, "0.64")).isTrue();
+        assertThat(runsAgain.shouldRunAgain(1, null)).isFalse();
+        assertThat(runsAgain.shouldRunAgain(2, "other processes (0.64 cores)")).isTrue();
         assertThat(runsAgain.attemptSuffix()).isEqualTo("-again1");
-        assertThat(runsAgain.shouldRunAgain(2, true, "0.70")).isTrue();
+        assertThat(runsAgain.shouldRunAgain(2, "the JIT compiler (12 % of the time)")).isTrue();
         assertThat(runsAgain.attemptSuffix()).isEqualTo("-again2");
-        assertThat(runsAgain.shouldRunAgain(2, true, "0.66")).as("no runs left: kept").isFalse();
+        assertThat(runsAgain.shouldRunAgain(2, "other processes (0.66 cores)")).as("no runs left: kept").isFalse();
         assertThat(runsAgain.attemptSuffix()).isEmpty();
-        assertThat(runsAgain.shouldRunAgain(3, true, "0.50")).isFalse();
+        assertThat(runsAgain.shouldRunAgain(3, "other processes (0.50 cores)")).isFalse();
 
         assertThat(runsAgain.repetitionsRunAgain()).isEqualTo(2);
         assertThat(runsAgain.disturbedKept()).isEqualTo(2);
         assertThat(log.toString()).contains("reads: repetition 2 disturbed by other processes (0.64 cores), run again")
+                .contains("reads: repetition 2 disturbed by the JIT compiler (12 % of the time), run again")
                 .contains("reads: repetition 3 disturbed by other processes (0.50 cores), kept: no runs left");
     }
 
@@ -225,6 +253,11 @@ class BenchHelpersTest {
     }
 
     private static CpuUsage cpu(double otherCores) {
-        return new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0, 0, 0, 0);
+        return cpu(otherCores, 0);
+    }
+
+    /** A 2-second measurement. */
+    private static CpuUsage cpu(double otherCores, long jitMillis) {
+        return new CpuUsage(2.0, 1.2, 0.3, otherCores, 0, 0, 0, 0, 0, jitMillis);
     }
 }

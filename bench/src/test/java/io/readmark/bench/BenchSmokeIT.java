@@ -56,6 +56,9 @@ class BenchSmokeIT {
         assertThat(details.get("normal_idle_redis_slow_commands_per_s").get("runs")).hasSize(3);
         assertThat(details.get("bigv_redis_slow_commands_per_s").get("runs")).hasSize(3);
         assertThat(details.get("bigv_delete_redis_us_per_removal").get("min").asDouble()).isPositive();
+        assertThat(details.get("read_warmup_rounds").asInt()).isBetween(1, InterleavedLoad.MAX_WARMUP_ROUNDS);
+        assertThat(details.get("server_warmup_rounds").asInt()).isBetween(1, InterleavedLoad.MAX_WARMUP_ROUNDS);
+        assertThat(details.get("counts_api_jit_share").get("runs")).hasSize(2);
         // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
         assertThat(details.get("memory_heavy_merged_skiplist_share").asDouble()).isEqualTo(1.0);
         assertThat(details.get("memory_heavy_listpack_merged_skiplist_share").asDouble()).isZero();
