@@ -35,6 +35,9 @@ import java.util.Optional;
  * @param readConcurrency    concurrent clients of each read variant
  * @param readRepetitions    interleaved repetitions of the read variants (and of the server comparison); the report
  *                           gives the median and the range over them
+ * @param readSlices         slices each read measurement is cut into, the variants taking turns slice by slice within
+ *                           a repetition, each slice with its share of the warm-up and of the duration: a slow stretch
+ *                           of the machine a few seconds long then lowers every variant of the repetition alike
  * @param notices            notices (bitmaps) of the seed 000 count
  * @param noticeAudience     members of the audience the notice publish phase broadcasts to
  * @param memoryUsers        users written in the memory phase
@@ -46,7 +49,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                           int postsPerAuthor, int writeRepetitions, int latencyRounds, Duration naiveDuration, int normalFollowers,
                           int probeAuthors, Duration probeInterval, Duration idleDuration, int bigvFollowers,
                           int bigvPosts, Duration readWarmup, Duration readDuration, int readConcurrency, int readRepetitions,
-                          int notices, int noticeAudience,
+                          int readSlices, int notices, int noticeAudience,
                           int memoryUsers, int memoryMaxUnread, Path outputDir, Optional<Path> jfrDirectory) {
 
     public BenchConfig {
@@ -54,6 +57,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         if (authors < 2) throw new IllegalArgumentException("BENCH_AUTHORS must be at least 2");
         if (memoryUsers > users) throw new IllegalArgumentException("BENCH_MEMORY_USERS must not exceed BENCH_USERS");
         if (readRepetitions < 1) throw new IllegalArgumentException("BENCH_READ_REPETITIONS must be at least 1");
+        if (readSlices < 1) throw new IllegalArgumentException("BENCH_READ_SLICES must be at least 1");
         if (writeRepetitions < 1) throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS must be at least 1");
         if (latencyRounds < 1) throw new IllegalArgumentException("BENCH_LATENCY_ROUNDS must be at least 1");
         if (followsPerUser <= 0 || exponent <= 0) {
@@ -84,6 +88,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.duration("BENCH_READ_DURATION", Duration.ofSeconds(quick ? 5 : 6)),
                 settings.positiveInteger("BENCH_READ_CONCURRENCY", 8),
                 settings.positiveInteger("BENCH_READ_REPETITIONS", quick ? 3 : 5),
+                settings.positiveInteger("BENCH_READ_SLICES", 5),
                 settings.positiveInteger("BENCH_NOTICES", 1_000),
                 settings.positiveInteger("BENCH_NOTICE_AUDIENCE", 10_000_000),
                 settings.positiveInteger("BENCH_MEMORY_USERS", quick ? 10_000 : 50_000),
@@ -119,6 +124,7 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
         values.put("BENCH_READ_DURATION", readDuration.toString());
         values.put("BENCH_READ_CONCURRENCY", readConcurrency);
         values.put("BENCH_READ_REPETITIONS", readRepetitions);
+        values.put("BENCH_READ_SLICES", readSlices);
         values.put("BENCH_NOTICES", notices);
         values.put("BENCH_NOTICE_AUDIENCE", noticeAudience);
         values.put("BENCH_MEMORY_USERS", memoryUsers);

@@ -50,6 +50,14 @@ final class ConcurrentLoad {
         double p99Millis() {
             return latencyMicros.getValueAtPercentile(99) / 1000.0;
         }
+
+        /** Several windows of one load as one: their requests and seconds added, their latencies merged. */
+        static Result merge(List<Result> windows) {
+            Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+            windows.forEach(window -> merged.add(window.latencyMicros()));
+            return new Result(windows.stream().mapToLong(Result::requests).sum(),
+                    windows.stream().mapToDouble(Result::seconds).sum(), merged);
+        }
     }
 
     private ConcurrentLoad() {

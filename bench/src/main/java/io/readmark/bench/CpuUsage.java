@@ -6,6 +6,10 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 
 /**
@@ -43,8 +47,8 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
      * {@value #DISTURBED_OTHER_CORES} of a core, or the JIT compiled for more than {@value #COMPILING_SHARE} of it.
      */
     String disturbance() {
-        if (disturbed()) return String.format("other processes (%.2f cores)", otherCores);
-        if (compiling()) return String.format("the JIT compiler (%.0f %% of the time)", jitShare() * 100);
+        if (disturbed()) return String.format(Locale.ROOT, "other processes (%.2f cores)", otherCores);
+        if (compiling()) return String.format(Locale.ROOT, "the JIT compiler (%.1f %% of the time)", jitShare() * 100);
         return null;
     }
 
@@ -66,6 +70,24 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
     /** Redis commands that ran {@link RedisStats#SLOW_COMMAND_MICROS} or longer, per second of the measurement. */
     double slowRedisCommandsPerSecond() {
         return slowRedisCommands / seconds;
+    }
+
+    /** Several measurements as one: their seconds, calls, pauses and commands added, their cores averaged over time. */
+    static CpuUsage merge(List<CpuUsage> parts) {
+        double seconds = parts.stream().mapToDouble(CpuUsage::seconds).sum();
+        return new CpuUsage(seconds, timeWeighted(parts, CpuUsage::javaCores, seconds),
+                timeWeighted(parts, CpuUsage::redisCores, seconds), timeWeighted(parts, CpuUsage::otherCores, seconds),
+                sum(parts, CpuUsage::scriptCalls), parts.stream().mapToDouble(CpuUsage::scriptMicros).sum(),
+                sum(parts, CpuUsage::gcPauses), sum(parts, CpuUsage::gcPauseMillis), sum(parts, CpuUsage::slowRedisCommands),
+                sum(parts, CpuUsage::jitMillis));
+    }
+
+    private static double timeWeighted(List<CpuUsage> parts, ToDoubleFunction<CpuUsage> cores, double seconds) {
+        return parts.stream().mapToDouble(part -> cores.applyAsDouble(part) * part.seconds()).sum() / seconds;
+    }
+
+    private static long sum(List<CpuUsage> parts, ToLongFunction<CpuUsage> value) {
+        return parts.stream().mapToLong(value).sum();
     }
 
     /** A running measurement; {@link #stop()} turns it into the averages since it started. */

@@ -11,11 +11,14 @@ import java.util.function.ToDoubleFunction;
 /**
  * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after unmeasured warm-up
  * rounds, each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one
- * repetition of every variant instead of all of one variant, and variants are compared within a repetition. Warm-up
+ * repetition of every variant instead of all of one variant, and variants are compared within a repetition. Within a
+ * repetition the variants also take turns slice by slice ({@link BenchConfig#readSlices()}: A B C A B C …, each
+ * measurement the sum of its slices), so that a slow stretch of a few seconds lowers every variant of the repetition
+ * alike instead of the one it fell on: with whole measurements, one such stretch moved a ratio from 0.96 to 0.80. Warm-up
  * rounds go on until the JIT is done compiling ({@link CpuUsage#compiling()}), at most {@value #MAX_WARMUP_ROUNDS}:
  * after a single round its compiler threads still took 10–30 % of a core through the first measured repetition,
  * which was then the slowest of every variant. Every measurement records the CPU beside it and, with
- * {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>].jfr}. A repetition
+ * {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>][-<slice>].jfr}. A repetition
  * {@linkplain CpuUsage#disturbance() disturbed} in any of its measurements (by processes outside the bench, or by the
  * JIT) is run again, up to as many extra times as there are repetitions. The results count the warm-up rounds, the
  * repetitions run again, and the disturbed ones kept because the extra runs were used up.
@@ -33,6 +36,12 @@ final class InterleavedLoad {
         /** The JVM's CPU per answered request, in µs: the load generator's share is the same for every HTTP variant. */
         double javaMicrosPerRequest() {
             return cpu.javaCores() / load.perSecond() * 1e6;
+        }
+
+        /** The slices of one measurement as one. */
+        static Measurement merge(List<Measurement> slices) {
+            return new Measurement(ConcurrentLoad.Result.merge(slices.stream().map(Measurement::load).toList()),
+                    CpuUsage.merge(slices.stream().map(Measurement::cpu).toList()));
         }
     }
 
@@ -76,18 +85,26 @@ final class InterleavedLoad {
         int warmupRounds = warmUp(config, prefix, variants, users, stats, err);
         int repetitions = config.readRepetitions();
         RunsAgain runsAgain = new RunsAgain(prefix, repetitions, err);
+        int slices = config.readSlices();
+        Duration sliceWarmup = config.readWarmup().dividedBy(slices), sliceDuration = config.readDuration().dividedBy(slices);
         for (int repetition = 1; repetition <= repetitions; repetition++) {
-            Map<String, Measurement> round = new LinkedHashMap<>();
-            for (Variant variant : variants) {
-                String label = variant.label() + " " + repetition + "/" + repetitions;
-                long seed = config.seed() + repetition; // the same users for every variant of a repetition
-                CpuUsage.Meter meter = CpuUsage.start(stats);
-                ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(),
-                        prefix + "-" + variant.name() + "-" + repetition + runsAgain.attemptSuffix(), err,
-                        () -> ConcurrentLoad.run(label, config.readConcurrency(), config.readWarmup(), config.readDuration(),
-                                users, seed, variant.clients(), err));
-                round.put(variant.name(), new Measurement(load, meter.stop()));
+            Map<String, List<Measurement>> sliced = new LinkedHashMap<>();
+            for (int slice = 1; slice <= slices; slice++) {
+                for (Variant variant : variants) {
+                    String label = variant.label() + " " + repetition + "/" + repetitions
+                            + (slices > 1 ? " slice " + slice + "/" + slices : "");
+                    long seed = config.seed() + (long) repetition * slices + slice; // the same users for every variant of a slice
+                    String recording = prefix + "-" + variant.name() + "-" + repetition + runsAgain.attemptSuffix()
+                            + (slices > 1 ? "-" + slice : "");
+                    CpuUsage.Meter meter = CpuUsage.start(stats);
+                    ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(), recording, err,
+                            () -> ConcurrentLoad.run(label, config.readConcurrency(), sliceWarmup, sliceDuration,
+                                    users, seed, variant.clients(), err));
+                    sliced.computeIfAbsent(variant.name(), name -> new ArrayList<>()).add(new Measurement(load, meter.stop()));
+                }
             }
+            Map<String, Measurement> round = new LinkedHashMap<>();
+            sliced.forEach((variant, parts) -> round.put(variant, Measurement.merge(parts)));
             err.printf("%s repetition %d%s: %s%n", prefix, repetition, runsAgain.attemptSuffix(), summary(round));
             if (runsAgain.shouldRunAgain(repetition, disturbance(round))) {
                 repetition--;

@@ -33,6 +33,12 @@ class BenchHelpersTest {
         assertThat(quick.latencyRounds()).isEqualTo(5);
         assertThat(full.latencyRounds()).isEqualTo(5);
         assertThat(quick.readDuration()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(quick.readSlices()).isEqualTo(5);
+        assertThat(full.readSlices()).isEqualTo(5);
+        assertThat(BenchConfig.from(Settings.of(Map.of("BENCH_READ_SLICES", "1"), Map.of())).describe())
+                .containsEntry("BENCH_READ_SLICES", 1);
+        assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_READ_SLICES", "0"), Map.of())))
+                .hasMessageContaining("BENCH_READ_SLICES");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_LATENCY_ROUNDS", "0"), Map.of())))
                 .hasMessageContaining("BENCH_LATENCY_ROUNDS");
         assertThatThrownBy(() -> BenchConfig.from(Settings.of(Map.of("BENCH_WRITE_REPETITIONS", "0"), Map.of())))
@@ -185,9 +191,36 @@ class BenchHelpersTest {
         assertThat(cpu(0.05, 201).compiling()).isTrue();
         assertThat(InterleavedLoad.disturbance(Map.of("api", warm, "raw", warm))).isNull();
         assertThat(InterleavedLoad.disturbance(Map.of("api", warm, "push", compiling)))
-                .isEqualTo("the JIT compiler (25 % of the time) in push");
+                .isEqualTo("the JIT compiler (25.0 % of the time) in push");
         assertThat(InterleavedLoad.disturbance(Map.of("api", bothDisturb))).as("other processes named first")
                 .isEqualTo("other processes (0.64 cores) in api");
+    }
+
+    @Test
+    void shouldMergeTheSlicesOfAMeasurementIntoOne() {
+        org.HdrHistogram.Histogram fast = new org.HdrHistogram.Histogram(3), slow = new org.HdrHistogram.Histogram(3);
+        for (int i = 0; i < 990; i++) fast.recordValue(100);
+        for (int i = 0; i < 10; i++) slow.recordValue(5_000);
+        // 1 s at 1.0 JVM core and 0.1 other, 3 s at 2.0 and 0.5: averaged over the 4 s, not over the slices.
+        InterleavedLoad.Measurement merged = InterleavedLoad.Measurement.merge(List.of(
+                new InterleavedLoad.Measurement(new ConcurrentLoad.Result(990, 1.0, fast),
+                        new CpuUsage(1.0, 1.0, 0.2, 0.1, 10, 100, 1, 20, 2, 30)),
+                new InterleavedLoad.Measurement(new ConcurrentLoad.Result(10, 3.0, slow),
+                        new CpuUsage(3.0, 2.0, 0.6, 0.5, 30, 300, 2, 40, 1, 90))));
+
+        assertThat(merged.load().requests()).isEqualTo(1000);
+        assertThat(merged.load().perSecond()).isEqualTo(250.0);
+        assertThat(merged.load().latencyMicros().getTotalCount()).isEqualTo(1000);
+        assertThat(merged.load().latencyMicros().getMaxValue()).isBetween(4_990L, 5_010L);
+        CpuUsage cpu = merged.cpu();
+        assertThat(cpu.seconds()).isEqualTo(4.0);
+        assertThat(cpu.javaCores()).isCloseTo(1.75, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(cpu.redisCores()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(cpu.otherCores()).isCloseTo(0.4, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(List.of(cpu.scriptCalls(), cpu.gcPauses(), cpu.gcPauseMillis(), cpu.slowRedisCommands(), cpu.jitMillis()))
+                .containsExactly(40L, 3L, 60L, 3L, 120L);
+        assertThat(cpu.scriptMicros()).isEqualTo(400.0);
+        assertThat(cpu.jitShare()).isCloseTo(0.03, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
