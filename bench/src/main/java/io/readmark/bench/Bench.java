@@ -192,7 +192,8 @@ public final class Bench {
     /**
      * The Redis ceiling (a C client), the naive baseline and the pipeline, interleaved: ceiling, naive, pipeline,
      * ceiling, … Each pipeline run publishes the workload again as new posts; each ceiling run starts from its empty
-     * database, which the naive baseline writes to as well.
+     * database, which the naive baseline writes to as well. A {@linkplain WriteRound#disturbance() disturbed}
+     * repetition is run again, up to as many extra times as there are repetitions, with new posts.
      */
     private static void writePhases(BenchReport report, BenchConfig config, Settings stack, Workload workload,
                                      EventPublisher bulk, RedisConnections redis, RedisStats stats, UnreadKeys keys,
@@ -200,13 +201,19 @@ public final class Bench {
         List<CeilingPhase.Result> ceilings = new ArrayList<>();
         List<NaivePhase.Result> naives = new ArrayList<>();
         List<PipelinePhase.Result> pipelines = new ArrayList<>();
+        RunsAgain runsAgain = new RunsAgain("writes", config.writeRepetitions(), err);
         try (CeilingPhase ceiling = CeilingPhase.prepare(stack.string("REDIS_URL", null), redis, workload, err)) {
-            for (int repetition = 0; repetition < config.writeRepetitions(); repetition++) {
-                Workload posts = workload.repetition(repetition);
-                ceilings.add(ceiling.run(stats, err));
-                naives.add(NaivePhase.run(ceiling.scratch(), stats, posts, config.naiveDuration(), err));
-                pipelines.add(PhaseRecording.during(config.jfrDirectory(), "pipeline-" + (repetition + 1), err,
-                        () -> PipelinePhase.run(bulk, stats, keys, posts, err)));
+            for (int run = 0; ceilings.size() < config.writeRepetitions(); run++) {
+                Workload posts = workload.repetition(run); // new posts in every run, a repetition run again included
+                CeilingPhase.Result ceilingRun = ceiling.run(stats, err);
+                NaivePhase.Result naiveRun = NaivePhase.run(ceiling.scratch(), stats, posts, config.naiveDuration(), err);
+                PipelinePhase.Result pipelineRun = PhaseRecording.during(config.jfrDirectory(), "pipeline-" + (run + 1), err,
+                        () -> PipelinePhase.run(bulk, stats, keys, posts, err));
+                WriteRound round = new WriteRound(ceilingRun, naiveRun, pipelineRun);
+                if (runsAgain.shouldRunAgain(ceilings.size() + 1, round.disturbance())) continue;
+                ceilings.add(ceilingRun);
+                naives.add(naiveRun);
+                pipelines.add(pipelineRun);
             }
         }
         report.figure("ceiling_deliveries_per_s", spread(ceilings, WriteMeasurement::perSecond));
@@ -221,6 +228,8 @@ public final class Bench {
         phaseDetails(report, "pipeline", pipelines, true);
         report.detail("pipeline_all_scripts_run_s", spread(pipelines, PipelinePhase.Result::scriptsDoneSeconds).toMap());
         report.detail("write_repetitions", config.writeRepetitions());
+        report.detail("write_repetitions_run_again", runsAgain.repetitionsRunAgain());
+        report.detail("write_repetitions_disturbed_kept", runsAgain.disturbedKept());
         report.run("ceiling_client", "redis-cli --pipe");
         config.jfrDirectory().ifPresent(dir -> report.detail("jfr_directory", dir.toString()));
     }

@@ -37,7 +37,7 @@ import java.util.Optional;
  *                           gives the median and the range over them
  * @param readSlices         slices each read measurement is cut into, the variants taking turns slice by slice within
  *                           a repetition, each slice with its share of the warm-up and of the duration: a slow stretch
- *                           of the machine a few seconds long then lowers every variant of the repetition alike
+ *                           of the machine a few seconds long is then spread over several variants instead of one
  * @param notices            notices (bitmaps) of the seed 000 count
  * @param noticeAudience     members of the audience the notice publish phase broadcasts to
  * @param memoryUsers        users written in the memory phase

@@ -53,7 +53,7 @@ final class ConcurrentLoad {
 
         /** Several windows of one load as one: their requests and seconds added, their latencies merged. */
         static Result merge(List<Result> windows) {
-            Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+            Histogram merged = latencies();
             windows.forEach(window -> merged.add(window.latencyMicros()));
             return new Result(windows.stream().mapToLong(Result::requests).sum(),
                     windows.stream().mapToDouble(Result::seconds).sum(), merged);
@@ -80,7 +80,7 @@ final class ConcurrentLoad {
         List<Thread> threads = new ArrayList<>();
         List<Client> opened = new CopyOnWriteArrayList<>();
         for (int c = 0; c < clients; c++) {
-            Histogram histogram = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+            Histogram histogram = latencies();
             histograms.add(histogram);
             SplittableRandom random = new SplittableRandom(seed + c);
             threads.add(Thread.ofPlatform().name(label + "-client-" + c).start(() -> {
@@ -129,9 +129,14 @@ final class ConcurrentLoad {
             bar.update(total);
         }
         if (failure.get() != null) throw new IllegalStateException(label + ": a request failed", failure.get());
-        Histogram merged = new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
+        Histogram merged = latencies();
         histograms.forEach(merged::add);
         return new Result(requests.sum(), (windowEnd.get() - measureFrom) / 1e9, merged);
+    }
+
+    /** Latencies in µs up to a minute, to three significant digits. */
+    private static Histogram latencies() {
+        return new Histogram(TimeUnit.MINUTES.toMicros(1), 3);
     }
 
     private static void closeAll(List<Client> clients) {

@@ -36,9 +36,10 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
     }
 
     /**
-     * The share of a measurement's time the JIT spent compiling above which this JVM is still warming up: its compiler
-     * threads then take CPU from the measured code on the same cores. Warm, it compiles for 0–5 % of a read
-     * measurement; through the first measurements after a single warm-up round, 10–30 % (16 % over the second).
+     * The JIT's compilation time, as a share of a measurement's, above which this JVM is still warming up: its compiler
+     * threads then take CPU from the measured code on the same cores. It is wall-clock time summed over the compiler
+     * threads (a descheduled compile counts too). Warm, it is 0–5 % of a read measurement; over the first measurements
+     * after a single warm-up round it was 10–30 % on this project's 2-core machine.
      */
     static final double COMPILING_SHARE = 0.10;
 
@@ -57,7 +58,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return jitShare() > COMPILING_SHARE;
     }
 
-    /** The JIT's compilation time (summed over its threads) per second of the measurement. */
+    /** The JIT's compilation time (wall clock, summed over its threads) per second of the measurement. */
     double jitShare() {
         return jitMillis / 1000.0 / seconds;
     }

@@ -1,27 +1,32 @@
 package io.readmark.bench;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after unmeasured warm-up
  * rounds, each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one
  * repetition of every variant instead of all of one variant, and variants are compared within a repetition. Within a
  * repetition the variants also take turns slice by slice ({@link BenchConfig#readSlices()}: A B C A B C …, each
- * measurement the sum of its slices), so that a slow stretch of a few seconds lowers every variant of the repetition
- * alike instead of the one it fell on: with whole measurements, one such stretch moved a ratio from 0.96 to 0.80. Warm-up
- * rounds go on until the JIT is done compiling ({@link CpuUsage#compiling()}), at most {@value #MAX_WARMUP_ROUNDS}:
- * after a single round its compiler threads still took 10–30 % of a core through the first measured repetition,
- * which was then the slowest of every variant. Every measurement records the CPU beside it and, with
- * {@code BENCH_JFR}, its own recording {@code <prefix>-<variant>-<repetition>[-again<n>][-<slice>].jfr}. A repetition
- * {@linkplain CpuUsage#disturbance() disturbed} in any of its measurements (by processes outside the bench, or by the
- * JIT) is run again, up to as many extra times as there are repetitions. The results count the warm-up rounds, the
- * repetitions run again, and the disturbed ones kept because the extra runs were used up.
+ * measurement the sum of its slices), so that a slow stretch of a few seconds is spread over several variants instead
+ * of falling on one. Warm-up rounds go on until the JIT is done compiling ({@link CpuUsage#compiling()}), at most
+ * {@value #MAX_WARMUP_ROUNDS}: while it compiles, its threads take CPU from the measured code on the same cores. Every
+ * measurement records the CPU beside it and, with {@code BENCH_JFR}, its own recording
+ * {@code <prefix>-<variant>-<repetition>[-again<n>][-<slice>].jfr}. A {@linkplain #disturbance(Map) disturbed}
+ * repetition is run again, up to as many extra times as there are repetitions. The results count the warm-up rounds,
+ * the repetitions run again, and the disturbed ones kept because the extra runs were used up.
  */
 final class InterleavedLoad {
 
@@ -90,63 +95,90 @@ final class InterleavedLoad {
         for (int repetition = 1; repetition <= repetitions; repetition++) {
             Map<String, List<Measurement>> sliced = new LinkedHashMap<>();
             for (int slice = 1; slice <= slices; slice++) {
+                // Hashed: each client draws from seed + its index, so consecutive seeds would replay another slice's users.
+                long seed = new SplittableRandom(config.seed() + (long) repetition * slices + slice).nextLong();
                 for (Variant variant : variants) {
                     String label = variant.label() + " " + repetition + "/" + repetitions
                             + (slices > 1 ? " slice " + slice + "/" + slices : "");
-                    long seed = config.seed() + (long) repetition * slices + slice; // the same users for every variant of a slice
                     String recording = prefix + "-" + variant.name() + "-" + repetition + runsAgain.attemptSuffix()
                             + (slices > 1 ? "-" + slice : "");
-                    CpuUsage.Meter meter = CpuUsage.start(stats);
-                    ConcurrentLoad.Result load = PhaseRecording.during(config.jfrDirectory(), recording, err,
-                            () -> ConcurrentLoad.run(label, config.readConcurrency(), sliceWarmup, sliceDuration,
-                                    users, seed, variant.clients(), err));
-                    sliced.computeIfAbsent(variant.name(), name -> new ArrayList<>()).add(new Measurement(load, meter.stop()));
+                    sliced.computeIfAbsent(variant.name(), name -> new ArrayList<>()).add(measure(config.jfrDirectory(), recording, stats,
+                            () -> ConcurrentLoad.run(label, config.readConcurrency(), sliceWarmup, sliceDuration, users, seed,
+                                    variant.clients(), err), err));
                 }
             }
-            Map<String, Measurement> round = new LinkedHashMap<>();
-            sliced.forEach((variant, parts) -> round.put(variant, Measurement.merge(parts)));
-            err.printf("%s repetition %d%s: %s%n", prefix, repetition, runsAgain.attemptSuffix(), summary(round));
-            if (runsAgain.shouldRunAgain(repetition, disturbance(round))) {
+            Map<String, Measurement> measured = new LinkedHashMap<>();
+            sliced.forEach((variant, parts) -> measured.put(variant, Measurement.merge(parts)));
+            err.printf("%s repetition %d%s: %s%n", prefix, repetition, runsAgain.attemptSuffix(), summary(measured));
+            if (runsAgain.shouldRunAgain(repetition, disturbance(sliced))) {
                 repetition--;
                 continue;
             }
-            round.forEach((variant, measurement) -> results.get(variant).add(measurement));
+            measured.forEach((variant, measurement) -> results.get(variant).add(measurement));
         }
         return new Results(results, warmupRounds, runsAgain.repetitionsRunAgain(), runsAgain.disturbedKept());
     }
 
-    /**
-     * Unmeasured rounds of every variant (the HTTP codecs, Jackson, Lettuce's decoder are cold right after the write
-     * phases), until one ran with the JIT done compiling or {@value #MAX_WARMUP_ROUNDS} ran; returns how many ran.
-     */
-    private static int warmUp(BenchConfig config, String prefix, List<Variant> variants, int users, RedisStats stats,
-                              PrintStream err) throws InterruptedException {
-        for (int round = 1; ; round++) {
+    /** One load with its CPU; a JFR recording, if on, starts before the meter and is written after it. */
+    private static Measurement measure(Optional<Path> jfrDirectory, String recordingName, RedisStats stats,
+                                       Callable<ConcurrentLoad.Result> load, PrintStream err) throws Exception {
+        try (PhaseRecording recording = PhaseRecording.start(jfrDirectory, recordingName, err)) {
             CpuUsage.Meter meter = CpuUsage.start(stats);
-            for (Variant variant : variants) {
-                ConcurrentLoad.run(variant.label() + " warm-up " + round, config.readConcurrency(), Duration.ZERO,
-                        config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
-            }
-            CpuUsage cpu = meter.stop();
-            err.printf("%s: warm-up round %d, JIT compiling %.0f %% of the time%n", prefix, round, cpu.jitShare() * 100);
-            if (!cpu.compiling() || round == MAX_WARMUP_ROUNDS) return round;
+            ConcurrentLoad.Result result = load.call();
+            return new Measurement(result, meter.stop());
         }
     }
 
-    /** What disturbed the first of a repetition's measurements that were (see {@link CpuUsage#disturbance()}), or null. */
-    static String disturbance(Map<String, Measurement> round) {
-        return round.entrySet().stream()
-                .map(entry -> entry.getValue().cpu().disturbance() == null ? null
-                        : entry.getValue().cpu().disturbance() + " in " + entry.getKey())
-                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
+    /**
+     * Unmeasured rounds of every variant (the HTTP codecs, Jackson, Lettuce's decoder are cold right after the write
+     * phases), until the JIT compiled for at most {@link CpuUsage#COMPILING_SHARE} of each variant's time in a round,
+     * or {@value #MAX_WARMUP_ROUNDS} rounds ran; returns how many ran.
+     */
+    private static int warmUp(BenchConfig config, String prefix, List<Variant> variants, int users, RedisStats stats,
+                              PrintStream err) throws Exception {
+        for (int round = 1; ; round++) {
+            Map<String, Measurement> warmed = new LinkedHashMap<>();
+            for (Variant variant : variants) {
+                String label = variant.label() + " warm-up " + round;
+                warmed.put(variant.name(), measure(Optional.empty(), "", stats,
+                        () -> ConcurrentLoad.run(label, config.readConcurrency(), Duration.ZERO,
+                                config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err),
+                        err));
+            }
+            String busiest = warmed.entrySet().stream().max(Comparator.comparingDouble(entry -> entry.getValue().cpu().jitShare()))
+                    .map(Map.Entry::getKey).orElseThrow();
+            double share = warmed.get(busiest).cpu().jitShare();
+            err.printf("%s: warm-up round %d, the JIT compiling up to %.0f %% of the time (%s)%n", prefix, round, share * 100,
+                    busiest);
+            if (share <= CpuUsage.COMPILING_SHARE || round == MAX_WARMUP_ROUNDS) return round;
+        }
+    }
+
+    /**
+     * What disturbed a repetition, or null: processes outside the bench during one pass of its slices (every variant's
+     * slice of that number, about as long as a whole measurement before slicing), or, over a variant's measurement,
+     * other processes or the JIT (see {@link CpuUsage#disturbance()}).
+     */
+    static String disturbance(Map<String, List<Measurement>> sliced) {
+        int slices = sliced.values().iterator().next().size();
+        for (int slice = 0; slice < slices; slice++) {
+            int index = slice;
+            CpuUsage pass = CpuUsage.merge(sliced.values().stream().map(parts -> parts.get(index).cpu()).toList());
+            if (pass.disturbed()) return pass.disturbance() + " in slice " + (slice + 1);
+        }
+        for (Map.Entry<String, List<Measurement>> variant : sliced.entrySet()) {
+            String disturbance = CpuUsage.merge(variant.getValue().stream().map(Measurement::cpu).toList()).disturbance();
+            if (disturbance != null) return disturbance + " in " + variant.getKey();
+        }
+        return null;
     }
 
     /** Each variant's rate, p99, the JVM's CPU per request and the JIT's share, for the log. */
-    private static String summary(Map<String, Measurement> round) {
-        return round.entrySet().stream().map(entry -> {
+    private static String summary(Map<String, Measurement> measured) {
+        return measured.entrySet().stream().map(entry -> {
             Measurement m = entry.getValue();
-            return String.format("%s %,.0f/s p99 %.2f ms %.0f µs JIT %.0f %%", entry.getKey(), m.load().perSecond(),
-                    m.load().p99Millis(), m.javaMicrosPerRequest(), m.cpu().jitShare() * 100);
-        }).collect(java.util.stream.Collectors.joining(", "));
+            return String.format(Locale.ROOT, "%s %,.0f/s p99 %.2f ms %.0f µs JIT %.0f %%", entry.getKey(),
+                    m.load().perSecond(), m.load().p99Millis(), m.javaMicrosPerRequest(), m.cpu().jitShare() * 100);
+        }).collect(Collectors.joining(", "));
     }
 }

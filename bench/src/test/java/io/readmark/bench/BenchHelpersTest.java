@@ -173,27 +173,58 @@ class BenchHelpersTest {
     }
 
     @Test
-    void shouldTakeARepetitionAsDisturbedWhenOtherProcessesTookMoreThanAQuarterOfACore() {
-        InterleavedLoad.Measurement quiet = measurement(0.05), busy = measurement(0.64), unknown = measurement(Double.NaN);
+    void shouldTakeARepetitionAsDisturbedWhenOtherProcessesTookMoreThanAQuarterOfACoreInAPassOfItsSlices() {
+        InterleavedLoad.Measurement quiet = measurement(0.05), busy = measurement(0.85), unknown = measurement(Double.NaN);
 
-        assertThat(InterleavedLoad.disturbance(Map.of("api", quiet, "raw", quiet))).isNull();
-        assertThat(InterleavedLoad.disturbance(Map.of("api", quiet, "raw", busy))).isEqualTo("other processes (0.64 cores) in raw");
-        assertThat(InterleavedLoad.disturbance(Map.of("api", unknown))).as("no /proc/stat: nothing to go by").isNull();
+        assertThat(InterleavedLoad.disturbance(sliced(List.of(quiet, quiet), List.of(quiet, quiet)))).isNull();
+        // The second pass: push's slice at 0.85 and api's at 0.05 average to 0.45 cores over that pass.
+        assertThat(InterleavedLoad.disturbance(sliced(List.of(quiet, quiet), List.of(quiet, busy))))
+                .isEqualTo("other processes (0.45 cores) in slice 2");
+        // One busy slice among push's five: 0.21 over push's measurement, below the line; 0.45 over its pass.
+        assertThat(InterleavedLoad.disturbance(sliced(List.of(quiet, quiet, quiet, quiet, quiet),
+                List.of(quiet, quiet, busy, quiet, quiet)))).isEqualTo("other processes (0.45 cores) in slice 3");
+        assertThat(InterleavedLoad.disturbance(sliced(List.of(unknown), List.of(unknown)))).as("no /proc/stat: nothing to go by")
+                .isNull();
     }
 
     @Test
-    void shouldTakeARepetitionAsDisturbedWhileTheJitCompiledForMoreThanATenthOfIt() {
-        // 2 s measurements: 200 ms of compiling is 10 %, still warm; 201 ms is not.
+    void shouldTakeARepetitionAsDisturbedWhileTheJitCompiledForMoreThanATenthOfAVariantsTime() {
+        // 2 s slices: 200 ms of compiling is 10 %, still warm; 201 ms is not.
         InterleavedLoad.Measurement warm = new InterleavedLoad.Measurement(null, cpu(0.05, 200)),
-                compiling = new InterleavedLoad.Measurement(null, cpu(0.05, 500)),
-                bothDisturb = new InterleavedLoad.Measurement(null, cpu(0.64, 500));
+                compiling = new InterleavedLoad.Measurement(null, cpu(0.05, 500));
 
         assertThat(cpu(0.05, 201).compiling()).isTrue();
-        assertThat(InterleavedLoad.disturbance(Map.of("api", warm, "raw", warm))).isNull();
-        assertThat(InterleavedLoad.disturbance(Map.of("api", warm, "push", compiling)))
-                .isEqualTo("the JIT compiler (25.0 % of the time) in push");
-        assertThat(InterleavedLoad.disturbance(Map.of("api", bothDisturb))).as("other processes named first")
-                .isEqualTo("other processes (0.64 cores) in api");
+        assertThat(InterleavedLoad.disturbance(sliced(List.of(warm, warm), List.of(warm, warm)))).isNull();
+        // push: 500 + 200 ms over its 4 s.
+        assertThat(InterleavedLoad.disturbance(sliced(List.of(warm, warm), List.of(compiling, warm))))
+                .isEqualTo("the JIT compiler (17.5 % of the time) in push");
+    }
+
+    @Test
+    void shouldTakeAWriteRepetitionAsDisturbedWhenRedisRanTheSameScriptsAtAnotherSpeedInThePipeline() {
+        // 100,000 deliveries each: Redis 10 µs per delivery in the ceiling.
+        CeilingPhase.Result ceiling = new CeilingPhase.Result(100_000, 1.0, scripts(0.05, 1_000_000));
+        NaivePhase.Result naive = new NaivePhase.Result(2_000, 1.0, cpu(0.05));
+
+        assertThat(new WriteRound(ceiling, naive, pipeline(0.05, 1_200_000)).disturbance()).as("1.2: the JVM beside it").isNull();
+        assertThat(new WriteRound(ceiling, naive, pipeline(0.05, 1_450_000)).disturbance()).isNull();
+        assertThat(new WriteRound(ceiling, naive, pipeline(0.05, 900_000)).disturbance()).isNull();
+        assertThat(new WriteRound(ceiling, naive, pipeline(0.05, 1_700_000)).disturbance())
+                .isEqualTo("a change of the machine's speed (Redis 17.0 µs per delivery in the pipeline, 10.0 in the ceiling)");
+        assertThat(new WriteRound(ceiling, naive, pipeline(0.05, 800_000)).disturbance()).as("the ceiling the slower")
+                .isEqualTo("a change of the machine's speed (Redis 8.0 µs per delivery in the pipeline, 10.0 in the ceiling)");
+        assertThat(new WriteRound(ceiling, new NaivePhase.Result(2_000, 1.0, cpu(0.6)), pipeline(0.05, 1_200_000)).disturbance())
+                .isEqualTo("other processes (0.60 cores) in the naive baseline");
+        assertThat(new WriteRound(ceiling, naive, pipeline(0.7, 1_700_000)).disturbance())
+                .isEqualTo("other processes (0.70 cores) in the pipeline");
+    }
+
+    private static PipelinePhase.Result pipeline(double otherCores, double scriptMicros) {
+        return new PipelinePhase.Result(100_000, 1.2, 1.1, scripts(otherCores, scriptMicros));
+    }
+
+    private static CpuUsage scripts(double otherCores, double scriptMicros) {
+        return new CpuUsage(1.0, 1.0, 0.9, otherCores, 1_000, scriptMicros, 0, 0, 0, 0);
     }
 
     @Test
@@ -227,7 +258,7 @@ class BenchHelpersTest {
     void shouldCountThisJvmsCompilationTime() {
         long before = CpuUsage.jitMillisSoFar();
         long sum = 0;
-        // Enough calls of a fresh lambda for the JIT to compile it: the count never goes down, and here it goes up.
+        // A hot loop, run until the JIT has compiled it (or something else): the count never goes down, and here it goes up.
         for (int round = 0; round < 50 && CpuUsage.jitMillisSoFar() == before; round++) {
             for (int i = 0; i < 200_000; i++) sum += Long.hashCode(sum * 31 + i) ^ (i >>> 3);
         }
@@ -279,6 +310,15 @@ class BenchHelpersTest {
 
     private static LatencyPhase.Round round(CpuUsage idle, CpuUsage bigv, CpuUsage delete) {
         return new LatencyPhase.Round(null, idle, null, bigv, 5.0, 400_000, new LatencyPhase.BigvDelete(3.0, 200_000, delete));
+    }
+
+    /** Two variants, api and push, each with its slices in order. */
+    private static Map<String, List<InterleavedLoad.Measurement>> sliced(List<InterleavedLoad.Measurement> api,
+                                                                        List<InterleavedLoad.Measurement> push) {
+        Map<String, List<InterleavedLoad.Measurement>> sliced = new java.util.LinkedHashMap<>();
+        sliced.put("api", api);
+        sliced.put("push", push);
+        return sliced;
     }
 
     private static InterleavedLoad.Measurement measurement(double otherCores) {
