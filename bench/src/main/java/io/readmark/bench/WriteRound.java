@@ -5,10 +5,10 @@ import java.util.Locale;
 /**
  * One repetition of the write phases: the ceiling, the naive baseline and the pipeline. The ceiling and the pipeline
  * have Redis run the same scripts for the same deliveries, so Redis's script time per delivery is about the same in
- * both (the pipeline's 1.05–1.25 times the ceiling's in quiet runs on this project's 2-core machine, its JVM busy on
- * the other core). Far outside that band the machine itself ran at another speed in one of the two: in such
- * repetitions Redis needed 1.6–1.7 times as long per delivery in one phase as in the other, and their pipeline /
- * ceiling ratio was decided by that (0.57 to 1.23) rather than by the pipeline.
+ * both (the pipeline's 1.0–1.22 times the ceiling's in quiet repetitions on this project's 2-core machine, its JVM
+ * busy on the other core). Far outside that the machine itself ran at another speed in one of the two: in such
+ * repetitions the pipeline's cost was 0.81–1.73 times the ceiling's, and their pipeline / ceiling ratio was decided
+ * by that (0.57 to 1.23) rather than by the pipeline.
  */
 record WriteRound(CeilingPhase.Result ceiling, NaivePhase.Result naive, PipelinePhase.Result pipeline) {
 
