@@ -133,12 +133,12 @@ public final class Bench {
         UnreadKeys keys = new UnreadKeys(stack.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX));
         int cap = stack.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", 1000);
         // Every repetition adds its posts on top of the earlier ones' (the big-V's after one warm-up post, less the one
-        // each round deletes, in up to twice as many rounds when disturbed ones are run again: the check errs on the
-        // safe side).
-        if ((long) config.writeRepetitions() * config.postsPerAuthor() >= cap
+        // each round deletes), in up to twice as many runs when disturbed ones are run again: the check counts those.
+        if (2L * config.writeRepetitions() * config.postsPerAuthor() >= cap
                 || 2L * config.latencyRounds() * config.bigvPosts() + 1 >= cap) {
-            throw new IllegalArgumentException("BENCH_WRITE_REPETITIONS x BENCH_POSTS_PER_AUTHOR (and BENCH_LATENCY_ROUNDS x BENCH_BIGV_POSTS) must stay"
-                    + " below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming hides deliveries");
+            throw new IllegalArgumentException("2 x BENCH_WRITE_REPETITIONS x BENCH_POSTS_PER_AUTHOR (and 2 x BENCH_LATENCY_ROUNDS x"
+                    + " BENCH_BIGV_POSTS), counting the runs made again, must stay below READMARK_MAX_UNREAD_PER_AUTHOR, or trimming"
+                    + " hides deliveries");
         }
         report.run("partitions", partitions);
         report.run("stream_threads", stack.positiveInteger("PROCESSOR_STREAM_THREADS", 2));
@@ -202,15 +202,19 @@ public final class Bench {
         List<NaivePhase.Result> naives = new ArrayList<>();
         List<PipelinePhase.Result> pipelines = new ArrayList<>();
         RunsAgain runsAgain = new RunsAgain("writes", config.writeRepetitions(), err);
+        int runs = 0;
         try (CeilingPhase ceiling = CeilingPhase.prepare(stack.string("REDIS_URL", null), redis, workload, err)) {
-            for (int run = 0; ceilings.size() < config.writeRepetitions(); run++) {
-                Workload posts = workload.repetition(run); // new posts in every run, a repetition run again included
+            while (ceilings.size() < config.writeRepetitions()) {
+                // New posts in every run, a repetition run again included: each run leaves one more unread post per pair.
+                Workload posts = workload.repetition(runs++);
+                int repetition = ceilings.size() + 1;
                 CeilingPhase.Result ceilingRun = ceiling.run(stats, err);
                 NaivePhase.Result naiveRun = NaivePhase.run(ceiling.scratch(), stats, posts, config.naiveDuration(), err);
-                PipelinePhase.Result pipelineRun = PhaseRecording.during(config.jfrDirectory(), "pipeline-" + (run + 1), err,
-                        () -> PipelinePhase.run(bulk, stats, keys, posts, err));
+                PipelinePhase.Result pipelineRun = PhaseRecording.during(config.jfrDirectory(),
+                        "pipeline-" + repetition + runsAgain.attemptSuffix(), err, () -> PipelinePhase.run(bulk, stats, keys, posts, err));
                 WriteRound round = new WriteRound(ceilingRun, naiveRun, pipelineRun);
-                if (runsAgain.shouldRunAgain(ceilings.size() + 1, round.disturbance())) continue;
+                err.printf("writes repetition %d%s: %s%n", repetition, runsAgain.attemptSuffix(), round);
+                if (runsAgain.shouldRunAgain(repetition, round.disturbance())) continue;
                 ceilings.add(ceilingRun);
                 naives.add(naiveRun);
                 pipelines.add(pipelineRun);
@@ -229,6 +233,7 @@ public final class Bench {
         report.detail("pipeline_all_scripts_run_s", spread(pipelines, PipelinePhase.Result::scriptsDoneSeconds).toMap());
         report.detail("write_repetitions", config.writeRepetitions());
         report.detail("write_repetitions_run_again", runsAgain.repetitionsRunAgain());
+        report.detail("pipeline_runs", runs); // the unread posts per (user, author) the later phases start from
         report.detail("write_repetitions_disturbed_kept", runsAgain.disturbedKept());
         report.run("ceiling_client", "redis-cli --pipe");
         config.jfrDirectory().ifPresent(dir -> report.detail("jfr_directory", dir.toString()));

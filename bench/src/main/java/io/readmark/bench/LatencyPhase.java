@@ -98,9 +98,9 @@ final class LatencyPhase {
             Round round = new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete);
             err.printf("latency round %s: normal p99 idle %.1f ms (%s), during big-V %.1f ms (%s), %,.0f deliveries/s%n", label,
                     round.idleP99Millis(), idleCpu, round.bigvP99Millis(), bigv.cpu(), bigv.deliveries() / bigv.seconds());
-            String others = round.disturbed() ? String.format(Locale.ROOT, "other processes (idle %.2f, big-V %.2f, delete %.2f cores)",
+            String disturbance = round.disturbed() ? String.format(Locale.ROOT, "other processes (idle %.2f, big-V %.2f, delete %.2f cores)",
                     idleCpu.otherCores(), bigv.cpu().otherCores(), delete.cpu().otherCores()) : null;
-            if (!runsAgain.shouldRunAgain(rounds.size() + 1, others)) rounds.add(round);
+            if (!runsAgain.shouldRunAgain(rounds.size() + 1, disturbance)) rounds.add(round);
         }
         return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions), runsAgain.repetitionsRunAgain(),
                 runsAgain.disturbedKept());

@@ -97,7 +97,7 @@ final class ReadApiPhase {
 
     /**
      * A random author the user follows, a page of {@value #PAGE_LIMIT}: the page must be a 200 with at least one item,
-     * every item by that author (the bench loads one post of every author into every follower's unread state).
+     * every item by that author (each pipeline run leaves one more post of every author in every follower's unread state).
      */
     private static ConcurrentLoad.ClientFactory authorPageClients(String host, int port, PowerLawGraph graph, long seed) {
         AtomicInteger opened = new AtomicInteger();

@@ -3,8 +3,9 @@ package io.readmark.bench;
 import java.io.PrintStream;
 
 /**
- * Whether a disturbed repetition ({@link CpuUsage#disturbance()}: processes outside the bench, or the JIT still
- * compiling) is run again: on a shared machine a neighbour's burst otherwise decides a ratio's range, and with it the
+ * Whether a disturbed repetition (processes outside the bench, the JIT still compiling, see
+ * {@link CpuUsage#disturbance()}, or the machine's speed changing between the write phases, see
+ * {@link WriteRound#disturbance()}) is run again: on a shared machine a neighbour's burst otherwise decides a ratio's range, and with it the
  * verdict. At most as many extra runs as there are repetitions; once they are used up a disturbed repetition is kept,
  * and counted.
  */

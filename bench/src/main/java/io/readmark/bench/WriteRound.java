@@ -4,11 +4,11 @@ import java.util.Locale;
 
 /**
  * One repetition of the write phases: the ceiling, the naive baseline and the pipeline. The ceiling and the pipeline
- * have Redis run the same scripts for the same deliveries, so Redis's script time per delivery is about the same in
- * both (the pipeline's 1.0–1.22 times the ceiling's in quiet repetitions on this project's 2-core machine, its JVM
- * busy on the other core). Far outside that the machine itself ran at another speed in one of the two: in such
- * repetitions the pipeline's cost was 0.81–1.73 times the ceiling's, and their pipeline / ceiling ratio was decided
- * by that (0.57 to 1.23) rather than by the pipeline.
+ * have Redis run the same scripts for the same deliveries, so Redis's script time per delivery should be about the
+ * same in both; the pipeline's was 1.0–1.44 times the ceiling's in the repetitions kept on this project's 2-core
+ * machine (presumably its JVM, busy on the other core, slows Redis a little). Where it was 0.81 or 1.59–1.73 times,
+ * the pipeline / ceiling ratio followed it (1.20–1.23 and 0.57) rather than the pipeline: the machine ran at another
+ * speed in one of the two phases. The band was chosen from those repetitions.
  */
 record WriteRound(CeilingPhase.Result ceiling, NaivePhase.Result naive, PipelinePhase.Result pipeline) {
 
@@ -35,6 +35,15 @@ record WriteRound(CeilingPhase.Result ceiling, NaivePhase.Result naive, Pipeline
                     scriptMicrosPerDelivery(pipeline), scriptMicrosPerDelivery(ceiling));
         }
         return null;
+    }
+
+    /** The three rates, Redis's script time per delivery in the ceiling and the pipeline, and other processes' cores. */
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "ceiling %,.0f/s, naive %,.0f/s, pipeline %,.0f/s; Redis %.1f and %.1f µs per delivery"
+                        + " (%.2f times); other processes %.2f, %.2f, %.2f cores", ceiling.perSecond(), naive.perSecond(),
+                pipeline.perSecond(), scriptMicrosPerDelivery(ceiling), scriptMicrosPerDelivery(pipeline), redisCostRatio(),
+                ceiling.cpu().otherCores(), naive.cpu().otherCores(), pipeline.cpu().otherCores());
     }
 
     private static double scriptMicrosPerDelivery(WriteMeasurement phase) {

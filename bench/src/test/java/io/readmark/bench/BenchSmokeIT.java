@@ -61,6 +61,7 @@ class BenchSmokeIT {
         assertThat(details.get("counts_api_jit_share").get("runs")).hasSize(2);
         assertThat(details.get("write_repetitions_run_again").asInt()).isBetween(0, 2);
         assertThat(details.get("write_repetitions_disturbed_kept").asInt()).isBetween(0, 2);
+        assertThat(details.get("pipeline_runs").asInt()).isBetween(2, 4);
         // Every heavy user's merged index passes 128 entries: a skiplist by default, a listpack under the raised limit.
         assertThat(details.get("memory_heavy_merged_skiplist_share").asDouble()).isEqualTo(1.0);
         assertThat(details.get("memory_heavy_listpack_merged_skiplist_share").asDouble()).isZero();
