@@ -233,8 +233,8 @@ public final class Bench {
         report.detail("pipeline_all_scripts_run_s", spread(pipelines, PipelinePhase.Result::scriptsDoneSeconds).toMap());
         report.detail("write_repetitions", config.writeRepetitions());
         report.detail("write_repetitions_run_again", runsAgain.repetitionsRunAgain());
-        report.detail("pipeline_runs", runs); // the unread posts per (user, author) the later phases start from
         report.detail("write_repetitions_disturbed_kept", runsAgain.disturbedKept());
+        report.detail("pipeline_runs", runs); // the unread posts per (user, author) the later phases start from
         report.run("ceiling_client", "redis-cli --pipe");
         config.jfrDirectory().ifPresent(dir -> report.detail("jfr_directory", dir.toString()));
     }

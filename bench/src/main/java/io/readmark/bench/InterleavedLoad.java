@@ -135,19 +135,18 @@ final class InterleavedLoad {
      * or {@value #MAX_WARMUP_ROUNDS} rounds ran; returns how many ran.
      */
     private static int warmUp(BenchConfig config, String prefix, List<Variant> variants, int users, RedisStats stats,
-                              PrintStream err) throws Exception {
+                              PrintStream err) throws InterruptedException {
         for (int round = 1; ; round++) {
-            Map<String, Measurement> warmed = new LinkedHashMap<>();
+            Map<String, CpuUsage> warmed = new LinkedHashMap<>();
             for (Variant variant : variants) {
-                String label = variant.label() + " warm-up " + round;
-                warmed.put(variant.name(), measure(Optional.empty(), "", stats,
-                        () -> ConcurrentLoad.run(label, config.readConcurrency(), Duration.ZERO,
-                                config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err),
-                        err));
+                CpuUsage.Meter meter = CpuUsage.start(stats);
+                ConcurrentLoad.run(variant.label() + " warm-up " + round, config.readConcurrency(), Duration.ZERO,
+                        config.readWarmup().plus(config.readDuration()), users, config.seed(), variant.clients(), err);
+                warmed.put(variant.name(), meter.stop());
             }
-            String busiest = warmed.entrySet().stream().max(Comparator.comparingDouble(entry -> entry.getValue().cpu().jitShare()))
+            String busiest = warmed.entrySet().stream().max(Comparator.comparingDouble(entry -> entry.getValue().jitShare()))
                     .map(Map.Entry::getKey).orElseThrow();
-            double share = warmed.get(busiest).cpu().jitShare();
+            double share = warmed.get(busiest).jitShare();
             err.printf("%s: warm-up round %d, the JIT compiling up to %.0f %% of the time (%s)%n", prefix, round, share * 100,
                     busiest);
             if (share <= CpuUsage.COMPILING_SHARE || round == MAX_WARMUP_ROUNDS) return round;

@@ -45,6 +45,12 @@ final class LatencyPhase {
         boolean disturbed() {
             return idleCpu.disturbed() || bigvCpu.disturbed() || delete.cpu().disturbed();
         }
+
+        /** Other processes' cores in each window if they disturbed it (see {@link #disturbed()}), or null. */
+        String disturbance() {
+            return disturbed() ? String.format(Locale.ROOT, "other processes (idle %.2f, big-V %.2f, delete %.2f cores)",
+                    idleCpu.otherCores(), bigvCpu.otherCores(), delete.cpu().otherCores()) : null;
+        }
     }
 
     /** The rounds kept, and how many were run again or kept though disturbed (the extra runs used up). */
@@ -98,9 +104,7 @@ final class LatencyPhase {
             Round round = new Round(idle, idleCpu, bigv.during(), bigv.cpu(), bigv.seconds(), bigv.deliveries(), delete);
             err.printf("latency round %s: normal p99 idle %.1f ms (%s), during big-V %.1f ms (%s), %,.0f deliveries/s%n", label,
                     round.idleP99Millis(), idleCpu, round.bigvP99Millis(), bigv.cpu(), bigv.deliveries() / bigv.seconds());
-            String disturbance = round.disturbed() ? String.format(Locale.ROOT, "other processes (idle %.2f, big-V %.2f, delete %.2f cores)",
-                    idleCpu.otherCores(), bigv.cpu().otherCores(), delete.cpu().otherCores()) : null;
-            if (!runsAgain.shouldRunAgain(rounds.size() + 1, disturbance)) rounds.add(round);
+            if (!runsAgain.shouldRunAgain(rounds.size() + 1, round.disturbance())) rounds.add(round);
         }
         return new Result(rounds, load, authors, partitionOf(BIGV_AUTHOR, partitions), runsAgain.repetitionsRunAgain(),
                 runsAgain.disturbedKept());

@@ -5,9 +5,9 @@ import java.io.PrintStream;
 /**
  * Whether a disturbed repetition (processes outside the bench, the JIT still compiling, see
  * {@link CpuUsage#disturbance()}, or the machine's speed changing between the write phases, see
- * {@link WriteRound#disturbance()}) is run again: on a shared machine a neighbour's burst otherwise decides a ratio's range, and with it the
- * verdict. At most as many extra runs as there are repetitions; once they are used up a disturbed repetition is kept,
- * and counted.
+ * {@link WriteRound#disturbance()}) is run again: on a shared machine a neighbour's burst otherwise decides a ratio's
+ * range, and with it the verdict. At most as many extra runs as there are repetitions; once they are used up a
+ * disturbed repetition is kept, and counted.
  */
 final class RunsAgain {
 

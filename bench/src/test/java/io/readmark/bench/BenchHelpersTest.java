@@ -300,6 +300,8 @@ class BenchHelpersTest {
         assertThat(round(busy, quiet, quiet).disturbed()).as("idle window").isTrue();
         assertThat(round(quiet, busy, quiet).disturbed()).as("big-V window").isTrue();
         assertThat(round(quiet, quiet, busy).disturbed()).as("the delete").isTrue();
+        assertThat(round(quiet, quiet, quiet).disturbance()).isNull();
+        assertThat(round(quiet, busy, quiet).disturbance()).isEqualTo("other processes (idle 0.05, big-V 0.64, delete 0.05 cores)");
     }
 
     @Test
