@@ -273,8 +273,7 @@ class DeploymentFilesTest {
 
     @Test
     void shouldCopyEveryModulePomBeforeResolvingDependencies() {
-        List<String> modules = Pattern.compile("<module>([^<]+)</module>").matcher(DeploymentFiles.read(ROOT.resolve("pom.xml")))
-                .results().map(m -> m.group(1)).toList();
+        List<String> modules = modulesOf("");
         Stage build = dockerfile(COMPOSE.builtServices().getFirst()).stages().getFirst();
         int firstRun = build.instructions().indexOf(build.instructions().stream()
                 .filter(i -> i.keyword().equals("RUN")).findFirst().orElseThrow());
@@ -283,6 +282,15 @@ class DeploymentFilesTest {
 
         assertThat(copiedBefore).as("poms the build stage copies before its first RUN (a missing one fails the build)")
                 .containsAll(modules.stream().map(m -> m + "/pom.xml").toList());
+    }
+
+    /** The modules the pom in {@code folder} aggregates, and theirs in turn (lab/pom.xml aggregates the lab's). */
+    private static List<String> modulesOf(String folder) {
+        Path pom = ROOT.resolve(folder).resolve("pom.xml");
+        return Pattern.compile("<module>([^<]+)</module>").matcher(DeploymentFiles.read(pom)).results()
+                .map(m -> folder.isEmpty() ? m.group(1) : folder + "/" + m.group(1))
+                .flatMap(module -> Stream.concat(Stream.of(module), modulesOf(module).stream()))
+                .toList();
     }
 
     @Test

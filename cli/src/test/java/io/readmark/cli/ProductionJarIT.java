@@ -28,7 +28,8 @@ class ProductionJarIT {
             "scala/", "org/apache/kafka/raft/", "org/apache/kafka/metadata/", "org/apache/kafka/controller/",
             "org/apache/kafka/coordinator/", "org/apache/kafka/image/", "org/apache/kafka/storage/",
             "redis/embedded/",
-            "io/readmark/infra/", "io/readmark/launcher/", "io/readmark/bench/", "io/readmark/reliability/", "io/readmark/dev/");
+            "io/readmark/infra/", "io/readmark/testing/", "io/readmark/launcher/", "io/readmark/bench/", "io/readmark/reliability/",
+            "io/readmark/dev/");
     /** kafka-clients' plugin interfaces; the rest of {@code org/apache/kafka/server/} is the broker's. */
     private static final List<String> CLIENT_SERVER_API = List.of("authorizer/", "policy/", "quota/", "telemetry/");
 

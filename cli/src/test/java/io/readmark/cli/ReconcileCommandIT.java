@@ -6,7 +6,7 @@ import io.readmark.store.RedisConnections;
 import io.readmark.store.UnreadKeys;
 import io.readmark.store.UnreadLimits;
 import io.readmark.store.UnreadWriter;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -24,17 +24,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ReconcileCommandIT {
 
     private static final String REDIS_URL = TestInfrastructure.shared().redisUrl();
+    @AutoClose
     private static final RedisConnections redis = RedisConnections.connect(REDIS_URL, Duration.ofSeconds(5), false);
 
     private final String prefix = "cli-" + UUID.randomUUID();
     private final UnreadKeys keys = new UnreadKeys(prefix);
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
-    }
 
     @Test
     void shouldExitZeroWhenNoUserDrifted() {

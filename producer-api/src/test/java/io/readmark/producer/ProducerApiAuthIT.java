@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
@@ -16,7 +17,7 @@ import java.util.Date;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +53,9 @@ class ProducerApiAuthIT {
     private static KeyPair issuerKey;
     /** The view API's pair, which signs the tokens the view API accepts. */
     private static KeyPair viewKey;
+    @AutoClose
     private static ProducerApi api;
+    @AutoClose
     private static HttpCalls http;
 
     @BeforeAll
@@ -61,7 +64,7 @@ class ProducerApiAuthIT {
         viewKey = rsaKeyPair();
         Path pem = Files.writeString(keys.resolve("issuer.pem"), "-----BEGIN PUBLIC KEY-----\n"
                 + Base64.getMimeEncoder().encodeToString(issuerKey.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n");
-        Topics topics = KafkaRecords.createTopicsFor(ProducerApiAuthIT.class);
+        Topics topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiAuthIT.class));
         api = ProducerApi.start(ProducerApiConfig.from(Settings.of(Map.of(
                 "PRODUCER_API_HOST", "127.0.0.1",
                 "PRODUCER_API_PORT", "0",
@@ -74,12 +77,6 @@ class ProducerApiAuthIT {
                 "AUTH_JWT_PUBLIC_KEY_FILE", pem.toString(),
                 "AUTH_JWT_ISSUER", ISSUER), Map.of())));
         http = new HttpCalls(api.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (http != null) http.close();
-        if (api != null) api.close();
     }
 
     @Test

@@ -1,34 +1,31 @@
 package io.readmark.producer;
 
+import io.readmark.schemas.Topics;
+import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-
 /** Every kind of bad request gets a 4xx problem+json that says what to fix; none is a 500 or a hang. */
 class ProducerApiBadInputIT {
 
+    @AutoClose
     private static ProducerApi api;
+    @AutoClose
     private static HttpCalls http;
 
     @BeforeAll
     static void start() throws Exception {
         api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(),
-                KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class)));
+                Topics.from(KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class))));
         http = new HttpCalls(api.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (http != null) http.close();
-        if (api != null) api.close();
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.readmark.producer;
 
+import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
-
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -41,20 +41,16 @@ class ProducerApiBatchIT {
     private static final int MAX_BYTES = 16 * 1024;
 
     private static Topics topics;
+    @AutoClose
     private static ProducerApi api;
+    @AutoClose
     private static HttpCalls http;
 
     @BeforeAll
     static void start() throws Exception {
-        topics = KafkaRecords.createTopicsFor(ProducerApiBatchIT.class);
+        topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiBatchIT.class));
         api = ProducerApi.start(config(KafkaRecords.bootstrap(), topics, Duration.ofSeconds(10)));
         http = new HttpCalls(api.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (http != null) http.close();
-        if (api != null) api.close();
     }
 
     @Test

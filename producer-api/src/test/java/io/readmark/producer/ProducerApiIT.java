@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
@@ -8,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,20 +33,16 @@ class ProducerApiIT {
     private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
 
     private static Topics topics;
+    @AutoClose
     private static ProducerApi api;
+    @AutoClose
     private static HttpCalls http;
 
     @BeforeAll
     static void start() throws Exception {
-        topics = KafkaRecords.createTopicsFor(ProducerApiIT.class);
+        topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiIT.class));
         api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
         http = new HttpCalls(api.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (http != null) http.close();
-        if (api != null) api.close();
     }
 
     @Test

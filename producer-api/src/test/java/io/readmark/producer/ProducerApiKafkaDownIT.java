@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;

@@ -1,7 +1,8 @@
 package io.readmark.producer;
 
+import io.readmark.testing.KafkaRecords;
 import io.readmark.schemas.Topics;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,20 +16,16 @@ import static org.awaitility.Awaitility.await;
 /** What the producer API reports at {@code /metrics} after real requests against a real broker. */
 class ProducerApiMetricsIT {
 
+    @AutoClose
     private static ProducerApi api;
+    @AutoClose
     private static HttpCalls http;
 
     @BeforeAll
     static void start() throws Exception {
-        Topics topics = KafkaRecords.createTopicsFor(ProducerApiMetricsIT.class);
+        Topics topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiMetricsIT.class));
         api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
         http = new HttpCalls(api.port());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (http != null) http.close();
-        if (api != null) api.close();
     }
 
     @Test

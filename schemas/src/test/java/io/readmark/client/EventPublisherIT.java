@@ -1,5 +1,6 @@
 package io.readmark.client;
 
+import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -17,7 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -45,17 +46,13 @@ class EventPublisherIT {
     private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
 
     private static Topics topics;
+    @AutoClose
     private static EventPublisher publisher;
 
     @BeforeAll
     static void connect() {
-        topics = KafkaRecords.createTopicsFor(EventPublisherIT.class);
+        topics = Topics.from(KafkaRecords.createTopicsFor(EventPublisherIT.class));
         publisher = EventPublisher.connect(KafkaRecords.bootstrap(), topics);
-    }
-
-    @AfterAll
-    static void disconnect() {
-        if (publisher != null) publisher.close();
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.readmark.store;
 
 import io.lettuce.core.ScriptOutputType;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +19,7 @@ class AllReadIT {
     private static final long BOB = 9;
     private static final long BIG = Long.MAX_VALUE;
 
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
     private UnreadWriter writer;
 
@@ -30,11 +31,6 @@ class AllReadIT {
     @AfterEach
     void closeWriter() {
         writer.close();
-    }
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
     }
 
     private long user() {

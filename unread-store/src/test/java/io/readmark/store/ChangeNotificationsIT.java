@@ -2,7 +2,7 @@ package io.readmark.store;
 
 import io.lettuce.core.pubsub.RedisPubSubListener;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +27,7 @@ class ChangeNotificationsIT {
     private static final long BOB = 9;
     private static final String MARKER = "marker";
 
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
     private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
     private UnreadWriter writer;
@@ -62,11 +63,6 @@ class ChangeNotificationsIT {
     void close() {
         subscriber.close();
         writer.close();
-    }
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
     }
 
     /** Applies the writes, then returns what they published. */

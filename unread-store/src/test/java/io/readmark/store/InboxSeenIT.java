@@ -1,6 +1,6 @@
 package io.readmark.store;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +17,7 @@ class InboxSeenIT {
     private static final long ALICE = 7;
     private static final long BOB = 9;
 
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
     private UnreadWriter writer;
 
@@ -28,11 +29,6 @@ class InboxSeenIT {
     @AfterEach
     void closeWriter() {
         writer.close();
-    }
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
     }
 
     private long user() {

@@ -1,6 +1,6 @@
 package io.readmark.store;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
@@ -19,12 +19,8 @@ class KnownReadsIT {
     private static final long T0 = 1_767_225_600_000L;
     private static final long USER = 41;
     private static final Pattern ZMSCORE_CALLS = Pattern.compile("cmdstat_zmscore:calls=(\\d+)");
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
-    }
 
     @Test
     void shouldAskForTheMarksOnlyWhenTheyChanged() throws Exception {

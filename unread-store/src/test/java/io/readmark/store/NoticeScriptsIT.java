@@ -1,6 +1,6 @@
 package io.readmark.store;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +18,7 @@ class NoticeScriptsIT {
 
     private static final long T0 = 1_767_225_600_000L;
 
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
     private final NoticeKeys keys = new NoticeKeys(redis.keys.prefix());
     private UnreadWriter writer;
@@ -30,11 +31,6 @@ class NoticeScriptsIT {
     @AfterEach
     void closeWriter() {
         writer.close();
-    }
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
     }
 
     private static long unique() {

@@ -1,6 +1,6 @@
 package io.readmark.store;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -19,12 +19,8 @@ class NoticeWorstCaseIT {
     private static final int AUDIENCES = 1_000;
     private static final int PER_AUDIENCE = NoticeLimits.DEFAULTS.maxNoticesPerAudience();
     private static final long T0 = 1_767_225_600_000L;
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
-    }
 
     @Test
     void shouldCountOnlyTheLatestJoinedAudiencesInBoundedTimeWhenAUserIsInAThousand() throws Exception {

@@ -3,7 +3,7 @@ package io.readmark.store;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.infra.EmbeddedRedisCluster;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -45,12 +45,8 @@ class ReconcileIT {
     private static final long T0 = 1_767_225_600_000L;
     private static final int CLEAN_USERS = 400;
 
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
-    }
 
     /** The drifted users of one scenario and the kinds each must be reported with. */
     private record Planted(Map<Long, Set<DriftKind>> drift) {

@@ -1,7 +1,7 @@
 package io.readmark.store;
 
 import io.lettuce.core.ScoredValue;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -34,12 +34,8 @@ class UnreadModelIT {
 
     /** Changes between the reads of a reader that keeps read marks. */
     private static final int STEP = 25;
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
-    }
 
     @Test
     void shouldMatchTheModelForEverySequenceAppliedInOrder() {

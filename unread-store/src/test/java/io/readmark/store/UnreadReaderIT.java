@@ -9,7 +9,7 @@ import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.readmark.infra.TestInfrastructure;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -25,12 +25,8 @@ class UnreadReaderIT {
     private static final long T0 = 1_767_225_600_000L;
     private static final long ALICE = 7;
     private static final long BOB = 9;
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
-    }
 
     private static List<Long> ids(UnreadPage page) {
         return page.items().stream().map(UnreadItem::blogId).toList();

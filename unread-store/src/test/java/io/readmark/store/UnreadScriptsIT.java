@@ -1,6 +1,6 @@
 package io.readmark.store;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,6 +27,7 @@ class UnreadScriptsIT {
     /** An author whose id is past 2^53, where a Lua number would lose digits, and at the top of a byte. */
     private static final long BIG = Long.MAX_VALUE;
 
+    @AutoClose
     private static final RedisFixture redis = new RedisFixture();
     private UnreadWriter writer;
 
@@ -38,11 +39,6 @@ class UnreadScriptsIT {
     @AfterEach
     void closeWriter() {
         writer.close();
-    }
-
-    @AfterAll
-    static void closeRedis() {
-        redis.close();
     }
 
     private long user() {

@@ -1,7 +1,7 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,12 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Bad input is the client's to fix: 400 problem+json naming the parameter, never a 500 or a stack trace. */
 class BadRequestIT {
 
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     private static void assertProblem(HttpResponse<String> response, int status) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);

@@ -1,6 +1,6 @@
 package io.readmark.view;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -13,12 +13,8 @@ class BlogReadStateIT {
 
     private static final long ALICE = 7;
     private static final long BOB = 9;
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     private static HttpResponse<String> blog(long userId, long blogId, long authorId) {
         return view.get("/v1/users/" + userId + "/blogs/" + blogId + "?authorId=" + authorId);

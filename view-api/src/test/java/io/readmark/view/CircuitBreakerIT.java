@@ -3,7 +3,7 @@ package io.readmark.view;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.store.RedisConnections;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +32,9 @@ class CircuitBreakerIT {
     private static final Duration AT_ONCE = TIMEOUT.dividedBy(4);
     private static final Duration RECOVERY = OPEN.plusSeconds(20);
 
+    @AutoClose
     private static final EmbeddedRedis redis = EmbeddedRedis.start(0);
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.on(redis.url(), Map.of(
             ViewApiConfig.REDIS_TIMEOUT, TIMEOUT.toString(),
             ViewApiConfig.CIRCUIT_FAILURES, Integer.toString(FAILURES),
@@ -43,12 +45,6 @@ class CircuitBreakerIT {
         if (!redis.isRunning()) redis.restart();
         await().atMost(RECOVERY).pollInterval(Duration.ofMillis(200))
                 .untilAsserted(() -> assertThat(view.management(READY).statusCode()).isEqualTo(200));
-    }
-
-    @AfterAll
-    static void stop() {
-        view.close();
-        redis.close();
     }
 
     private record Timed(HttpResponse<String> response, Duration took) {

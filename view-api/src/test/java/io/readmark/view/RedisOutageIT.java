@@ -7,7 +7,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.store.RedisConnections;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -32,18 +32,14 @@ class RedisOutageIT {
     private static final Duration RECOVERY = Duration.ofSeconds(30);
     private static final String CONNECTIONS_DOWN = "readmark_redis_connections_down";
 
+    @AutoClose
     private static final EmbeddedRedis redis = EmbeddedRedis.start(0);
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.on(redis.url());
 
     @AfterEach
     void bringRedisBack() {
         if (!redis.isRunning()) redis.restart();
-    }
-
-    @AfterAll
-    static void stop() {
-        view.close();
-        redis.close();
     }
 
     private static HttpResponse<String> timedGet(String path) {

@@ -1,6 +1,6 @@
 package io.readmark.view;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,12 +14,8 @@ class UnreadCountsIT {
 
     private static final long ALICE = 7;
     private static final long BOB = 9;
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     @Test
     void shouldAnswerTheTotalAndTheCountPerAuthorKeyedByAuthorId() {

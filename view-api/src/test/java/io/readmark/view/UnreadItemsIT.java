@@ -1,7 +1,7 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -19,12 +19,8 @@ class UnreadItemsIT {
     private static final long ALICE = 7;
     private static final long BOB = 9;
     private static final long CAROL = 12;
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     /** blogId@authorId, the way the expectations below are written. */
     private static List<String> items(JsonNode page) {

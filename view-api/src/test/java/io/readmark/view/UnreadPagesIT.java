@@ -1,7 +1,7 @@
 package io.readmark.view;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.net.URLEncoder;
@@ -16,12 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class UnreadPagesIT {
 
     private static final long ALICE = 7;
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     private static String pagePath(long userId, long authorId, Integer limit, String cursor) {
         StringBuilder path = new StringBuilder("/v1/users/" + userId + "/unread/" + authorId);

@@ -6,7 +6,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -26,18 +26,14 @@ import static org.awaitility.Awaitility.await;
 class UnreadStreamAccessIT {
 
     private static final String SECRET = "a-shared-secret-of-at-least-32-bytes";
+    @AutoClose
     private static final ViewApiFixture secured = ViewApiFixture.onSharedRedis(Map.of(
             "READMARK_AUTH", "jwt",
             "AUTH_JWT_HS256_SECRET", SECRET));
+    @AutoClose
     private static final ViewApiFixture limited = ViewApiFixture.onSharedRedis(Map.of(
             StreamSettings.PER_USER, "2",
             StreamSettings.MAX_STREAMS, "3"));
-
-    @AfterAll
-    static void stop() {
-        secured.close();
-        limited.close();
-    }
 
     private static String token(String subject, Duration lifetime) {
         Instant now = Instant.now();

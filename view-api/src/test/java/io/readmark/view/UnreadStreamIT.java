@@ -3,7 +3,7 @@ package io.readmark.view;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.readmark.schemas.Json;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -28,13 +28,9 @@ class UnreadStreamIT {
 
     private static final long ALICE = 7;
     private static final long BOB = 9;
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis(Map.of(StreamSettings.HEARTBEAT, "PT0.3S"));
     private static final AtomicLong users = new AtomicLong(5_000);
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     static String path(long user) {
         return "/v1/users/" + user + "/unread/stream";

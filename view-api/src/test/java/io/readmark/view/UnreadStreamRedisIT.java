@@ -2,7 +2,7 @@ package io.readmark.view;
 
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.EmbeddedRedisCluster;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -17,14 +17,10 @@ import static org.awaitility.Awaitility.await;
 /** Unread streams when Redis goes away, and on Redis Cluster, where each user's channel lives on its slot's master. */
 class UnreadStreamRedisIT {
 
+    @AutoClose
     private static EmbeddedRedis redis;
+    @AutoClose
     private static EmbeddedRedisCluster cluster;
-
-    @AfterAll
-    static void stop() {
-        if (redis != null) redis.close();
-        if (cluster != null) cluster.close();
-    }
 
     @Test
     void shouldCloseStreamsWhenRedisGoesAndRefuseNewOnesUntilItIsBack() {

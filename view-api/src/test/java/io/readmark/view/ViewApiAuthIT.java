@@ -9,7 +9,7 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +48,7 @@ class ViewApiAuthIT {
     private static KeyPair next;
     /** The producer API's pair, which signs the tokens the producer API accepts. */
     private static KeyPair producerKey;
+    @AutoClose
     private static ViewApiFixture fixture;
 
     @BeforeAll
@@ -64,11 +65,6 @@ class ViewApiAuthIT {
                 "AUTH_JWKS_FILE", jwks.toString()));
         fixture.deliver(101, 7, 1001, 1002);
         fixture.deliver(102, 7, 1001);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (fixture != null) fixture.close();
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.readmark.view;
 
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -13,12 +13,8 @@ import static org.awaitility.Awaitility.await;
 /** What the view API reports at {@code /metrics} after real reads from a real Redis. */
 class ViewApiMetricsIT {
 
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis();
-
-    @AfterAll
-    static void stop() {
-        view.close();
-    }
 
     @Test
     void shouldReportRequestLatencyByRouteTemplateRedisCommandLatencyAndTheJvm() {

@@ -6,7 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.schemas.Json;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +43,7 @@ class HttpEdgeTest {
     }
 
     private static final AtomicReference<HeldAnswer> heldAnswer = new AtomicReference<>();
+    @AutoClose
     private static JsonHttpServer server;
 
     @BeforeAll
@@ -64,11 +65,6 @@ class HttpEdgeTest {
                     for (int i = 1; i <= 3; i++) sink.send(new ServerSentEvent(Integer.toString(i), "count", "n=" + i));
                 }))
                 .start("127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
     }
 
     @Test
