@@ -2,13 +2,13 @@ package io.readmark.cli;
 
 import io.readmark.common.config.Settings;
 import io.readmark.common.console.ProgressLine;
-import io.readmark.store.Drift;
-import io.readmark.store.DriftKind;
-import io.readmark.store.ReconcileReport;
-import io.readmark.store.Reconciler;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
+import io.readmark.store.reconcile.Drift;
+import io.readmark.store.reconcile.DriftKind;
+import io.readmark.store.reconcile.ReconcileReport;
+import io.readmark.store.reconcile.Reconciler;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
 
 import java.io.PrintStream;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package io.readmark.cli;
 
 import io.readmark.common.config.Settings;
 import io.readmark.infra.TestInfrastructure;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadWriter;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 

@@ -5,7 +5,7 @@ import io.readmark.infra.TestInfrastructure;
 import io.readmark.producer.ProducerApi;
 import io.readmark.producer.ProducerApiConfig;
 import io.readmark.view.ViewApi;
-import io.readmark.view.StreamSettings;
+import io.readmark.view.push.StreamSettings;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

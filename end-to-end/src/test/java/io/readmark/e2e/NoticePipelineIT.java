@@ -2,9 +2,9 @@ package io.readmark.e2e;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.e2e.PipelineFixture.WireEvent;
-import io.readmark.store.NoticeKeys;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.notice.NoticeKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The OpenAPI documents agree with the README's API section, and the producer API's event schemas say what the wire
+ * The OpenAPI documents agree with docs/API.md's operation tables, and the producer API's event schemas say what the wire
  * contract's JSON Schema files say.
  */
 class OpenApiDocumentsTest {
@@ -55,13 +55,12 @@ class OpenApiDocumentsTest {
     private final ApiContract view = ApiContract.of(resource("/io/readmark/view/openapi.json"));
 
     @Test
-    void shouldListInTheReadmeExactlyTheOperationsOfEachDocument() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        String api = readme.substring(readme.indexOf("## API"), readme.indexOf("## Publishing from the blog service"));
+    void shouldListInTheApiReferenceExactlyTheOperationsOfEachDocument() throws Exception {
+        String api = Files.readString(Path.of("..", "docs", "API.md"));
         String producerTable = api.substring(api.indexOf("**Producer API**"), api.indexOf("**View API**"));
         String viewTable = api.substring(api.indexOf("**View API**"), api.indexOf("**The edge.**"));
-        assertThat(operations(producerTable)).as("README producer API").isEqualTo(new TreeSet<>(producer.operations()));
-        assertThat(operations(viewTable)).as("README view API").isEqualTo(new TreeSet<>(view.operations()));
+        assertThat(operations(producerTable)).as("docs/API.md producer API").isEqualTo(new TreeSet<>(producer.operations()));
+        assertThat(operations(viewTable)).as("docs/API.md view API").isEqualTo(new TreeSet<>(view.operations()));
     }
 
     @Test

@@ -41,50 +41,12 @@ import java.util.function.BooleanSupplier;
 /**
  * Publishes events of the wire contract: each goes to {@link Topics#topicFor(Event)} keyed by
  * {@link Topics#keyOf(Event)}, acknowledged by all in-sync replicas through the idempotent producer, so events of one
- * key are stored in the order they were published.
- *
- * <p>Every event type has a blocking method and an asynchronous one:
- * <ul>
- *   <li>{@code blogPublished(...)} returns once Kafka acknowledged the event, with where it was stored, and throws
- *       {@link PublishException} when Kafka did not acknowledge it in time or refused it;</li>
- *   <li>{@code blogPublishedAsync(...)} returns at once; the future completes with where the event was stored, or
- *       fails with Kafka's error.</li>
- * </ul>
- * Both throw {@link InvalidEventException} at once, before anything is sent, for arguments that break the contract
- * (a blank {@code eventId}, an id that is not positive, a missing instant). {@link #publishAndWait(Event)},
- * {@link #publish(Event)} and {@link #publishAll(List)} do the same for events built elsewhere. Nothing waits
+ * key are stored in the order they were published. Every event type has a blocking method, which returns where the
+ * event was stored or throws {@link PublishException}, and an asynchronous one whose future completes the same way;
+ * both throw {@link InvalidEventException} before anything is sent for arguments that break the contract. Nothing waits
  * unbounded: handing an event over takes at most {@code max.block.ms}, its acknowledgement at most
- * {@code delivery.timeout.ms} more (10 s each by default).
- *
- * <p>In a blog service:
- * <pre>{@code
- * // once at startup; thread-safe, share one instance
- * EventPublisher publisher = EventPublisher.connect("kafka-1:9092,kafka-2:9092", Topics.defaults());
- *
- * // publishing a post: answer the author only once the event is stored
- * try {
- *     RecordMetadata stored = publisher.blogPublished("blog-" + post.id() + "-published",
- *             post.id(), post.authorId(), post.publishedAt());
- *     log.info("post {} stored at {}-{}@{}", post.id(), stored.topic(), stored.partition(), stored.offset());
- * } catch (PublishException e) {
- *     // Kafka is down or slow: keep the post, retry the event later with the same eventId
- *     retryQueue.add(e.eventId());
- * }
- *
- * // a reader opened a post: do not hold the page up, just log what failed
- * publisher.blogReadAsync("read-" + user.id() + "-" + post.id(), user.id(), post.id(), post.authorId(), Instant.now())
- *         .whenComplete((stored, error) -> {
- *             if (error != null) log.warn("read of post {} not stored", post.id(), error);
- *         });
- *
- * // at shutdown: waits for events still in flight
- * publisher.close();
- * }</pre>
- *
- * <p>Thread-safe; share one instance per application. Retrying with the same {@code eventId} is always safe:
- * the pipeline applies every event idempotently. {@link #producer()} is there for metrics: Micrometer's
- * {@code new KafkaClientMetrics(publisher.producer())} publishes its client metrics (send rate, errors, retries,
- * latency, buffer use).
+ * {@code delivery.timeout.ms} more (10 s each by default). Thread-safe; share one instance per application. Retrying
+ * with the same {@code eventId} is always safe: the pipeline applies every event idempotently.
  */
 public final class EventPublisher implements AutoCloseable {
 

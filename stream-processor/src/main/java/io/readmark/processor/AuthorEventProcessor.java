@@ -1,13 +1,13 @@
 package io.readmark.processor;
 
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.InvalidEventException;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -22,13 +22,13 @@ final class AuthorEventProcessor implements Processor<byte[], byte[], byte[], by
 
     private final EventDecoder<Event> decoder;
     private final RejectedRecords badRecords;
-    private final ThreadWrites writers;
+    private final ThreadChanges writers;
     private final int partitions;
     private final FollowEventHandler follows;
     private final BlogEventHandler blogs;
     private ProcessorContext<byte[], byte[]> context;
 
-    AuthorEventProcessor(ThreadWrites writers, RejectedRecords badRecords, int partitions, FollowEventHandler follows,
+    AuthorEventProcessor(ThreadChanges writers, RejectedRecords badRecords, int partitions, FollowEventHandler follows,
                          BlogEventHandler blogs) {
         this.decoder = EventDecoder.either(FollowEvent.class, BlogEvent.class, badRecords);
         this.badRecords = badRecords;
@@ -56,7 +56,7 @@ final class AuthorEventProcessor implements Processor<byte[], byte[], byte[], by
                     "author " + event.recordKey() + " belongs on internal partition " + expected + ", not " + partition));
             return;
         }
-        UnreadWrites writer = writers.current();
+        UnreadChanges writer = writers.current();
         switch (event) {
             case FollowEvent follow -> follows.apply(follow, writer);
             case BlogEvent blog -> blogs.apply(blog, writer);

@@ -15,7 +15,7 @@ import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -91,7 +91,7 @@ final class BlogEventHandler {
         graph.forEachFollower(authorId, before, follower -> {
             if (follower == authorId) return;
             group.add(follower);
-            if (group.size() == UnreadWrites.MAX_USERS_PER_CALL) {
+            if (group.size() == UnreadChanges.MAX_USERS_PER_CALL) {
                 send.accept(group);
                 group.clear();
             }
@@ -99,7 +99,7 @@ final class BlogEventHandler {
         if (!group.isEmpty()) send.accept(group);
     }
 
-    void apply(BlogEvent event, UnreadWrites writer) {
+    void apply(BlogEvent event, UnreadChanges writer) {
         long authorId = event.authorId();
         boolean bigV = graph.isBigV(authorId);
         switch (event) {
@@ -137,7 +137,7 @@ final class BlogEventHandler {
      * follower from the start again, also when one is still running (its walk may have passed such a follower).
      */
     private void removeFromEarlierFollowers(long authorId, long blogId, long publishedAt, long deletedAt, boolean bigV,
-                                            UnreadWrites writer) {
+                                            UnreadChanges writer) {
         if (bigV) {
             scheduler.cancel(FanoutJob.idOf(FanoutChunk.Kind.REMOVE, blogId));
             scheduler.start(FanoutChunk.Kind.REMOVE, authorId, blogId, deletedAt, now());

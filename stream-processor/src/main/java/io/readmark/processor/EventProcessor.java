@@ -1,8 +1,8 @@
 package io.readmark.processor;
 
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.schemas.Event;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -14,10 +14,10 @@ import org.apache.kafka.streams.processor.api.Record;
 abstract class EventProcessor<E extends Event> implements Processor<byte[], byte[], byte[], byte[]> {
 
     private final EventDecoder<E> decoder;
-    private final ThreadWrites writers;
+    private final ThreadChanges writers;
     private ProcessorContext<byte[], byte[]> context;
 
-    EventProcessor(EventDecoder<E> decoder, ThreadWrites writers) {
+    EventProcessor(EventDecoder<E> decoder, ThreadChanges writers) {
         this.decoder = decoder;
         this.writers = writers;
     }
@@ -31,7 +31,7 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
     public final void process(Record<byte[], byte[]> record) {
         E event = decoder.decode(context, record);
         if (event == null) return;
-        UnreadWrites writer = writers.current();
+        UnreadChanges writer = writers.current();
         apply(event, writer);
         // Send now for low latency; acknowledgement is awaited before the offsets are committed.
         writer.flush();
@@ -43,5 +43,5 @@ abstract class EventProcessor<E extends Event> implements Processor<byte[], byte
     }
 
     /** Applies an event of a type the decoder accepts. */
-    abstract void apply(E event, UnreadWrites writer);
+    abstract void apply(E event, UnreadChanges writer);
 }

@@ -7,7 +7,7 @@ import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.Unfollowed;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +49,7 @@ final class FollowEventHandler {
         deletedBlogs = new DeletedBlogs(context.getStateStore(DeletedBlogs.STORE_NAME));
     }
 
-    void apply(FollowEvent event, UnreadWrites writer) {
+    void apply(FollowEvent event, UnreadChanges writer) {
         switch (event) {
             case Followed followed -> {
                 long author = followed.authorId();
@@ -88,7 +88,7 @@ final class FollowEventHandler {
      * instead: a run that processed this follow before the delete may have delivered it (a rebuild stopped midway),
      * and this run's delete did not reach the follower.
      */
-    private void deliverRecentPosts(long author, long follower, long followedAtMillis, UnreadWrites writer) {
+    private void deliverRecentPosts(long author, long follower, long followedAtMillis, UnreadChanges writer) {
         if (follower == author) return;
         recentPosts.forEachPublishedAfter(author, followedAtMillis, (blog, publishedAt) -> {
             long deletedAt = deletedBlogs.deletedAt(author, blog);

@@ -1,6 +1,6 @@
 package io.readmark.processor;
 
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.AudienceJoined;
 import io.readmark.schemas.AudienceLeft;
@@ -10,7 +10,7 @@ import io.readmark.schemas.NoticePublished;
 import io.readmark.schemas.NoticeSent;
 import io.readmark.schemas.NoticeWithdrawn;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.streams.processor.api.Record;
 
 import java.nio.charset.StandardCharsets;
@@ -28,7 +28,7 @@ final class NoticeEventProcessor extends EventProcessor<NoticeEvent> {
     private final int chunkSize;
     private final String fanoutSink;
 
-    NoticeEventProcessor(ThreadWrites writers, RejectedRecords badRecords, int inlineRecipients, int chunkSize, String fanoutSink) {
+    NoticeEventProcessor(ThreadChanges writers, RejectedRecords badRecords, int inlineRecipients, int chunkSize, String fanoutSink) {
         super(EventDecoder.of(NoticeEvent.class, badRecords), writers);
         this.inlineRecipients = inlineRecipients;
         this.chunkSize = chunkSize;
@@ -36,7 +36,7 @@ final class NoticeEventProcessor extends EventProcessor<NoticeEvent> {
     }
 
     @Override
-    void apply(NoticeEvent event, UnreadWrites writer) {
+    void apply(NoticeEvent event, UnreadChanges writer) {
         switch (event) {
             case NoticePublished published -> writer.noticePublished(published.audience(), published.noticeId(),
                     published.publishedAt().toEpochMilli(), published.expiresAt() == null ? 0 : published.expiresAt().toEpochMilli());
@@ -48,7 +48,7 @@ final class NoticeEventProcessor extends EventProcessor<NoticeEvent> {
         }
     }
 
-    private void send(NoticeSent sent, UnreadWrites writer) {
+    private void send(NoticeSent sent, UnreadChanges writer) {
         long sentAt = sent.sentAt().toEpochMilli();
         List<Long> recipients = sent.recipientIds();
         if (recipients.size() <= inlineRecipients) {

@@ -5,9 +5,9 @@ import io.readmark.processor.deadletters.DeadLetterSendFailures;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.NoticeLimits;
-import io.readmark.store.UnreadLimits;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.notice.NoticeLimits;
+import io.readmark.store.unread.UnreadLimits;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -38,15 +38,14 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     /**
      * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
      * author's write and read queue behind at most two bursts in Redis. A burst of deliveries goes out as one script
-     * (per slot on a cluster), and Redis runs it whole: bursts of 100 kept a normal author's commands waiting 2-4 ms
-     * each during a fan-out and doubled their p99. Bursts of 20 keep that wait to about a millisecond; with fewer
-     * deliveries in flight Redis waits for the worker more often, so the fan-out is slower (docs/BENCHMARKS.md, "What
-     * a normal author waits for: the worker's scripts in Redis").
+     * (per slot on a cluster), and Redis runs it whole, so a small burst keeps a normal author's commands from waiting
+     * long; with fewer deliveries in flight Redis waits for the worker more often, so the fan-out is slower
+     * (docs/BENCHMARKS.md, "What a normal author waits for: the worker's scripts in Redis").
      */
     public static final int DEFAULT_FANOUT_BURST = 20;
     /**
      * A ceiling per worker process, not the pace: the worker waits for Redis's answer to every burst but the newest,
-     * so Redis's answers set its rate (about 45,000/s in bursts of 20 where one Redis core is shared with the rest).
+     * so Redis's answers set its rate.
      */
     public static final int DEFAULT_FANOUT_DELIVERIES_PER_SECOND = 100_000;
     /** Kafka's own default: a member silent this long is dropped from the group and its partitions reassigned. */
@@ -55,8 +54,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     public static final int DEFAULT_AUTHOR_PARTITIONS = 6;
     /**
      * Every follow and post passes the producer on its way to the internal author topic, so its linger adds to every
-     * publish-to-visible time (Kafka Streams' default, 100 ms, added ~60 ms at the median; 5 ms added ~5 ms). Batches
-     * still form under load while earlier sends are in flight (docs/BENCHMARKS.md).
+     * publish-to-visible time (Kafka Streams' default is 100 ms). Batches still form under load while earlier sends are
+     * in flight (docs/BENCHMARKS.md).
      */
     private static final int PRODUCER_LINGER_MS = 1;
 

@@ -1,6 +1,6 @@
 package io.readmark.processor;
 
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
@@ -9,7 +9,7 @@ import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.NoticeRead;
 import io.readmark.schemas.NoticesAllRead;
 import io.readmark.schemas.ReadEvent;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 
 /**
  * Applies a user's reads: one blog, everything of an author or of every author up to a moment; and when the user last
@@ -17,12 +17,12 @@ import io.readmark.store.UnreadWrites;
  */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
-    ReadEventProcessor(ThreadWrites writers, RejectedRecords badRecords) {
+    ReadEventProcessor(ThreadChanges writers, RejectedRecords badRecords) {
         super(EventDecoder.of(ReadEvent.class, badRecords), writers);
     }
 
     @Override
-    void apply(ReadEvent event, UnreadWrites writer) {
+    void apply(ReadEvent event, UnreadChanges writer) {
         switch (event) {
             case BlogRead read -> writer.remove(read.userId(), read.authorId(), read.blogId(), read.readAt().toEpochMilli());
             case AuthorReadAll readAll -> writer.readAll(readAll.userId(), readAll.authorId(), readAll.readAt().toEpochMilli());

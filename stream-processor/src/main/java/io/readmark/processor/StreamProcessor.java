@@ -7,16 +7,16 @@ import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
 import io.readmark.processor.commit.ThreadCommits;
-import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.fanout.FanoutProgress;
 import io.readmark.processor.fanout.FanoutWorkerTopology;
 import io.readmark.processor.fanout.RateLimiter;
 import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.schemas.Topics;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.RedisRetry;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisRetry;
+import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -146,7 +146,7 @@ public final class StreamProcessor implements AutoCloseable {
         ProcessorMeters meters = new ProcessorMeters(registry);
         List<StreamsApp> apps = new ArrayList<>();
         if (config.runMain()) {
-            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
+            WriterPerThread writers = new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(),
                     meters.deliveries("main"), meters.redisWriteRetries("main"));
             ThreadCommits commits = new ThreadCommits();
             Topics topics = config.topics();
@@ -157,7 +157,7 @@ public final class StreamProcessor implements AutoCloseable {
                     config.streamsProperties(), writers, commits, registry));
         }
         if (config.runFanoutWorker()) {
-            ThreadWriters writers = new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(),
+            WriterPerThread writers = new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(),
                     meters.deliveries("fanout"), meters.redisWriteRetries("fanout"));
             meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.readmark.processor.commit.RedisFirstClientSupplier;
 import io.readmark.processor.commit.ThreadCommits;
-import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.commit.WriterPerThread;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -30,13 +30,13 @@ public final class StreamsApp implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
 
     private final String name;
-    private final ThreadWriters writers;
+    private final WriterPerThread writers;
     private final KafkaStreams streams;
     private final KafkaStreamsMetrics metrics;
     private final CountDownLatch running = new CountDownLatch(1);
     private final AtomicLong failedThreads = new AtomicLong();
 
-    public StreamsApp(String name, Topology topology, Properties properties, ThreadWriters writers, ThreadCommits commits,
+    public StreamsApp(String name, Topology topology, Properties properties, WriterPerThread writers, ThreadCommits commits,
                MeterRegistry registry) {
         this.name = name;
         this.writers = writers;

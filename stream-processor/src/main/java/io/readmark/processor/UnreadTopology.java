@@ -1,7 +1,7 @@
 package io.readmark.processor;
 
 import io.readmark.processor.commit.ThreadCommits;
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.DeadLetters;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.processor.fanout.FanoutJobs;
@@ -54,10 +54,10 @@ public final class UnreadTopology {
         return AuthorPartitions.topic(applicationId);
     }
 
-    public static Topology build(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
+    public static Topology build(Topics topics, int authorPartitions, ThreadChanges writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
-        RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters);
+        RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters::deadLettered);
         addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, deadLetters);
         addReadPath(builder, topics, writers, deadLetters);
         addNoticePath(builder, topics, writers, fanout, deadLetters);
@@ -65,7 +65,7 @@ public final class UnreadTopology {
     }
 
     /** Only the author path: the follower graph, and the fan-out of every publish and delete. */
-    public static Topology authorEvents(Topics topics, int authorPartitions, ThreadWrites writers, ThreadCommits commits,
+    public static Topology authorEvents(Topics topics, int authorPartitions, ThreadChanges writers, ThreadCommits commits,
                                  FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, badRecords);
@@ -73,13 +73,13 @@ public final class UnreadTopology {
     }
 
     /** Only the read path: reads and read-alls. */
-    public static Topology readEvents(Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
+    public static Topology readEvents(Topics topics, ThreadChanges writers, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addReadPath(builder, topics, writers, badRecords);
         return builder.build();
     }
 
-    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadWrites writers,
+    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadChanges writers,
                                       ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
                                       RejectedRecords.Route badRecords) {
         KStream<byte[], byte[]> follows = addRouting(builder, FOLLOW_EVENTS, topics.followEvents().name(), FollowEvent.class, badRecords);
@@ -109,7 +109,7 @@ public final class UnreadTopology {
     }
 
     /** Only the notice path: broadcasts, memberships and targeted notices. */
-    public static Topology noticeEvents(Topics topics, ThreadWrites writers, FanoutSettings fanout, RejectedRecords.Route badRecords) {
+    public static Topology noticeEvents(Topics topics, ThreadChanges writers, FanoutSettings fanout, RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
         addNoticePath(builder, topics, writers, fanout, badRecords);
         return builder.build();
@@ -119,14 +119,14 @@ public final class UnreadTopology {
      * Notice events need no state and no re-partitioning: each one names its audience or its recipients. Mass sends
      * leave as chunks on the fan-out topic.
      */
-    private static void addNoticePath(StreamsBuilder builder, Topics topics, ThreadWrites writers, FanoutSettings fanout,
+    private static void addNoticePath(StreamsBuilder builder, Topics topics, ThreadChanges writers, FanoutSettings fanout,
                                       RejectedRecords.Route badRecords) {
         KStream<byte[], byte[]> applied = addBranch(builder, NOTICE_EVENTS, topics.noticeEvents().name(), badRecords,
                 rejects -> new NoticeEventProcessor(writers, rejects, fanout.noticeInlineRecipients(), fanout.chunkSize(), NOTICE_FANOUT_SINK));
         applied.to(topics.fanoutChunks().name(), bytes(NOTICE_FANOUT_SINK));
     }
 
-    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadWrites writers, RejectedRecords.Route badRecords) {
+    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadChanges writers, RejectedRecords.Route badRecords) {
         addBranch(builder, READ_EVENTS, topics.readEvents().name(), badRecords, rejects -> new ReadEventProcessor(writers, rejects));
     }
 

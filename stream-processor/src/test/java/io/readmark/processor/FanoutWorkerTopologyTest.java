@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import static io.readmark.processor.RecordingWrites.await;
-import static io.readmark.processor.RecordingWrites.deliver;
-import static io.readmark.processor.RecordingWrites.remove;
+import static io.readmark.processor.RecordingChanges.await;
+import static io.readmark.processor.RecordingChanges.deliver;
+import static io.readmark.processor.RecordingChanges.remove;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The big-V worker's topology in a TopologyTestDriver, its unread writes recorded in order: no Redis, no broker. */
@@ -31,7 +31,7 @@ class FanoutWorkerTopologyTest {
     private static final String AT = "2026-01-01T00:00:00Z";
     private static final long AT_MILLIS = 1_767_225_600_000L;
 
-    private final RecordingWrites writes = new RecordingWrites();
+    private final RecordingChanges writes = new RecordingChanges();
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> chunks;
     private TestOutputTopic<byte[], byte[]> deadLetters;
@@ -81,7 +81,7 @@ class FanoutWorkerTopologyTest {
         send(Topics.CHUNK_SERDE.serialize(null, new FanoutChunk("notice-502", FanoutChunk.Kind.NOTICE, 0, 502, AT_MILLIS, 2,
                 AT_MILLIS, List.of(101L, 102L))));
 
-        assertThat(writes.writes()).containsExactly(RecordingWrites.noticeSent(101, 502, AT), RecordingWrites.noticeSent(102, 502, AT));
+        assertThat(writes.writes()).containsExactly(RecordingChanges.noticeSent(101, 502, AT), RecordingChanges.noticeSent(102, 502, AT));
     }
 
     @Test

@@ -4,7 +4,7 @@ import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.unread.UnreadKeys;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

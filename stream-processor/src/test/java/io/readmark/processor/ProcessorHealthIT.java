@@ -9,13 +9,13 @@ import io.readmark.infra.Infrastructure;
 import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.processor.commit.ThreadCommits;
-import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.processor.fanout.FanoutProgress;
 import io.readmark.processor.fanout.FanoutWorkerTopology;
 import io.readmark.processor.fanout.RateLimiter;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -50,7 +50,7 @@ class ProcessorHealthIT {
         KafkaTopics.createTopics(infra.kafkaBootstrapServers(), Map.of("fanout-" + run, 1, "dlq-" + run, 1));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (RedisConnections redis = RedisConnections.connect(infra.redisUrl(), Duration.ofSeconds(5), false)) {
-            ThreadWriters writers = new ThreadWriters(redis, new UnreadKeys(run), UnreadLimits.DEFAULTS, 100, applied -> { });
+            WriterPerThread writers = new WriterPerThread(redis, new UnreadKeys(run), UnreadLimits.DEFAULTS, 100, applied -> { });
             StreamsApp app = new StreamsApp("fan-out worker",
                     FanoutWorkerTopology.build(config.topics(), writers, new RateLimiter(1_000), ProcessorConfig.DEFAULT_FANOUT_BURST,
                             new FanoutProgress(), new ProcessorMeters(registry)),

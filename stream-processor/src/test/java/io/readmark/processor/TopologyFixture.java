@@ -2,12 +2,12 @@ package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.readmark.infra.TestInfrastructure;
-import io.readmark.processor.commit.ThreadWriters;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadCounts;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadReader;
+import io.readmark.processor.commit.WriterPerThread;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadCounts;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadReader;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 
@@ -29,17 +29,17 @@ final class TopologyFixture implements AutoCloseable {
     final UnreadKeys keys;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final ProcessorMeters meters = new ProcessorMeters(registry);
-    final ThreadWriters writers;
+    final WriterPerThread writers;
     final TopologyTestDriver driver;
 
-    TopologyFixture(BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) {
+    TopologyFixture(BiFunction<WriterPerThread, ProcessorMeters, Topology> topology) {
         this(new UnreadKeys("topology-" + UUID.randomUUID()), topology);
     }
 
     /** A topology with state stores of its own that writes the keys another fixture wrote, as a second run would. */
-    TopologyFixture(UnreadKeys keys, BiFunction<ThreadWriters, ProcessorMeters, Topology> topology) {
+    TopologyFixture(UnreadKeys keys, BiFunction<WriterPerThread, ProcessorMeters, Topology> topology) {
         this.keys = keys;
-        writers = new ThreadWriters(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
+        writers = new WriterPerThread(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
         driver = TestDrivers.start(topology.apply(writers, meters));
     }
 

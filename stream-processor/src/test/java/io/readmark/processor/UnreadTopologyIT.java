@@ -6,7 +6,7 @@ import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadCounts;
+import io.readmark.store.unread.UnreadCounts;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;

@@ -7,7 +7,7 @@ import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -24,22 +24,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
-import static io.readmark.processor.RecordingWrites.audienceJoined;
-import static io.readmark.processor.RecordingWrites.audienceLeft;
-import static io.readmark.processor.RecordingWrites.noticePublished;
-import static io.readmark.processor.RecordingWrites.noticeRead;
-import static io.readmark.processor.RecordingWrites.noticeSent;
-import static io.readmark.processor.RecordingWrites.noticeWithdrawn;
-import static io.readmark.processor.RecordingWrites.noticesAllRead;
-import static io.readmark.processor.RecordingWrites.FLUSH;
-import static io.readmark.processor.RecordingWrites.deliver;
-import static io.readmark.processor.RecordingWrites.follow;
-import static io.readmark.processor.RecordingWrites.allRead;
-import static io.readmark.processor.RecordingWrites.inboxSeen;
-import static io.readmark.processor.RecordingWrites.readAll;
-import static io.readmark.processor.RecordingWrites.remove;
-import static io.readmark.processor.RecordingWrites.unfollow;
-import static io.readmark.processor.RecordingWrites.unfollowBefore;
+import static io.readmark.processor.RecordingChanges.audienceJoined;
+import static io.readmark.processor.RecordingChanges.audienceLeft;
+import static io.readmark.processor.RecordingChanges.noticePublished;
+import static io.readmark.processor.RecordingChanges.noticeRead;
+import static io.readmark.processor.RecordingChanges.noticeSent;
+import static io.readmark.processor.RecordingChanges.noticeWithdrawn;
+import static io.readmark.processor.RecordingChanges.noticesAllRead;
+import static io.readmark.processor.RecordingChanges.FLUSH;
+import static io.readmark.processor.RecordingChanges.deliver;
+import static io.readmark.processor.RecordingChanges.follow;
+import static io.readmark.processor.RecordingChanges.allRead;
+import static io.readmark.processor.RecordingChanges.inboxSeen;
+import static io.readmark.processor.RecordingChanges.readAll;
+import static io.readmark.processor.RecordingChanges.remove;
+import static io.readmark.processor.RecordingChanges.unfollow;
+import static io.readmark.processor.RecordingChanges.unfollowBefore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -57,7 +57,7 @@ class UnreadTopologyTest {
     private static final FanoutSettings FANOUT =
             new FanoutSettings(BigVPolicy.withThreshold(1_000), 100, 4, Duration.ofMillis(50), Duration.ofDays(7), Duration.ofDays(1));
 
-    private final RecordingWrites writes = new RecordingWrites();
+    private final RecordingChanges writes = new RecordingChanges();
     private TopologyTestDriver driver;
     private TopologyInputs inputs;
 
@@ -119,19 +119,19 @@ class UnreadTopologyTest {
 
     @Test
     void shouldDeliverAPostInGroupsOfAsManyFollowersAsOneScriptTakes() {
-        int followers = UnreadWrites.MAX_USERS_PER_CALL * 2 + 5;
+        int followers = UnreadChanges.MAX_USERS_PER_CALL * 2 + 5;
         for (long follower = 1_000; follower < 1_000 + followers; follower++) followed(follower, ALICE);
         writes.takeWrites();
 
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
         assertThat(writes.writes()).hasSize(followers);
-        assertThat(writes.deliveryGroups()).containsExactly(UnreadWrites.MAX_USERS_PER_CALL, UnreadWrites.MAX_USERS_PER_CALL, 5);
+        assertThat(writes.deliveryGroups()).containsExactly(UnreadChanges.MAX_USERS_PER_CALL, UnreadChanges.MAX_USERS_PER_CALL, 5);
     }
 
     @Test
     void shouldDeleteAPostInGroupsOfAsManyFollowersAsOneScriptTakes() {
-        int followers = UnreadWrites.MAX_USERS_PER_CALL + 3;
+        int followers = UnreadChanges.MAX_USERS_PER_CALL + 3;
         for (long follower = 1_000; follower < 1_000 + followers; follower++) followed(follower, ALICE);
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
         writes.takeWrites();
@@ -139,7 +139,7 @@ class UnreadTopologyTest {
         inputs.deleted(1001, ALICE, "2026-01-01T13:00:00Z");
 
         assertThat(writes.writes()).hasSize(followers).allMatch(write -> write.startsWith("remove "));
-        assertThat(writes.deleteGroups()).containsExactly(UnreadWrites.MAX_USERS_PER_CALL, 3);
+        assertThat(writes.deleteGroups()).containsExactly(UnreadChanges.MAX_USERS_PER_CALL, 3);
     }
 
     /** A publish processed again after a later follow, as after a crash or from a producer that sent it twice. */

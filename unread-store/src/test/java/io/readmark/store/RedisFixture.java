@@ -1,5 +1,13 @@
 package io.readmark.store;
 
+import io.readmark.store.notice.NoticeKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadItem;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadReader;
+import io.readmark.store.unread.UnreadWriter;
+
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanIterator;
 import io.lettuce.core.ScoredValue;
@@ -19,30 +27,29 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A real Redis for one test class, with its own key prefix so tests never see each other's keys. */
-final class RedisFixture implements AutoCloseable {
+public final class RedisFixture implements AutoCloseable {
 
-    final RedisConnections redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
-    final RedisClusterCommands<String, String> sync = redis.shared().sync();
+    public final RedisConnections redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
+    public final RedisClusterCommands<String, String> sync = redis.shared().sync();
     /** Byte keys and values, for the merged index, whose members are not text. */
-    final RedisConnections.BinaryConnection binary = redis.openBinary();
+    public final RedisConnections.BinaryConnection binary = redis.openBinary();
     private final Scoped defaults = scoped("test-" + UUID.randomUUID());
-    final UnreadKeys keys = defaults.keys();
+    public final UnreadKeys keys = defaults.keys();
 
     /** Keys under their own prefix, for one sequence of a randomized test. */
-    Scoped scoped(String prefix) {
+    public Scoped scoped(String prefix) {
         return new Scoped(new UnreadKeys(prefix));
     }
 
-    UnreadWriter writer(UnreadLimits limits) {
+    public UnreadWriter writer(UnreadLimits limits) {
         return defaults.writer(limits);
     }
 
-
-    UnreadReader reader() {
+    public UnreadReader reader() {
         return new UnreadReader(redis.shared(), keys);
     }
 
-    void assertInvariants(long userId) {
+    public void assertInvariants(long userId) {
         defaults.assertInvariants(userId, "user " + userId);
     }
 
@@ -53,7 +60,7 @@ final class RedisFixture implements AutoCloseable {
             .thenComparingLong(UnreadItem::authorId).thenComparingLong(UnreadItem::blogId);
 
     /** The merged index of a user in Redis order, each member decoded here (not by the code under test). */
-    List<UnreadItem> merged(UnreadKeys keys, long userId) {
+    public List<UnreadItem> merged(UnreadKeys keys, long userId) {
         List<UnreadItem> items = new ArrayList<>();
         for (ScoredValue<byte[]> entry : binary.sync().zrangeWithScores(keys.mergedBytes(userId), 0, -1)) {
             assertThat(entry.getValue()).as("a merged member is 16 bytes").hasSize(16);
@@ -71,7 +78,7 @@ final class RedisFixture implements AutoCloseable {
         redis.close();
     }
 
-    final class Scoped {
+    public final class Scoped {
 
         private final UnreadKeys keys;
 
@@ -79,26 +86,24 @@ final class RedisFixture implements AutoCloseable {
             this.keys = keys;
         }
 
-        UnreadKeys keys() {
+        public UnreadKeys keys() {
             return keys;
         }
 
-        RedisClusterCommands<String, String> sync() {
+        public RedisClusterCommands<String, String> sync() {
             return sync;
         }
 
-        UnreadWriter writer(UnreadLimits limits) {
+        public UnreadWriter writer(UnreadLimits limits) {
             return new UnreadWriter(redis.openBinary(), keys, limits, 1000);
         }
 
-
-
-        List<UnreadItem> merged(long userId) {
+        public List<UnreadItem> merged(long userId) {
             return RedisFixture.this.merged(keys, userId);
         }
 
         /** DESIGN invariants 1 and 2 for one user, and the merged index being the union of the sets, read straight from Redis. */
-        void assertInvariants(long userId, String context) {
+        public void assertInvariants(long userId, String context) {
             Map<String, String> counts = sync.hgetall(keys.counts(userId));
             Map<String, Long> cardinalities = new HashMap<>();
             List<UnreadItem> union = new ArrayList<>();

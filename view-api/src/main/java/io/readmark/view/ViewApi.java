@@ -1,11 +1,23 @@
 package io.readmark.view;
 
+import io.readmark.view.push.ChangeFeed;
+import io.readmark.view.push.LiveKeys;
+import io.readmark.view.push.OpenStreams;
+import io.readmark.view.push.StreamRoute;
+import io.readmark.view.redis.CircuitBreaker;
+import io.readmark.view.redis.RedisConnector;
+import io.readmark.view.redis.RedisGuard;
+import io.readmark.view.redis.RequestConnections;
+import io.readmark.view.redis.UserBreakers;
+import io.readmark.view.routes.AudienceNoticeCache;
+import io.readmark.view.routes.ViewRoutes;
+
 import io.readmark.common.auth.Access;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
-import io.readmark.store.LiveNoticeSource;
-import io.readmark.store.NoticeKeys;
+import io.readmark.store.notice.LiveNoticeSource;
+import io.readmark.store.notice.NoticeKeys;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;

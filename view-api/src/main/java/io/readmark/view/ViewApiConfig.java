@@ -1,10 +1,12 @@
 package io.readmark.view;
 
+import io.readmark.view.push.StreamSettings;
+
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.unread.UnreadKeys;
 
 import java.time.Duration;
 import java.util.Objects;

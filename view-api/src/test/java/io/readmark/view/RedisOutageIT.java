@@ -1,12 +1,14 @@
 package io.readmark.view;
 
+import io.readmark.view.redis.RedisConnector;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.infra.EmbeddedRedis;
-import io.readmark.store.RedisConnections;
+import io.readmark.store.redis.RedisConnections;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,7 @@ import java.time.Duration;
 
 import static io.readmark.view.ViewApiFixture.contentType;
 import static io.readmark.view.ViewApiFixture.json;
-import static io.readmark.view.UnreadStreamIT.metric;
+import static io.readmark.view.ViewApiFixture.metric;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

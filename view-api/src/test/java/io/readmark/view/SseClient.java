@@ -20,22 +20,22 @@ import java.util.concurrent.TimeUnit;
  * chunked body cut into events at blank lines. A reader thread queues what arrives; {@link #next} takes it in order.
  * A client that is told not to read lets the server's buffers fill, the way a stalled client does.
  */
-final class SseClient implements AutoCloseable {
+public final class SseClient implements AutoCloseable {
 
     /** One dispatched block: an event (with its fields), a comment line, or the retry field alone. */
-    record Message(String id, String event, String data, String comment, String retry) {
+    public record Message(String id, String event, String data, String comment, String retry) {
     }
 
     /** What a non-200 answer said. */
-    record Refusal(int status, Map<String, String> headers, String body) {
+    public record Refusal(int status, Map<String, String> headers, String body) {
     }
 
     private static final Message END = new Message(null, null, null, null, null);
 
     private final Socket socket;
     private final InputStream in;
-    final int status;
-    final Map<String, String> headers = new LinkedHashMap<>();
+    public final int status;
+    public final Map<String, String> headers = new LinkedHashMap<>();
     private final BlockingQueue<Message> messages = new LinkedBlockingQueue<>();
     private volatile boolean ended;
     private String body = "";
@@ -64,12 +64,12 @@ final class SseClient implements AutoCloseable {
         if (reading) Thread.ofVirtual().name("sse-client").start(this::read);
     }
 
-    static SseClient open(int port, String pathAndQuery, Map<String, String> headers) {
+    public static SseClient open(int port, String pathAndQuery, Map<String, String> headers) {
         return open(port, pathAndQuery, headers, true);
     }
 
     /** A client that reads the head and then nothing more. */
-    static SseClient stalled(int port, String pathAndQuery) {
+    public static SseClient stalled(int port, String pathAndQuery) {
         return open(port, pathAndQuery, Map.of(), false);
     }
 
@@ -81,12 +81,12 @@ final class SseClient implements AutoCloseable {
         }
     }
 
-    String body() {
+    public String body() {
         return body;
     }
 
     /** The next message, failing after {@code wait}; null once the server ended the stream. */
-    Message next(Duration wait) {
+    public Message next(Duration wait) {
         // A refused stream has no events: say so, rather than wait and report silence.
         if (status != 200) throw new AssertionError("the stream was refused: " + status + " " + body);
         try {
@@ -100,7 +100,7 @@ final class SseClient implements AutoCloseable {
     }
 
     /** The next event named {@code name}, skipping comments and the retry hint. */
-    Message nextEvent(String name) {
+    public Message nextEvent(String name) {
         while (true) {
             Message message = next(Duration.ofSeconds(10));
             if (message == null) throw new AssertionError("the stream ended before an event " + name);
@@ -108,7 +108,7 @@ final class SseClient implements AutoCloseable {
         }
     }
 
-    boolean ended() {
+    public boolean ended() {
         return ended;
     }
 

@@ -5,9 +5,9 @@ import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.Json;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadWriter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,18 +21,20 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A running view API over a real Redis, with a key prefix of its own so test classes never see each other's keys,
  * and an HTTP client to call it the way any client would. One per test class.
  */
-final class ViewApiFixture implements AutoCloseable {
+public final class ViewApiFixture implements AutoCloseable {
 
     /** 2026-01-01T00:00:00Z: blogs are published {@code blogId} seconds after it, so newer ids are newer blogs. */
-    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    public static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    final ViewApiConfig config;
-    final ViewApi api;
+    public final ViewApiConfig config;
+    public final ViewApi api;
     private final HttpClient http = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
@@ -53,86 +55,86 @@ final class ViewApiFixture implements AutoCloseable {
     }
 
     /** On the JVM-wide test Redis, authentication off. */
-    static ViewApiFixture onSharedRedis() {
+    public static ViewApiFixture onSharedRedis() {
         return onSharedRedis(Map.of());
     }
 
     /** On the JVM-wide test Redis, with these settings on top (for example the {@code AUTH_*} ones). */
-    static ViewApiFixture onSharedRedis(Map<String, String> settings) {
+    public static ViewApiFixture onSharedRedis(Map<String, String> settings) {
         return new ViewApiFixture(TestInfrastructure.shared().redisUrl(), settings);
     }
 
     /** On a Redis the test owns, for example one it stops. */
-    static ViewApiFixture on(String redisUrl) {
+    public static ViewApiFixture on(String redisUrl) {
         return new ViewApiFixture(redisUrl, Map.of());
     }
 
     /** On a Redis the test owns, with more view API settings (for example the circuit breaker's). */
-    static ViewApiFixture on(String redisUrl, Map<String, String> settings) {
+    public static ViewApiFixture on(String redisUrl, Map<String, String> settings) {
         return new ViewApiFixture(redisUrl, settings);
     }
 
-    static Instant publishedAt(long blogId) {
+    public static Instant publishedAt(long blogId) {
         return T0.plusSeconds(blogId);
     }
 
     /** Makes the blogs unread for the user the way the stream processor does, under this fixture's prefix. */
-    void deliver(long userId, long authorId, long... blogIds) {
+    public void deliver(long userId, long authorId, long... blogIds) {
         write(writer -> {
             for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt(blogId).toEpochMilli());
         });
     }
 
     /** As {@link #deliver}, all published at the same instant. */
-    void deliverAt(Instant publishedAt, long userId, long authorId, long... blogIds) {
+    public void deliverAt(Instant publishedAt, long userId, long authorId, long... blogIds) {
         write(writer -> {
             for (long blogId : blogIds) writer.deliver(userId, authorId, blogId, publishedAt.toEpochMilli());
         });
     }
 
     /** The user reads the blog, as the stream processor applies a BlogRead. */
-    void read(long userId, long authorId, long blogId) {
+    public void read(long userId, long authorId, long blogId) {
         write(writer -> writer.remove(userId, authorId, blogId, T0.toEpochMilli()));
     }
 
     /** The blog is deleted for the user, as a BlogDeleted's fan-out applies it. */
-    void delete(long userId, long authorId, long blogId) {
+    public void delete(long userId, long authorId, long blogId) {
         write(writer -> writer.delete(userId, authorId, blogId, T0.toEpochMilli()));
     }
 
     /** The user reads everything of the author published up to {@code readAt}. */
-    void readAll(long userId, long authorId, Instant readAt) {
+    public void readAll(long userId, long authorId, Instant readAt) {
         write(writer -> writer.readAll(userId, authorId, readAt.toEpochMilli()));
     }
 
     /** The user unfollows the author. */
-    void unfollow(long userId, long authorId) {
+    public void unfollow(long userId, long authorId) {
         write(writer -> writer.unfollow(userId, authorId, T0.plusSeconds(1_000_000).toEpochMilli()));
     }
 
     /** Opens an event stream at {@code pathAndQuery} with these request headers. */
-    SseClient stream(String pathAndQuery, Map<String, String> headers) {
+    public SseClient stream(String pathAndQuery, Map<String, String> headers) {
         return SseClient.open(api.port(), pathAndQuery, headers);
     }
 
     /** The user reads everything of every author published up to {@code readAt}, as an AllRead is applied. */
-    void allRead(long userId, Instant readAt) {
+    public void allRead(long userId, Instant readAt) {
         write(writer -> writer.allRead(userId, readAt.toEpochMilli()));
     }
 
     /** The user saw the inbox, as the stream processor applies an InboxSeen. */
-    void seen(long userId, Instant seenAt) {
+    public void seen(long userId, Instant seenAt) {
         write(writer -> writer.inboxSeen(userId, seenAt.toEpochMilli()));
     }
 
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
-    void breakCountsOf(long userId) {
+    public void breakCountsOf(long userId) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
         writerRedis.shared().sync().set(config.keys().counts(userId), "not a hash");
     }
 
     /** Any writes, applied by the real scripts, acknowledged when this returns. */
-    void write(Consumer<UnreadWriter> changes) {
+    public void write(Consumer<UnreadWriter> changes) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
         try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
             changes.accept(writer);
@@ -140,21 +142,21 @@ final class ViewApiFixture implements AutoCloseable {
         }
     }
 
-    HttpResponse<String> get(String pathAndQuery) {
+    public HttpResponse<String> get(String pathAndQuery) {
         return send("GET", pathAndQuery);
     }
 
     /** {@code authorization} null sends no Authorization header. */
-    HttpResponse<String> get(String pathAndQuery, String authorization) {
+    public HttpResponse<String> get(String pathAndQuery, String authorization) {
         return send("GET", pathAndQuery, authorization);
     }
 
-    HttpResponse<String> send(String method, String pathAndQuery) {
+    public HttpResponse<String> send(String method, String pathAndQuery) {
         return send(method, pathAndQuery, null);
     }
 
     /** A GET on the management port: health and metrics. */
-    HttpResponse<String> management(String path) {
+    public HttpResponse<String> management(String path) {
         return send(api.managementPort(), "GET", path, null);
     }
 
@@ -177,7 +179,7 @@ final class ViewApiFixture implements AutoCloseable {
         }
     }
 
-    static JsonNode json(HttpResponse<String> response) {
+    public static JsonNode json(HttpResponse<String> response) {
         try {
             return Json.MAPPER.readTree(response.body());
         } catch (IOException e) {
@@ -185,7 +187,7 @@ final class ViewApiFixture implements AutoCloseable {
         }
     }
 
-    static String contentType(HttpResponse<String> response) {
+    public static String contentType(HttpResponse<String> response) {
         return response.headers().firstValue("Content-Type").orElse("");
     }
 
@@ -194,5 +196,14 @@ final class ViewApiFixture implements AutoCloseable {
         api.close();
         if (writerRedis != null) writerRedis.close();
         http.close();
+    }
+
+    /** The sample of the Prometheus scrape whose labels contain {@code label}, 0 when absent. */
+    public static double metric(ViewApiFixture view, String name, String label) {
+        Matcher sample = Pattern.compile("(?m)^" + name + "\\{([^}]*)} (\\S+)$").matcher(view.management("/metrics").body());
+        while (sample.find()) {
+            if (sample.group(1).contains(label)) return Double.parseDouble(sample.group(2));
+        }
+        return 0;
     }
 }

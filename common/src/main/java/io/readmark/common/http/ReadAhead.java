@@ -8,16 +8,13 @@ import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Keeps a connection's socket armed for reading while its request is answered. With auto-read off, Netty takes the
- * read interest off the socket after each read that no {@code read()} is pending for, and the next {@code read()}
- * puts it back: two {@code epoll_ctl} calls per request on a kept-alive connection. So while a request is answered
- * this stage asks for one read itself, and holds what it brings, unseen by every later stage, until one of them asks
- * for more: for them the bytes arrive no earlier than they would have been read, so the order of answers, the
- * request clock of a next request and every limit behave as without it. It holds at most one read, copied to its
- * size (up to one receive buffer, 64 KiB). An end of input read ahead (a client that half-closed after its request)
- * is held the same way: the answer still goes out, and the connection is closed when the next read is asked for, as
- * Netty would have closed it. A reset read ahead closes the connection at once: that client is gone. First in the
- * pipeline; only touched on the connection's event loop.
+ * Keeps a connection's socket armed for reading while its request is answered: with auto-read off, Netty takes the
+ * read interest off the socket after each read no {@code read()} is pending for and puts it back at the next, two
+ * {@code epoll_ctl} calls per request. So this stage asks for one read itself and holds what it brings, unseen by
+ * every later stage, until one of them asks for more: for them the order of answers, the request clock of a next
+ * request and every limit behave as without it. It holds at most one read, copied to its size (up to one receive
+ * buffer, 64 KiB); an end of input read ahead is held the same way, a reset closes the connection at once. First in
+ * the pipeline; only touched on the connection's event loop.
  */
 final class ReadAhead extends ChannelDuplexHandler {
 

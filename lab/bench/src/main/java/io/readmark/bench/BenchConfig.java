@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Sizes and durations of one benchmark run. {@code BENCH_QUICK=true} ({@code --quick}) picks sizes that finish in
- * about nine minutes on two cores, the default the full run (over twenty); every value has its own
- * {@code BENCH_*} setting, so a smoke test or a bigger machine can change one without touching the others.
+ * Sizes and durations of one benchmark run. {@code BENCH_QUICK=true} ({@code --quick}) picks smaller sizes for a
+ * shorter run, the default the full run; every value has its own {@code BENCH_*} setting, so a smoke test or a
+ * bigger machine can change one without touching the others.
  *
  * @param users              platform users (ids 1..users); every one follows some authors
  * @param authors            authors (ids 1..authors, also users); follower counts follow a power law
@@ -21,8 +21,8 @@ import java.util.Optional;
  * @param writeRepetitions   interleaved repetitions of the write measurements (ceiling, naive and pipeline); each ratio
  *                           is taken within a repetition, and reported as median and range
  * @param latencyRounds      rounds of the latency phase, each an idle window then a big-V window; more than the writes
- *                           get, because a p99 of a few hundred probes is the noisiest figure and its ratio sits near
- *                           its target: the range of five covers the median 15 times in 16, of three 3 times in 4
+ *                           get, because a p99 of a few hundred probes is the noisiest figure: the range of five
+ *                           covers the median 15 times in 16, of three 3 times in 4
  * @param naiveDuration      how long the naive baseline runs (it is far too slow to finish the workload)
  * @param normalFollowers    follower count of the "normal" authors whose posts the latency phase times
  * @param probeAuthors       how many such authors the probes rotate through

@@ -3,11 +3,11 @@ package io.readmark.bench;
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisURI;
 import io.readmark.infra.RespCommand;
-import io.readmark.store.MergedMember;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadScript;
+import io.readmark.store.unread.MergedMember;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadScript;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -67,7 +67,7 @@ final class CeilingPhase implements AutoCloseable {
         // The script cache serves every database.
         for (UnreadScript script : List.of(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY)) redis.shared().sync().scriptLoad(script.body());
         Path file = Files.createTempFile("readmark-ceiling-", ".resp");
-        file.toFile().deleteOnExit(); // hundreds of MB: not left behind by an interrupted run
+        file.toFile().deleteOnExit(); // a large file: not left behind by an interrupted run
         try {
             long started = System.nanoTime();
             long commands = writeCommands(file, workload);

@@ -38,8 +38,7 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
     /**
      * The JIT's compilation time, as a share of a measurement's, above which this JVM is still warming up: its compiler
      * threads then take CPU from the measured code on the same cores. It is wall-clock time summed over the compiler
-     * threads (a descheduled compile counts too). On this project's 2-core machine it was 10–30 % over the first read
-     * measurements after a single warm-up round, and 0–9 % in those kept after the warm-up rounds.
+     * threads (a descheduled compile counts too).
      */
     static final double COMPILING_SHARE = 0.10;
 

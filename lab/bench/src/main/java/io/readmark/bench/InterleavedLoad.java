@@ -16,17 +16,13 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
- * Several read variants measured in turn, repetition after repetition (A B C, A B C, …) after unmeasured warm-up
- * rounds, each with the same {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then lowers one
- * repetition of every variant instead of all of one variant, and variants are compared within a repetition. Within a
- * repetition the variants also take turns slice by slice ({@link BenchConfig#readSlices()}: A B C A B C …, each
- * measurement the sum of its slices), so that a slow stretch of a few seconds is spread over several variants instead
- * of falling on one. Warm-up rounds go on until the JIT is done compiling ({@link CpuUsage#compiling()}), at most
- * {@value #MAX_WARMUP_ROUNDS}: while it compiles, its threads take CPU from the measured code on the same cores. Every
- * measurement records the CPU beside it and, with {@code BENCH_JFR}, its own recording
- * {@code <prefix>-<variant>-<repetition>[-again<n>][-<slice>].jfr}. A {@linkplain #disturbance(Map) disturbed}
- * repetition is run again, up to as many extra times as there are repetitions. The results count the warm-up rounds,
- * the repetitions run again, and the disturbed ones kept because the extra runs were used up.
+ * Several read variants measured in turn, repetition after repetition (A B C, A B C, …), and within a repetition slice
+ * by slice ({@link BenchConfig#readSlices()}, each measurement the sum of its slices), all with the same
+ * {@link ConcurrentLoad}: on a shared, noisy machine a slow stretch then falls on several variants instead of all of
+ * one, and variants are compared within a repetition. Unmeasured warm-up rounds go on until the JIT is done compiling
+ * ({@link CpuUsage#compiling()}), at most {@value #MAX_WARMUP_ROUNDS}. A {@linkplain #disturbance(Map) disturbed}
+ * repetition is run again, at most as many extra times as there are repetitions. With {@code BENCH_JFR} every
+ * measurement has its own recording {@code <prefix>-<variant>-<repetition>[-again<n>][-<slice>].jfr}.
  */
 final class InterleavedLoad {
 
@@ -155,8 +151,8 @@ final class InterleavedLoad {
 
     /**
      * What disturbed a repetition, or null: processes outside the bench during one pass of its slices (every variant's
-     * slice of that number, about as long as a whole measurement before slicing), or, over a variant's measurement,
-     * other processes or the JIT (see {@link CpuUsage#disturbance()}).
+     * slice of that number), or, over a variant's measurement, other processes or the JIT (see
+     * {@link CpuUsage#disturbance()}).
      */
     static String disturbance(Map<String, List<Measurement>> sliced) {
         int slices = sliced.values().iterator().next().size();

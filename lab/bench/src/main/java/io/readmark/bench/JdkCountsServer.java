@@ -2,7 +2,7 @@ package io.readmark.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.readmark.store.UnreadReader;
+import io.readmark.store.unread.UnreadReader;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -10,8 +10,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The counts read on the JDK's {@code com.sun.net.httpserver}, as the view API served it before Netty: every request
- * on a virtual thread of its own, which blocks on a synchronous HGETALL. For {@link ServerComparisonPhase} only.
+ * The counts read on the JDK's {@code com.sun.net.httpserver}: every request on a virtual thread of its own, which
+ * blocks on a synchronous HGETALL. For {@link ServerComparisonPhase} only.
  */
 final class JdkCountsServer implements ServerCandidates.CountsServer {
 

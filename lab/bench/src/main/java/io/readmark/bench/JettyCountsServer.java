@@ -1,6 +1,6 @@
 package io.readmark.bench;
 
-import io.readmark.store.UnreadReader;
+import io.readmark.store.unread.UnreadReader;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.server.Handler;

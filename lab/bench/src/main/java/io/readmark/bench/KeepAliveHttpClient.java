@@ -10,7 +10,8 @@ import java.util.Arrays;
 
 /**
  * A minimal HTTP/1.1 GET client on one kept-alive socket. The load generator shares two cores with the server it
- * measures, so it must cost as little CPU per request as possible; the JDK's HttpClient costs several times this.
+ * measures, so it must cost as little CPU per request as possible; the JDK's HttpClient hands every exchange between
+ * threads of its own.
  * Understands exactly what the servers measured send: a status line, headers and a Content-Length body. It parses
  * from its own buffer (a BufferedInputStream takes a lock per byte read) and sends each request in one write.
  */

@@ -1,8 +1,8 @@
 package io.readmark.bench;
 
 import io.readmark.client.EventPublisher;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.utils.Utils;
 
@@ -78,7 +78,7 @@ final class LatencyPhase {
             for (long follower = 1; follower <= audience; follower++) sink.follow(BIGV_AUTHOR, follower);
         }, err);
         // One unmeasured round first: right after loading the audience the stores are still settling (compactions,
-        // changelog flushes) and the worker's code is cold, which made the first measured round an outlier.
+        // changelog flushes) and the worker's code is cold.
         idle(config, probes, err);
         bigvWindow(config, "warm-up", 0, 0, 1, probePublisher, probes, redis, stats, keys, groups, err);
         long published = 1, deleted = 0;
@@ -113,8 +113,8 @@ final class LatencyPhase {
     /**
      * The probe authors' followers read everything of those authors so far (one author-read-all per pair, the write
      * phases' posts included), and this waits until the pipeline has applied it, so that every round starts from one
-     * state. A probe author posts several times a second: left unread, its followers' sets grew round by round up to
-     * the cap of unread per author, and Redis spent more on each round's probes than on the round before.
+     * state. A probe author posts several times a second: left unread, its followers' sets would grow round by round up
+     * to the cap of unread per author, and Redis would spend more on each round's probes than on the round before.
      */
     private static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
                                        RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws Exception {
@@ -203,7 +203,7 @@ final class LatencyPhase {
                     return windowEnd[0] == 0;
                 });
             }
-            // The highest follower is the last one reached only if the fan-out goes in follower order, as it does today;
+            // The highest follower is the last one reached only if the fan-out goes in follower order, as it does;
             // the count decides, and a fan-out that finishes elsewhere later extends the window to when it did.
             visible = stats.visibleDeliveriesOf(keys, BIGV_AUTHOR, 1, audience);
             while (visible < expected) {

@@ -1,11 +1,11 @@
 package io.readmark.bench;
 
 import io.readmark.infra.EmbeddedRedis;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadScript;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadScript;
+import io.readmark.store.unread.UnreadWriter;
 
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.readmark.bench;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.readmark.store.RedisConnections;
+import io.readmark.store.redis.RedisConnections;
 
 import java.io.PrintStream;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.readmark.bench;
 
 import io.lettuce.core.ScriptOutputType;
 import io.readmark.infra.EmbeddedRedis;
-import io.readmark.store.NoticeKeys;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.notice.NoticeKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadWriter;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -21,13 +21,12 @@ import java.util.List;
  * repetition, each audience gets {@value #PER_REPETITION} publishes, each awaited on its own: the latency of one, the
  * bytes Redis received and sent for it (from {@code INFO stats}, less what the INFO calls themselves cost),
  * the keys added (none may appear for a member), and {@code MEMORY USAGE} per notice of the audiences' notice sets.
- * Once an audience holds its most live notices (100 by default), each publish also drops its oldest, as on a busy
- * audience.
+ * Once an audience holds its most live notices (100 by default), each publish also drops its oldest.
  */
 final class NoticePublishPhase {
 
     static final String BIG = "bench-big", SMALL = "bench-small";
-    /** A p99 then rests on the ten slowest publishes (of 40, as before, it was the slowest one alone). */
+    /** A p99 then rests on the ten slowest publishes, not on the slowest one alone. */
     private static final int PER_REPETITION = 1_000;
     private static final int SMALL_MEMBERS = 10;
     private static final int MEMBERS_PER_SCRIPT = 100_000;

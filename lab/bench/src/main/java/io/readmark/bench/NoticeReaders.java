@@ -2,9 +2,9 @@ package io.readmark.bench;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.readmark.store.NoticeKeys;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.notice.NoticeKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * variants compare exactly what notices cost a read. The state is written as the scripts leave it (the publish
  * phase measures the scripts themselves); nobody else joins those audiences, and everyone's audience stays empty.
  * Nobody reads a notice during the load either: the badge reads between changes, which a view API answers from the
- * read marks it kept; a read right after a change asks Redis for them, as every read did before they were kept.
+ * read marks it kept; only a read right after a change asks Redis for them.
  */
 final class NoticeReaders {
 

@@ -1,7 +1,7 @@
 package io.readmark.bench;
 
 import io.readmark.client.EventPublisher;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.unread.UnreadKeys;
 
 import java.io.PrintStream;
 import java.time.Duration;

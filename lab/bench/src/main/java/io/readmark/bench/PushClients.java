@@ -1,9 +1,9 @@
 package io.readmark.bench;
 
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadWriter;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadWriter;
 
 import java.net.URI;
 import java.net.http.HttpClient;

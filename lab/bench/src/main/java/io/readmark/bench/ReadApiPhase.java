@@ -1,9 +1,9 @@
 package io.readmark.bench;
 
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadCounts;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadReader;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadCounts;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadReader;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,8 +1,8 @@
 package io.readmark.bench;
 
 import io.lettuce.core.RedisFuture;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +102,7 @@ final class RedisStats implements AutoCloseable {
     /**
      * Commands so far that ran {@link #SLOW_COMMAND_MICROS} or longer inside Redis (wall clock), from the id of the
      * newest slow-log entry (ids count every entry ever logged, whatever the log kept). The bench's commands normally
-     * take far less (a script over 100 followers about 1.5 ms), and the clients queued behind one wait up to as long.
+     * take far less, and the clients queued behind a slow one wait up to as long.
      */
     long slowCommands() {
         List<Object> newest = connection.sync().slowlogGet(1);

@@ -1,16 +1,16 @@
 package io.readmark.bench;
 
 import io.readmark.processor.ProcessorConfig;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * How the product splits a post's followers into delivery scripts on a standalone Redis, so that the bench counts the
- * scripts it will see and the ceiling sends the same ones: groups of {@value UnreadWrites#MAX_USERS_PER_CALL} on the
+ * scripts it will see and the ceiling sends the same ones: groups of {@value UnreadChanges#MAX_USERS_PER_CALL} on the
  * inline path; on the big-V path (an author with at least {@code bigvThreshold} followers) chunks of
- * {@code chunkSize}, bursts of {@code burst} within a chunk, and at most {@value UnreadWrites#MAX_USERS_PER_CALL}
+ * {@code chunkSize}, bursts of {@code burst} within a chunk, and at most {@value UnreadChanges#MAX_USERS_PER_CALL}
  * followers a script within a burst.
  */
 record ScriptGroups(long bigvThreshold, int chunkSize, int burst) {
@@ -50,8 +50,8 @@ record ScriptGroups(long bigvThreshold, int chunkSize, int burst) {
     }
 
     private static void split(int from, int to, List<Group> groups) {
-        for (int start = from; start < to; start += UnreadWrites.MAX_USERS_PER_CALL) {
-            groups.add(new Group(start, Math.min(to, start + UnreadWrites.MAX_USERS_PER_CALL)));
+        for (int start = from; start < to; start += UnreadChanges.MAX_USERS_PER_CALL) {
+            groups.add(new Group(start, Math.min(to, start + UnreadChanges.MAX_USERS_PER_CALL)));
         }
     }
 }

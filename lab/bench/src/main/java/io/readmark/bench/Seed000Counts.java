@@ -53,7 +53,7 @@ final class Seed000Counts implements AutoCloseable {
         try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE, uri(database))) {
             RedisCommands<byte[], byte[]> sync = connection.sync();
             for (int msgId = 1; msgId <= notices; msgId++) {
-                // Built here and SET whole: a SETBIT per (notice, user) would take minutes for nothing.
+                // Built here and SET whole: a SETBIT per (notice, user) would cost a round trip per bit.
                 byte[] bitmap = new byte[users / 8 + 1];
                 for (int user = 1; user <= users; user++) {
                     if (random.nextBoolean()) bitmap[user >>> 3] |= (byte) (0x80 >>> (user & 7)); // bit 0 is the MSB, as SETBIT

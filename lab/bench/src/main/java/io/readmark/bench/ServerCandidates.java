@@ -6,8 +6,8 @@ import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.schemas.Json;
-import io.readmark.store.UnreadCounts;
-import io.readmark.store.UnreadReader;
+import io.readmark.store.unread.UnreadCounts;
+import io.readmark.store.unread.UnreadReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

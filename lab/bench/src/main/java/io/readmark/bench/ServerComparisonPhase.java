@@ -1,8 +1,8 @@
 package io.readmark.bench;
 
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadReader;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadReader;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The same counts read served by each of {@link ServerCandidates} — Netty through our JsonHttpServer (production),
- * the JDK's HttpServer (what the view API had), Jetty 12 — under the same load generator as the counts API,
+ * the JDK's HttpServer, Jetty 12 — under the same load generator as the counts API,
  * interleaved. All read through one {@link UnreadReader} on the benchmark's shared Lettuce connection, the one the
  * raw HGETALL baseline uses, so the servers differ in nothing but the library and its threading.
  */

@@ -2,8 +2,8 @@ package io.readmark.bench;
 
 import io.lettuce.core.RedisFuture;
 import io.readmark.client.EventPublisher;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;

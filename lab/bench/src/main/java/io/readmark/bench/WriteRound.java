@@ -5,10 +5,9 @@ import java.util.Locale;
 /**
  * One repetition of the write phases: the ceiling, the naive baseline and the pipeline. The ceiling and the pipeline
  * have Redis run the same scripts for the same deliveries, so Redis's script time per delivery should be about the
- * same in both; the pipeline's was 1.0–1.44 times the ceiling's in the repetitions kept on this project's 2-core
- * machine (presumably its JVM, busy on the other core, slows Redis a little). Where it was 0.81 or 1.59–1.73 times,
- * the pipeline / ceiling ratio followed it (1.20–1.23 and 0.57) rather than the pipeline: the machine ran at another
- * speed in one of the two phases. The band was chosen from those repetitions.
+ * same in both (a little more in the pipeline, whose JVM competes with Redis for the cores). Outside that band the
+ * machine ran at another speed in one of the two phases, and the pipeline / ceiling ratio follows the machine rather
+ * than the pipeline.
  */
 record WriteRound(CeilingPhase.Result ceiling, NaivePhase.Result naive, PipelinePhase.Result pipeline) {
 

@@ -2,7 +2,7 @@ package io.readmark.bench;
 
 import io.lettuce.core.ScriptOutputType;
 import io.readmark.infra.EmbeddedRedis;
-import io.readmark.store.RedisConnections;
+import io.readmark.store.redis.RedisConnections;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -161,7 +161,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("share.coordinator.state.topic.min.isr", "1");
         p.put("default.replication.factor", "1");
         p.put("min.insync.replicas", "1");
-        // Fewer internal partitions: creating 50 offsets partitions on first group join costs seconds.
+        // Fewer internal partitions: the first group join would otherwise wait for the default 50 offsets partitions.
         p.put("offsets.topic.num.partitions", "1");
         p.put("transaction.state.log.num.partitions", "1");
         p.put("share.coordinator.state.topic.num.partitions", "1");

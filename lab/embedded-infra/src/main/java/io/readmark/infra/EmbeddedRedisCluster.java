@@ -201,7 +201,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                         + " cluster_state:ok with every node known within " + FORM_TIMEOUT + "; last views:" + seen);
             }
             // Polling: gossip has no completion signal, and a fresh master holds back cluster_state:ok for
-            // 2 s after it started (CLUSTER_WRITABLE_DELAY), which is most of the startup time.
+            // 2 s after it started (CLUSTER_WRITABLE_DELAY).
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {

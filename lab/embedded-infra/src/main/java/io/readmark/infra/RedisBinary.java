@@ -46,7 +46,7 @@ final class RedisBinary {
 
     /** The binary shipped inside embedded-redis for this OS/arch (Redis 6.2 on linux-amd64). */
     static synchronized Path bundled() {
-        // Extracted lazily (~10 MB copy) and only once per JVM; a failure is not cached, so a later call retries.
+        // Extracted lazily (a large copy) and only once per JVM; a failure is not cached, so a later call retries.
         if (bundled == null) {
             try {
                 File file = ExecutableProvider.newJarResourceProvider().get();

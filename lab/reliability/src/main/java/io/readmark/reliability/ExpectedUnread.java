@@ -1,7 +1,7 @@
 package io.readmark.reliability;
 
-import io.readmark.store.NoticeKeys;
-import io.readmark.store.NoticeLimits;
+import io.readmark.store.notice.NoticeKeys;
+import io.readmark.store.notice.NoticeLimits;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.readmark.reliability;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.processor.ProcessorConfig;
-import io.readmark.store.RedisConnections;
+import io.readmark.store.redis.RedisConnections;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package io.readmark.reliability;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.rebuild.Rebuild;
 import io.readmark.processor.rebuild.RebuildSummary;
-import io.readmark.store.ReconcileReport;
-import io.readmark.store.Reconciler;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.reconcile.ReconcileReport;
+import io.readmark.store.reconcile.Reconciler;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;

@@ -6,12 +6,12 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.readmark.store.BroadcastUnread;
-import io.readmark.store.LiveNoticeSource;
-import io.readmark.store.NoticeKeys;
-import io.readmark.store.NoticeReader;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.notice.BroadcastUnread;
+import io.readmark.store.notice.LiveNoticeSource;
+import io.readmark.store.notice.NoticeKeys;
+import io.readmark.store.notice.NoticeReader;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -32,19 +32,10 @@ import java.util.stream.LongStream;
 /**
  * A seeded random mix of every event type, produced straight to Kafka and applied to an {@link ExpectedUnread} in
  * the same order. It produces only what the pipeline resolves to one exact state whatever the processing order,
- * crashes and replays in between:
- * <ul>
- *   <li>Every event gets a strictly increasing time, its instant and its record timestamp.</li>
- *   <li>Follows, unfollows and posts go out without waiting for each other: a follow gets exactly the posts published
- *       after it, whether Kafka Streams processes it before or after them (the follower graph keeps each follow's
- *       time, and a follow gets the recent posts it was overtaken by), and an unfollow drops what came before it.
- *       Big-V authors too, also while their fan-out walks the follower range.</li>
- *   <li>Duplicates: a publish, read, read-all or delete is sent again at any later point; a follow or unfollow only
- *       right after the original (replayed after an unfollow, a stale follow would be a new follow).</li>
- * </ul>
- * Reads are of blogs the user has unread, or of any blog; read-alls (of one author or of all) are up to now or up to
- * an earlier post, and so is a user seeing the inbox. Targeted notices go to a few users each; notice reads are of
- * one the user has unread or of any, and a notices-all-read is up to now or an earlier sending.
+ * crashes and replays in between: every event gets a strictly increasing time (its instant and its record
+ * timestamp); follows, unfollows and posts, big-V ones included, go out without waiting for each other, as the
+ * follower graph keeps each follow's time; a publish, read, read-all or delete may be sent again at any later point,
+ * a follow or unfollow only right after the original (replayed after an unfollow, a stale follow would be a new one).
  */
 public final class Workload {
 

@@ -2,7 +2,7 @@ package io.readmark.reliability;
 
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.processor.rebuild.Rebuild;
-import io.readmark.store.RedisConnections;
+import io.readmark.store.redis.RedisConnections;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Redis lost everything, and a first rebuild stops partway, leaving the writes of the events it had processed in its
  * own order; the rebuild after it processes every event in another order and must still bring back exactly the state
- * the model has. A post the first delivered to a follower before the delete reached them, whose delete the second
- * processed before that follow (the events of one author sit on several partitions), used to stay unread.
+ * the model has, also for a post the first delivered to a follower before the delete reached them, whose delete the
+ * second processed before that follow (the events of one author sit on several partitions).
  */
 class InterruptedRebuildIT {
 

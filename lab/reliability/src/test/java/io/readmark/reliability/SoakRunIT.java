@@ -7,7 +7,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code readmark soak --prometheus true} in about three minutes: two processor processes on their own restartable
+ * {@code readmark soak --prometheus true} with a 125 s workload: two processor processes on their own restartable
  * Kafka and persistent Redis, the workload flowing, processor crashes, a Redis outage, bursts of bad records, a
  * broker SIGKILLed and started again, a processor crash during a Redis outage and a restart of the view API serving 25 open unread
  * streams one after another, a real Prometheus scraping the processors on the deployed alert rules; each fault's
@@ -19,9 +19,8 @@ class SoakRunIT {
 
     @Test
     void shouldSurviveEveryFaultWithTheStateExactAndRebuildItAfterRedisLostEverything() {
-        // Every first injection is due within 18 s (period + 25 %); one after another (a crash with its alert takes
-        // about 10 s, the others their length — the broker about 30 s killed and recovered, a crash during an outage
-        // about 20 s — plus the alert's 10 s window) they all begin within the 125 s.
+        // Every first injection is due within 18 s (period + 25 %); one after another, each with its recovery and the
+        // alert's 10 s window, they all begin within the 125 s.
         SoakConfig config = new SoakConfig(Duration.ofSeconds(125), Scenario.SEED, 2, Scenario.EVENTS_PER_SECOND,
                 Duration.ofSeconds(12), Duration.ofSeconds(13), Duration.ofSeconds(5), Duration.ofSeconds(8), 150,
                 Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ofSeconds(14), Duration.ofSeconds(9), Scenario.PARTITIONS, true);

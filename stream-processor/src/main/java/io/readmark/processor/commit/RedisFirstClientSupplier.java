@@ -23,10 +23,10 @@ import java.util.Map;
  */
 public final class RedisFirstClientSupplier implements KafkaClientSupplier {
 
-    private final ThreadWriters writers;
+    private final WriterPerThread writers;
     private final ThreadCommits commits;
 
-    public RedisFirstClientSupplier(ThreadWriters writers, ThreadCommits commits) {
+    public RedisFirstClientSupplier(WriterPerThread writers, ThreadCommits commits) {
         this.writers = writers;
         this.commits = commits;
     }
@@ -63,10 +63,10 @@ public final class RedisFirstClientSupplier implements KafkaClientSupplier {
     /** A stream thread's producer: its flush is behind Redis. */
     static final class RedisFirstProducer extends KafkaProducer<byte[], byte[]> {
 
-        private final ThreadWriters writers;
+        private final WriterPerThread writers;
         private final ThreadCommits commits;
 
-        RedisFirstProducer(Map<String, Object> config, ThreadWriters writers, ThreadCommits commits) {
+        RedisFirstProducer(Map<String, Object> config, WriterPerThread writers, ThreadCommits commits) {
             super(config, new ByteArraySerializer(), new ByteArraySerializer());
             this.writers = writers;
             this.commits = commits;

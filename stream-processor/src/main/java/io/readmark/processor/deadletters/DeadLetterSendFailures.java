@@ -16,7 +16,7 @@ import java.util.Map;
  * Keeps a stream thread alive when the dead-letter topic refuses a copy for good (a topic configured with a
  * {@code max.message.bytes} below the copy's size, say): failing would replace the thread, re-read the same record and
  * meet the same refusal forever. The lost copy is logged with its source coordinates, where the original still is.
- * Every other failed send fails the thread as before: fan-out chunks and changelogs must never be skipped.
+ * Every other failed send fails the thread, as by default: fan-out chunks and changelogs must never be skipped.
  */
 public final class DeadLetterSendFailures implements ProductionExceptionHandler {
 

@@ -1,29 +1,32 @@
 package io.readmark.processor.deadletters;
 
-import io.readmark.processor.ProcessorMeters;
-import io.readmark.processor.UnreadTopology;
 import io.readmark.schemas.InvalidEventException;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.function.BiConsumer;
+
 /**
  * One processor's way to the dead-letter topic: forwards a rejected record's {@link DeadLetterCopy} to the processor's
- * own sink, logs it and counts it.
+ * own sink, logs it and counts it. It knows nothing of the topology it serves: the count goes to whoever keeps the
+ * metrics.
  */
 public final class DeadLetters implements RejectedRecords {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
 
     private final String sink;
-    private final ProcessorMeters meters;
+    private final BiConsumer<String, String> deadLettered;
 
-    DeadLetters(String processorName, ProcessorMeters meters) {
+    DeadLetters(String processorName, BiConsumer<String, String> deadLettered) {
         this.sink = sinkFor(processorName);
-        this.meters = meters;
+        this.deadLettered = deadLettered;
     }
 
     /** Each processor has its own sink node: one shared sink would merge unrelated sub-topologies into one. */
@@ -31,17 +34,21 @@ public final class DeadLetters implements RejectedRecords {
         return processorName + "-dead-letters";
     }
 
-    /** Every branch dead-letters to {@code topic} through a sink of its own: what the live applications do. */
-    public static RejectedRecords.Route route(String topic, ProcessorMeters meters) {
+    /**
+     * Every branch dead-letters to {@code topic} through a sink of its own: what the live applications do.
+     *
+     * @param deadLettered told the source topic and the category's label of every record dead-lettered
+     */
+    public static RejectedRecords.Route route(String topic, BiConsumer<String, String> deadLettered) {
         return new RejectedRecords.Route() {
             @Override
             public RejectedRecords forBranch(String branch) {
-                return new DeadLetters(branch, meters);
+                return new DeadLetters(branch, deadLettered);
             }
 
             @Override
             public void addSink(KStream<byte[], byte[]> branchOutput, String branch) {
-                branchOutput.to(topic, UnreadTopology.bytes(sinkFor(branch)));
+                branchOutput.to(topic, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(sinkFor(branch)));
             }
         };
     }
@@ -55,6 +62,6 @@ public final class DeadLetters implements RejectedRecords {
                 .addKeyValue("offset", source.offset()).addKeyValue("reason", category.label())
                 .log("dead-lettering: {}", DeadLetterCopy.shortened(reason.getMessage()));
         context.forward(DeadLetterCopy.of(rejected, source, category, reason.field(), reason.getMessage()), sink);
-        meters.deadLettered(source.topic(), category.label());
+        deadLettered.accept(source.topic(), category.label());
     }
 }

@@ -1,11 +1,11 @@
 package io.readmark.processor.fanout;
 
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -17,16 +17,14 @@ import java.util.List;
  * The big-V worker: applies one chunk of a fan-out (deliver to, or remove from, each follower in it; or a targeted
  * notice to each recipient in it) at the worker's rate limit, {@code burst} writes at a time: after sending a burst it
  * waits until every earlier burst is answered, so at most two bursts wait in Redis and Redis runs one while the next
- * is encoded. Redis runs one script at a time, in the order they arrived, and every normal author's write and read
- * waits behind those queued: a whole chunk sent at once queued 2,000 scripts (about 35 ms of Redis); two bursts of
- * 100 followers still kept each command waiting 2-4 ms and doubled normal authors' p99 during a fan-out; bursts of 20
- * (the default) keep it to about one millisecond. A burst of deliveries or removals goes out as few scripts as the
- * writer can make of it ({@link UnreadWrites#deliverToEach}, {@link UnreadWrites#deleteForEach}).
+ * is encoded. Redis runs one script at a time, so every normal author's write and read waits behind those queued:
+ * small bursts keep that wait short. A burst of deliveries or removals goes out as few scripts as the writer can make
+ * of it ({@link UnreadChanges#deliverToEach}, {@link UnreadChanges#deleteForEach}).
  * Offsets commit only after Redis acknowledged, so a killed worker resumes without loss.
  */
 final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], byte[]> {
 
-    private final ThreadWrites writers;
+    private final ThreadChanges writers;
     private final RateLimiter rateLimiter;
     private final int burst;
     private final FanoutProgress progress;
@@ -34,7 +32,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
     private ProcessorContext<byte[], byte[]> context;
     private Sensor applied;
 
-    FanoutChunkProcessor(ThreadWrites writers, RateLimiter rateLimiter, int burst, FanoutProgress progress, RejectedRecords badRecords) {
+    FanoutChunkProcessor(ThreadChanges writers, RateLimiter rateLimiter, int burst, FanoutProgress progress, RejectedRecords badRecords) {
         this.writers = writers;
         this.rateLimiter = rateLimiter;
         this.burst = burst;
@@ -57,7 +55,7 @@ final class FanoutChunkProcessor implements Processor<byte[], byte[], byte[], by
             badRecords.reject(context, record, e);
             return;
         }
-        UnreadWrites writer = writers.current();
+        UnreadChanges writer = writers.current();
         List<Long> followers = chunk.followerIds();
         for (int from = 0; from < followers.size(); from += burst) {
             int to = Math.min(followers.size(), from + burst);

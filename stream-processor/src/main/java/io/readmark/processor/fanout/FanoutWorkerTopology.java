@@ -2,7 +2,7 @@ package io.readmark.processor.fanout;
 
 import io.readmark.processor.ProcessorMeters;
 import io.readmark.processor.UnreadTopology;
-import io.readmark.processor.commit.ThreadWrites;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.DeadLetters;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -20,10 +20,10 @@ public final class FanoutWorkerTopology {
     }
 
     /** {@code burst}: how many writes the worker sends at a time; it waits until every earlier burst is answered. */
-    public static Topology build(Topics topics, ThreadWrites writers, RateLimiter rateLimiter, int burst, FanoutProgress progress,
+    public static Topology build(Topics topics, ThreadChanges writers, RateLimiter rateLimiter, int burst, FanoutProgress progress,
                                  ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
-        UnreadTopology.addBranch(builder, CHUNKS, topics.fanoutChunks().name(), DeadLetters.route(topics.deadLetters().name(), meters),
+        UnreadTopology.addBranch(builder, CHUNKS, topics.fanoutChunks().name(), DeadLetters.route(topics.deadLetters().name(), meters::deadLettered),
                 rejects -> new FanoutChunkProcessor(writers, rateLimiter, burst, progress, rejects));
         return builder.build();
     }

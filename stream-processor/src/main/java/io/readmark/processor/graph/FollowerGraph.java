@@ -18,19 +18,17 @@ import java.util.function.LongPredicate;
  * author's followers are one contiguous, ordered range; beside it each author's follower count and big-V flag.
  * Lives in the task of the author's partition, next to the author's blog events.
  *
- * <p>Each pair keeps when the follow happened (its event time), and a post reaches only followers who followed
- * before it was published. An unfollowed pair stays, marked with its time, so that follows and unfollows arriving out
- * of order or replayed resolve to the newest, and so that only a re-follow needs to tell Redis (see
- * {@code follow.lua}): a first follow writes nothing there. Processing order alone cannot promise that: after a crash the store is restored from its
- * changelog, which can be ahead of the committed input offsets, so a replayed publish would meet follows that came
- * after it; a duplicate publish sent later would too; and a big-V fan-out walks the follower range long after the
- * publish.
+ * <p>Each pair keeps its follow's event time, and a post reaches only followers who followed before it was
+ * published: processing order cannot promise that, as a publish replayed after a crash (the store restored from its
+ * changelog, ahead of the committed input) or sent again, or a big-V walk long after it, meets later follows. An
+ * unfollowed pair stays, marked with its time, so that follows and unfollows out of order or replayed resolve to the
+ * newest, and only a re-follow tells Redis (see {@code follow.lua}); a first follow writes nothing there.
  */
 public final class FollowerGraph {
 
     public static final String STORE_NAME = "followers";
     public static final String COUNTS_STORE_NAME = "follower-counts";
-    /** Pairs stored before follow times were kept have an empty value: followed before any post. */
+    /** A pair stored with an empty value (no follow time) followed before any post. */
     private static final long FOLLOWED_BEFORE_EVERYTHING = Long.MIN_VALUE;
     /**
      * A value of one of these bytes and the time: followed again after an unfollow, or unfollowed. A following pair's

@@ -8,12 +8,12 @@ import io.readmark.processor.StreamProcessor;
 import io.readmark.processor.StreamsApp;
 import io.readmark.processor.UnreadTopology;
 import io.readmark.processor.commit.ThreadCommits;
-import io.readmark.processor.commit.ThreadWriters;
+import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.processor.deadletters.SkippedRecords;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -41,23 +41,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Repopulates Redis from Kafka: replays every retained event through the processor's own topology, run as temporary
- * Kafka Streams applications with fresh application ids (so fresh offsets from the earliest record and fresh state),
- * and stops once their committed offsets — committed only after Redis acknowledged — reach the end offsets captured
- * at the start (and, for the author path, those of its internal topic once the inputs are in). Then it removes the
- * applications' consumer groups, internal topics and local state, and, at its start and end, what earlier rebuilds
- * killed before their clean-up left ({@link RebuildLeftovers}).
- * <p>
- * Three passes, one after the other: first follow and blog events (the follower graph, every publish and delete
- * fanned out to those who followed before it, in whatever order the re-partitioning brings follows and posts, as
- * the live processor does), then notice events (broadcasts, memberships, targeted notices), then read events. Reads
- * after deliveries is the order of a live system that keeps up; replayed the other way round, a heavy reader's reads
- * would run far ahead of the deliveries, their marks would be trimmed to {@code READMARK_MAX_READ_MARKS_PER_USER} (or
- * the notice read marks to their bound) and the older read posts or notices would come back unread.
- * <p>
- * Big-V authors and mass notice sends are fanned out inline (the thresholds are out of reach), so nothing reaches the live fan-out topic and
- * worker; tombstones of deleted blogs are kept for the whole run; bad records are counted and skipped, not
- * dead-lettered again. Safe while the live processor runs: both write with the same idempotent scripts.
+ * Repopulates Redis from Kafka: replays every retained event through the processor's own topology, as temporary Kafka
+ * Streams applications with fresh ids, until their committed offsets (committed only after Redis acknowledged) reach
+ * the end offsets captured at the start; then removes those applications and what earlier killed rebuilds left
+ * ({@link RebuildLeftovers}). Three passes in turn: follow and blog events, notice events, then read events, as reads
+ * replayed ahead of the deliveries would have their marks trimmed ({@code READMARK_MAX_READ_MARKS_PER_USER}, the
+ * notice read marks' bound) and bring read posts or notices back. Big-V authors and mass notice sends are fanned out
+ * inline, tombstones are kept for the whole run, and bad records are counted and skipped, not dead-lettered again.
+ * Safe while the live processor runs: both write with the same idempotent scripts.
  */
 public final class Rebuild {
 
@@ -143,7 +134,7 @@ public final class Rebuild {
                 ProcessorMeters meters = new ProcessorMeters(registry);
                 UnreadKeys keys = new UnreadKeys(config.redisPrefix());
                 if (authors.total() > 0) {
-                    ThreadWriters writers = writers(redis, keys);
+                    WriterPerThread writers = writers(redis, keys);
                     ThreadCommits commits = new ThreadCommits();
                     Topology topology = UnreadTopology.authorEvents(config.topics(), config.authorPartitions(), writers, commits,
                             inlineFanout(), meters, skipped);
@@ -152,14 +143,14 @@ public final class Rebuild {
                             AUTHOR_PASS, listener);
                 }
                 if (notices.total() > 0) {
-                    ThreadWriters writers = writers(redis, keys);
+                    WriterPerThread writers = writers(redis, keys);
                     Topology topology = UnreadTopology.noticeEvents(config.topics(), writers, inlineFanout(), skipped);
                     runPass(admin, new StreamsApp("rebuild of " + NOTICE_PASS, topology, properties(noticesApplicationId), writers,
                             new ThreadCommits(), registry), noticesApplicationId, notices, List.of(), authors.total(), total,
                             NOTICE_PASS, listener);
                 }
                 if (reads.total() > 0) {
-                    ThreadWriters writers = writers(redis, keys);
+                    WriterPerThread writers = writers(redis, keys);
                     Topology topology = UnreadTopology.readEvents(config.topics(), writers, skipped);
                     runPass(admin, new StreamsApp("rebuild of " + READ_PASS, topology, properties(readsApplicationId), writers,
                             new ThreadCommits(), registry), readsApplicationId, reads, List.of(), authors.total() + notices.total(),
@@ -212,8 +203,8 @@ public final class Rebuild {
         }
     }
 
-    private ThreadWriters writers(RedisConnections redis, UnreadKeys keys) {
-        return new ThreadWriters(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { });
+    private WriterPerThread writers(RedisConnections redis, UnreadKeys keys) {
+        return new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { });
     }
 
     /**

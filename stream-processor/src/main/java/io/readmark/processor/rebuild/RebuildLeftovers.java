@@ -27,16 +27,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * What earlier rebuilds of this application left behind when they were killed before their clean-up (SIGKILL, a lost
- * host): their consumer groups, internal topics and local state folders, all named {@code <application>-rebuild-<stamp>}
- * and something. A rebuild removes them at its start and again at its end, so no run needs a manual clean-up.
- *
- * <p>Only an earlier rebuild none of whose groups has a member is removed. One with members is running elsewhere, or
- * was killed less than a session timeout ago (its member is not known to be gone yet); it is left for a later run.
- * Topics and folders are listed before the groups: whatever a pass of a running rebuild created by then belongs to a
- * group that has a member by then. Two rebuilds at once can still meet between the passes of one (its groups empty
- * for a moment): the other then removes that pass's finished groups and topics, which it no longer needs. Sweeping is
- * housekeeping: a failure is logged and never fails the rebuild.
+ * What earlier rebuilds of this application left when they were killed before their clean-up (SIGKILL, a lost host):
+ * consumer groups, internal topics and local state folders, all named {@code <application>-rebuild-<stamp>} and
+ * something. A rebuild removes them at its start and end. Only a rebuild none of whose groups has a member is removed;
+ * one with members is running elsewhere or was killed less than a session timeout ago, and is left for a later run.
+ * Topics and folders are listed before the groups, so whatever a running rebuild created by then belongs to a group
+ * with a member (between two passes of one, another may remove the finished pass, which it no longer needs).
+ * Housekeeping: a failure is logged and never fails the rebuild.
  */
 final class RebuildLeftovers {
 

@@ -7,12 +7,12 @@ import io.lettuce.core.protocol.CommandType;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.TestInfrastructure;
-import io.readmark.store.RedisConnections;
-import io.readmark.store.UnreadKeys;
-import io.readmark.store.UnreadLimits;
-import io.readmark.store.UnreadReader;
-import io.readmark.store.UnreadWriter;
-import io.readmark.store.UnreadWrites;
+import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadReader;
+import io.readmark.store.unread.UnreadWriter;
+import io.readmark.store.unread.UnreadChanges;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -64,7 +64,7 @@ class RedisBeforeOffsetsIT {
     private static final int RECORDS_PER_PARTITION = 200;
     private static final long T0 = 1_767_225_600_000L;
     /** One record per partition: user = partition, blog = offset. */
-    private static final BiConsumer<UnreadWrites, RecordMetadata> DELIVER_ONE =
+    private static final BiConsumer<UnreadChanges, RecordMetadata> DELIVER_ONE =
             (writes, source) -> writes.deliver(user(source.partition()), AUTHOR, source.offset() + 1, T0 + source.offset());
 
     private final String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
@@ -77,7 +77,7 @@ class RedisBeforeOffsetsIT {
     private Path stateDirs;
     private EmbeddedRedis redisServer;
     private RedisConnections redis;
-    private ThreadWriters writers;
+    private WriterPerThread writers;
     private Admin admin;
 
     @BeforeEach
@@ -86,7 +86,7 @@ class RedisBeforeOffsetsIT {
         redisServer = EmbeddedRedis.start(0);
         // Longer than Redis is held back, so held writes wait instead of timing out and being retried.
         redis = RedisConnections.connect(redisServer.url(), Duration.ofSeconds(30), false);
-        writers = new ThreadWriters(redis, keys, new UnreadLimits(5_000, 100), 100_000, applied -> { });
+        writers = new WriterPerThread(redis, keys, new UnreadLimits(5_000, 100), 100_000, applied -> { });
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka));
     }
 
@@ -193,7 +193,7 @@ class RedisBeforeOffsetsIT {
         return startApp(commitIntervalMs, awaitRunning, DELIVER_ONE);
     }
 
-    private KafkaStreams startApp(long commitIntervalMs, boolean awaitRunning, BiConsumer<UnreadWrites, RecordMetadata> write) {
+    private KafkaStreams startApp(long commitIntervalMs, boolean awaitRunning, BiConsumer<UnreadChanges, RecordMetadata> write) {
         Topology topology = new Topology();
         topology.addSource("events", new ByteArrayDeserializer(), new ByteArrayDeserializer(), topic);
         topology.addProcessor("to-redis", () -> new Processor<byte[], byte[], Void, Void>() {

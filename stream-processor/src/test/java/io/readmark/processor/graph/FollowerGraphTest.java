@@ -102,7 +102,7 @@ class FollowerGraphTest {
         assertThat(walked).isEmpty();
     }
 
-    /** Pairs stored before follow times were kept have an empty value. */
+    /** A pair stored with an empty value has no follow time. */
     @Test
     void shouldTakeAPairWithoutAFollowTimeAsFollowedBeforeEverything() {
         pairs.put(Bytes.wrap(ByteBuffer.allocate(2 * Long.BYTES).putLong(AUTHOR).putLong(100).array()), new byte[0]);

@@ -1,0 +1,140 @@
+package io.readmark.store.unread;
+
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.CommandOutput;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The reply to {@code HGETALL} of a user's counts hash, parsed as it is decoded: the counts read is the most frequent
+ * request, and decoding it into a map of strings first (a string per field and value, a hash map, then parsing) was
+ * a tenth of the view API's CPU per read. RESP2 (a flat array) and RESP3 (a map) both arrive as alternating field and
+ * value. A field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
+ * {@link Long#parseLong} would have.
+ */
+final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
+
+    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices");
+
+    /** The fields of one reply: total, seen and notices, then one count per author, in the hash's order. */
+    static final class Fields {
+        private long total, seen, notices;
+        private long[] authorIds = new long[0];
+        private long[] counts = new long[0];
+        private int authors;
+        private String malformed;
+
+        /**
+         * The counts of {@code userId}; counts.seen are the unread entries at or before the seen watermark
+         * (counters.lua), the others are unseen.
+         * @throws NumberFormatException when a field or value was not a decimal number
+         */
+        UnreadCounts counts(long userId) {
+            if (malformed != null) throw new NumberFormatException("counts hash of user " + userId + ": " + malformed);
+            return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices);
+        }
+    }
+
+    private enum Field { TOTAL, SEEN, NOTICES, AUTHOR }
+
+    private Field field;
+    private long authorId;
+
+    CountsHashOutput() {
+        super(StringCodec.UTF8, new Fields());
+    }
+
+    /** The reply's length, in fields and values alike (Lettuce passes a RESP3 map's entries doubled). */
+    @Override
+    public void multi(int count) {
+        reserve(count / 2);
+    }
+
+    private void reserve(int authors) {
+        if (authors > output.authorIds.length) {
+            output.authorIds = Arrays.copyOf(output.authorIds, authors);
+            output.counts = Arrays.copyOf(output.counts, authors);
+        }
+    }
+
+    @Override
+    public void set(ByteBuffer bytes) {
+        if (field == null) {
+            field = fieldOf(bytes);
+            return;
+        }
+        long value = parse(bytes);
+        switch (field) {
+            case TOTAL -> output.total = value;
+            case SEEN -> output.seen = value;
+            case NOTICES -> output.notices = value;
+            case AUTHOR -> {
+                if (output.authors == output.authorIds.length) reserve(2 * output.authors + 1);
+                output.authorIds[output.authors] = authorId;
+                output.counts[output.authors++] = value;
+            }
+        }
+        field = null;
+    }
+
+    private Field fieldOf(ByteBuffer bytes) {
+        if (bytes == null) {
+            malformed("a null field");
+            return Field.AUTHOR;
+        }
+        if (is(bytes, TOTAL)) return Field.TOTAL;
+        if (is(bytes, SEEN)) return Field.SEEN;
+        if (is(bytes, NOTICES)) return Field.NOTICES;
+        authorId = parse(bytes);
+        return Field.AUTHOR;
+    }
+
+    private static boolean is(ByteBuffer bytes, byte[] name) {
+        if (bytes.remaining() != name.length) return false;
+        for (int i = 0; i < name.length; i++) {
+            if (bytes.get(bytes.position() + i) != name[i]) return false;
+        }
+        return true;
+    }
+
+    /** Plain digits, the only form the scripts write, parsed in place; anything else as {@link Long#parseLong} does. */
+    private long parse(ByteBuffer bytes) {
+        if (bytes == null) {
+            malformed("a null value");
+            return 0;
+        }
+        int length = bytes.remaining();
+        if (length > 0 && length <= 18) {
+            long value = 0;
+            int at = bytes.position();
+            for (int i = 0; i < length; i++) {
+                int digit = bytes.get(at + i) - '0';
+                if (digit < 0 || digit > 9) return parseSlowly(bytes);
+                value = value * 10 + digit;
+            }
+            return value;
+        }
+        return parseSlowly(bytes);
+    }
+
+    private long parseSlowly(ByteBuffer bytes) {
+        String text = StandardCharsets.UTF_8.decode(bytes.duplicate()).toString();
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            malformed("\"" + (text.length() > 20 ? text.substring(0, 20) + "…" : text) + "\" is not a number");
+            return 0;
+        }
+    }
+
+    /** Keeps the first problem: the read fails once the reply is complete, the connection's decoding goes on. */
+    private void malformed(String what) {
+        if (output.malformed == null) output.malformed = what;
+    }
+
+    private static byte[] bytes(String ascii) {
+        return ascii.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,117 @@
+package io.readmark.store.unread;
+
+import io.readmark.store.redis.RedisConnections;
+
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScoredValue;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. */
+public final class UnreadReader {
+
+    private final RedisClusterCommands<String, String> redis;
+    private final RedisConnections.Connection connection;
+    private final UnreadKeys keys;
+
+    public UnreadReader(RedisConnections.Connection connection, UnreadKeys keys) {
+        this.connection = connection;
+        this.redis = connection.sync();
+        this.keys = keys;
+    }
+
+    /** Counts of a user; a user Redis has never heard of has zero unread. */
+    public UnreadCounts counts(long userId) {
+        return redis.dispatch(CommandType.HGETALL, new CountsHashOutput(), countsKey(userId)).counts(userId);
+    }
+
+    /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
+    public CompletionStage<UnreadCounts> countsAsync(long userId) {
+        return connection.async().dispatch(CommandType.HGETALL, new CountsHashOutput(), countsKey(userId))
+                .thenApply(fields -> fields.counts(userId));
+    }
+
+    private CommandArgs<String, String> countsKey(long userId) {
+        return new CommandArgs<>(StringCodec.UTF8).addKey(keys.counts(userId));
+    }
+
+    /**
+     * Newest-first page of a user's unread blogs by one author, continuing after {@code cursor} (null for the first).
+     * @throws InvalidCursorException when the cursor is malformed
+     */
+    public UnreadPage page(long userId, long authorId, int limit, String cursor) {
+        String key = keys.unread(userId, authorId);
+        PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
+        List<ScoredValue<String>> candidates;
+        if (after == null) {
+            candidates = redis.zrevrangebyscoreWithScores(key, Range.unbounded(), Limit.create(0, limit + 1));
+        } else {
+            // Entries sharing the cursor's score may sit before it; fetch enough to skip them.
+            long ties = redis.zcount(key, Range.create(after.score(), after.score()));
+            candidates = redis.zrevrangebyscoreWithScores(key,
+                    Range.from(Range.Boundary.unbounded(), Range.Boundary.including(after.score())),
+                    Limit.create(0, ties + limit + 1));
+        }
+        List<UnreadItem> items = new ArrayList<>(limit);
+        PageCursor last = null;
+        boolean more = false;
+        for (ScoredValue<String> entry : candidates) {
+            long score = (long) entry.getScore();
+            if (after != null && !after.precedes(score, entry.getValue())) continue;
+            if (items.size() == limit) {
+                more = true;
+                break;
+            }
+            items.add(new UnreadItem(Long.parseLong(entry.getValue()), authorId, Instant.ofEpochMilli(score)));
+            last = new PageCursor(score, entry.getValue());
+        }
+        return new UnreadPage(items, more ? last.encode() : null);
+    }
+
+    /**
+     * Newest-first page of a user's unread blogs across all authors ({@link UnreadItem#NEWEST_FIRST}), continuing
+     * after {@code cursor} (null for the first). One read-only script over the user's merged index
+     * ({@code merged_page.lua}): O(log² N + limit) Redis work for N unread entries, whatever the number of authors
+     * and of entries sharing a millisecond.
+     * @throws InvalidCursorException when the cursor is malformed
+     */
+    public UnreadPage mergedPage(long userId, int limit, String cursor) {
+        UnreadItem after = cursor == null ? null : MergedCursor.decode(cursor);
+        String[] mergedKey = {keys.merged(userId)};
+        String fetch = Integer.toString(limit + 1);
+        List<Object> rows = after == null
+                ? run(ReadScript.MERGED_PAGE, mergedKey, fetch)
+                : run(ReadScript.MERGED_PAGE, mergedKey, fetch, Long.toString(after.publishedAt().toEpochMilli()),
+                        MergedMember.hex(after.authorId(), after.blogId()));
+        List<UnreadItem> items = new ArrayList<>(Math.min(limit, rows.size() / 2));
+        for (int i = 0; i < rows.size() && items.size() < limit; i += 2) {
+            items.add(MergedMember.item((String) rows.get(i), (String) rows.get(i + 1)));
+        }
+        boolean more = rows.size() / 2 > limit;
+        return new UnreadPage(items, more ? MergedCursor.encode(items.getLast()) : null);
+    }
+
+    /** True when the blog is among the user's unread blogs by that author. */
+    public boolean isUnread(long userId, long authorId, long blogId) {
+        return redis.zscore(keys.unread(userId, authorId), Long.toString(blogId)) != null;
+    }
+
+    /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
+    private List<Object> run(ReadScript script, String[] scriptKeys, String... args) {
+        try {
+            return redis.evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.readmark.store.unread;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class UnreadKeysTest {
+
+    @Test
+    void shouldNameEveryKeyOfAUserWithItsHashTag() {
+        UnreadKeys keys = new UnreadKeys("rm");
+
+        assertThat(keys.unread(101, 7)).isEqualTo("rm:{u:101}:unread:7");
+        assertThat(keys.counts(101)).isEqualTo("rm:{u:101}:counts");
+        assertThat(keys.marks(101)).isEqualTo("rm:{u:101}:marks");
+        assertThat(keys.floors(101)).isEqualTo("rm:{u:101}:floors");
+        assertThatThrownBy(() -> new UnreadKeys("a{b")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldFindTheKeysItNamesAgainAndNoOthers() {
+        UnreadKeys keys = new UnreadKeys("rm");
+
+        assertThat(keys.countsPattern()).isEqualTo("rm:{u:*}:counts");
+        assertThat(keys.unreadPattern()).isEqualTo("rm:{u:*}:unread:*");
+        assertThat(new UnreadKeys("a*b?[c]\\d").countsPattern()).as("glob characters of a prefix match only themselves")
+                .isEqualTo("a\\*b\\?\\[c\\]\\\\d:{u:*}:counts");
+        assertThat(keys.userOfCounts(keys.counts(101))).isEqualTo(101);
+        assertThat(keys.parseUnread(keys.unread(101, 7))).isEqualTo(new UnreadKeys.UnreadKey(101, 7));
+        assertThat(keys.parseUnread(keys.unread(Long.MAX_VALUE, 1))).isEqualTo(new UnreadKeys.UnreadKey(Long.MAX_VALUE, 1));
+        for (String other : new String[]{"rm:{u:x}:counts", "rm:{u:}:counts", "rm:{u:01}:counts", "rm:{u:-1}:counts",
+                "rm2:{u:1}:counts", "rm:{u:1}:counts:x", "rm:{u:99999999999999999999}:counts", "rm:{u:1}:unread:7"}) {
+            assertThat(keys.userOfCounts(other)).as(other).isEqualTo(-1);
+        }
+        for (String other : new String[]{"rm:{u:1}:unread:", "rm:{u:1}:unread:07", "rm:{u:1}:unread:7x", "rm:{u:a}:unread:7",
+                "rm:{u:1}:counts", "xx:{u:1}:unread:7"}) {
+            assertThat(keys.parseUnread(other)).as(other).isNull();
+        }
+        assertThat(UnreadKeys.id("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+        assertThat(UnreadKeys.id("9223372036854775808")).isEqualTo(-1);
+        assertThat(UnreadKeys.id("0")).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldEncodeTheSameNamesAsBytesForTheWriter() {
+        for (String prefix : new String[]{"rm", "tenant-ä", "x"}) {
+            UnreadKeys keys = new UnreadKeys(prefix);
+            for (long user : new long[]{0, 1, 9, 10, 101, 999_999_999L, Long.MAX_VALUE, -5}) {
+                for (long author : new long[]{0, 7, 10, 1_000_000_007L, Long.MAX_VALUE, -3}) {
+                    assertThat(utf8(keys.unreadBytes(user, author))).isEqualTo(keys.unread(user, author));
+                }
+                assertThat(utf8(keys.countsBytes(user))).isEqualTo(keys.counts(user));
+                assertThat(utf8(keys.marksBytes(user))).isEqualTo(keys.marks(user));
+                assertThat(utf8(keys.floorsBytes(user))).isEqualTo(keys.floors(user));
+                assertThat(utf8(keys.liveBytes(user))).isEqualTo(keys.live(user));
+                assertThat(utf8(keys.changesBytes(user))).isEqualTo(keys.changes(user));
+            }
+        }
+        for (long value : new long[]{0, 5, 10, 99, 100, 1_767_225_600_000L, Long.MAX_VALUE, -1, Long.MIN_VALUE}) {
+            assertThat(utf8(UnreadKeys.decimal(value))).isEqualTo(Long.toString(value));
+        }
+    }
+
+    private static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

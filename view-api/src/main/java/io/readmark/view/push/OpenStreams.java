@@ -1,0 +1,124 @@
+package io.readmark.view.push;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.readmark.common.http.ApiException;
+import io.readmark.common.http.Problem;
+import io.readmark.store.redis.RedisConnections;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
+ * {@link StreamSettings#maxStreams}, and upkeep every heartbeat (a comment line on each stream, the users' live keys
+ * refreshed). Counts what happens to streams in the metrics.
+ */
+public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
+
+    private final StreamSettings settings;
+    private final LiveKeys liveKeys;
+    private final Supplier<Optional<RedisConnections.Connection>> redis;
+    private final Map<Long, Integer> admittedPerUser = new HashMap<>(); // guarded by this
+    private int admitted; // guarded by this
+    private final Set<UnreadStream> streams = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("view-api-stream-heartbeat").daemon().factory());
+    private final Counter pushes;
+    private final Map<String, Counter> dropped = new HashMap<>();
+
+    public OpenStreams(StreamSettings settings, LiveKeys liveKeys, Supplier<Optional<RedisConnections.Connection>> redis,
+                MeterRegistry registry) {
+        this.settings = settings;
+        this.liveKeys = liveKeys;
+        this.redis = redis;
+        Gauge.builder("readmark.streams.open", streams, Set::size).description("unread streams open").register(registry);
+        pushes = Counter.builder("readmark.stream.pushes").description("counts pushed on unread streams after a change")
+                .register(registry);
+        for (String reason : List.of("slow", "redis", "limit-user", "limit-instance")) {
+            dropped.put(reason, Counter.builder("readmark.streams.dropped").tag("reason", reason)
+                    .description("unread streams closed by the server or refused, by reason").register(registry));
+        }
+        long every = settings.heartbeat().toMillis();
+        ticker.scheduleAtFixedRate(this::tick, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Reserves a place for one more stream of the user, or refuses naming the limit: 429 per user, 503 per instance. */
+    synchronized void admit(long userId) {
+        if (admitted >= settings.maxStreams()) {
+            dropped.get("limit-instance").increment();
+            throw ApiException.unavailable("Too many streams", "this instance serves at most " + settings.maxStreams()
+                    + " unread streams (" + StreamSettings.MAX_STREAMS + "); retry, possibly on another instance", 5);
+        }
+        int ofUser = admittedPerUser.getOrDefault(userId, 0);
+        if (ofUser >= settings.perUser()) {
+            dropped.get("limit-user").increment();
+            throw new ApiException(Problem.of(429, "Too many streams", "a user may have at most " + settings.perUser()
+                    + " unread streams open on one instance (" + StreamSettings.PER_USER + "); close one first"),
+                    Map.of("Retry-After", "5"));
+        }
+        admittedPerUser.put(userId, ofUser + 1);
+        admitted++;
+    }
+
+    void opened(UnreadStream stream) {
+        streams.add(stream);
+        // It may have ended while it started (its subscription lost): ended() ran before this add and removed nothing.
+        if (stream.isEnded()) streams.remove(stream);
+    }
+
+    @Override
+    public void pushed() {
+        pushes.increment();
+    }
+
+    @Override
+    public void ended(UnreadStream stream, UnreadStream.Ending ending) {
+        streams.remove(stream);
+        synchronized (this) {
+            admitted--;
+            admittedPerUser.computeIfPresent(stream.userId(), (user, count) -> count == 1 ? null : count - 1);
+        }
+        switch (ending) {
+            case SLOW -> dropped.get("slow").increment();
+            case REDIS -> dropped.get("redis").increment();
+            case CLIENT, NOT_STARTED -> { }
+        }
+    }
+
+    @Override
+    public void schedule(Runnable task, long delayMillis) {
+        ticker.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private void tick() {
+        Map<Long, List<UnreadStream>> byUser = new HashMap<>();
+        for (UnreadStream stream : streams) {
+            stream.heartbeat();
+            byUser.computeIfAbsent(stream.userId(), user -> new ArrayList<>()).add(stream);
+        }
+        RedisConnections.Connection connection = redis.get().orElse(null);
+        if (connection == null) return;
+        byUser.forEach((user, ofUser) -> liveKeys.refresh(connection, user).whenComplete((expired, failure) -> {
+            // Not refreshed: the key may expire and changes go unpublished, so the streams start over elsewhere.
+            if (failure != null) ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS));
+            else if (expired) ofUser.forEach(UnreadStream::resync);
+        }));
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        streams.forEach(stream -> stream.end(UnreadStream.Ending.CLIENT));
+    }
+}

@@ -1,0 +1,53 @@
+package io.readmark.view.push;
+
+import io.readmark.common.config.Settings;
+
+import java.time.Duration;
+
+/**
+ * The bounds and clocks of {@code GET /v1/users/{userId}/unread/stream}.
+ *
+ * @param perUser               streams one user may have open on one instance (429 beyond)
+ * @param maxStreams            streams open on one instance (503 beyond, so a client tries another instance)
+ * @param heartbeat             how often a quiet stream gets a comment line, and the user's live key is refreshed
+ * @param retry                 the {@code retry:} hint: how long a client waits before it reconnects
+ * @param maxQueryTokenLifetime the longest {@code exp - iat} of a token sent as {@code access_token} in the query
+ */
+public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Duration retry, Duration maxQueryTokenLifetime) {
+
+    public static final String PER_USER = "VIEW_API_STREAMS_PER_USER";
+    public static final String MAX_STREAMS = "VIEW_API_MAX_STREAMS";
+    public static final String HEARTBEAT = "VIEW_API_STREAM_HEARTBEAT";
+    public static final String RETRY = "VIEW_API_STREAM_RETRY";
+    public static final String MAX_QUERY_TOKEN_LIFETIME = "VIEW_API_QUERY_TOKEN_MAX_LIFETIME";
+
+    public static final StreamSettings DEFAULTS = new StreamSettings(4, 2_048, Duration.ofSeconds(15), Duration.ofSeconds(3),
+            Duration.ofMinutes(5));
+
+    public StreamSettings {
+        require(perUser > 0, PER_USER, "a positive integer", perUser);
+        require(maxStreams > 0, MAX_STREAMS, "a positive integer", maxStreams);
+        require(heartbeat != null && heartbeat.toMillis() > 0, HEARTBEAT, "a positive duration", heartbeat);
+        require(retry != null && retry.toMillis() > 0, RETRY, "a positive duration", retry);
+        require(maxQueryTokenLifetime != null && maxQueryTokenLifetime.toSeconds() > 0, MAX_QUERY_TOKEN_LIFETIME,
+                "a positive duration of a second or more", maxQueryTokenLifetime);
+    }
+
+    public static StreamSettings from(Settings settings) {
+        return new StreamSettings(
+                settings.integer(PER_USER, DEFAULTS.perUser()),
+                settings.integer(MAX_STREAMS, DEFAULTS.maxStreams()),
+                settings.duration(HEARTBEAT, DEFAULTS.heartbeat()),
+                settings.duration(RETRY, DEFAULTS.retry()),
+                settings.duration(MAX_QUERY_TOKEN_LIFETIME, DEFAULTS.maxQueryTokenLifetime()));
+    }
+
+    /** How long the user's live key outlives its last refresh: four heartbeats, so a late tick or two loses nothing. */
+    public Duration liveTtl() {
+        return heartbeat.multipliedBy(4);
+    }
+
+    private static void require(boolean valid, String name, String expected, Object value) {
+        if (!valid) throw new IllegalArgumentException(name + " must be " + expected + ", was '" + value + "'");
+    }
+}

@@ -1,0 +1,290 @@
+package io.readmark.view.push;
+
+import io.readmark.view.routes.AuthorCountsJson;
+import io.readmark.view.routes.InboxCounts;
+import io.readmark.view.routes.ViewRoutes;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.readmark.common.http.EventSink;
+import io.readmark.common.http.ServerSentEvent;
+import io.readmark.schemas.Json;
+import io.readmark.store.unread.AuthorCounts;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.CompletionStage;
+import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * One open stream of one user's counts. A change notification (sent by the script that made the change, after it made
+ * it) makes the stream read the counts again and push them with the changes; a read issued after a notification
+ * arrived sees that change, so a push is never ahead of the state nor contradicts it. At most one read is in flight:
+ * pushes go out in order and never go backwards, and changes arriving meanwhile are coalesced into the next read (at
+ * most {@value #MAX_CHANGES} listed, the rest counted), so a burst costs one read per round trip and a stream never
+ * queues more than one pending read.
+ */
+final class UnreadStream implements ChangeFeed.Listener {
+
+    static final int MAX_CHANGES = 100;
+    static final String EVENT = "counts";
+
+    /**
+     * What changed, as the scripts say it ({@code notify.lua}): a kind, then the author and blog of a blog change, the
+     * notice of a notice change, the audience of a membership change or a broadcast.
+     */
+    record Change(String kind, @JsonInclude(JsonInclude.Include.NON_NULL) Long authorId,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) Long blogId,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) Long noticeId,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) String audience) {
+
+        static final Change EXPIRED = new Change("notice-expired", null, null, null, null);
+
+        /** A message on the user's channel. */
+        static Change parse(String message) {
+            String[] parts = message.split(" ");
+            return switch (parts[0]) {
+                case "notice", "notice-read" -> new Change(parts[0], null, null, parts.length > 1 ? Long.valueOf(parts[1]) : null, null);
+                case "joined", "left" -> new Change(parts[0], null, null, null, parts[1]);
+                default -> new Change(parts[0], parts.length > 1 ? Long.valueOf(parts[1]) : null,
+                        parts.length > 2 ? Long.valueOf(parts[2]) : null, null, null);
+            };
+        }
+
+        /** A message on an audience's channel: {@code published <id>} or {@code withdrawn <id>}. */
+        static Change ofAudience(String audience, String message) {
+            String[] parts = message.split(" ");
+            return new Change("notice-" + parts[0], null, null, parts.length > 1 ? Long.valueOf(parts[1]) : null, audience);
+        }
+
+        boolean membership() {
+            return kind.equals("joined") || kind.equals("left");
+        }
+    }
+
+    /** The counts as {@code GET /v1/users/{userId}/unread} answers them, and the changes they include. */
+    record ChangedBody(long userId, long total, long unseen, long notices,
+                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor, List<Change> changes,
+                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) int changesOmitted) {
+    }
+
+    /** Follows the channels of the user's audiences: (re)subscribes to those the user is in now; may block. */
+    interface Audiences {
+        void follow(UnreadStream stream);
+
+        void stop();
+    }
+
+    /** How the stream ends, for the metrics. */
+    enum Ending { CLIENT, SLOW, REDIS, NOT_STARTED }
+
+    interface Owner {
+        void pushed();
+
+        void ended(UnreadStream stream, Ending ending);
+
+        /** Runs the task after the delay, off the caller's thread. */
+        void schedule(Runnable task, long delayMillis);
+    }
+
+    private final long userId;
+    private final LongFunction<CompletionStage<InboxCounts>> readCounts;
+    private final Owner owner;
+    private final Audiences audiences;
+    private final LongSupplier clock;
+    private ChangeFeed.Subscription subscription; // guarded by this; set once, before open
+    private EventSink sink; // guarded by this; null until open
+    private List<Change> pending = new ArrayList<>(); // guarded by this
+    private int omitted; // guarded by this
+    private boolean dirty; // guarded by this
+    private boolean reading; // guarded by this
+    private boolean ended; // guarded by this
+    private long sequence; // guarded by this
+    private long expiryScheduled; // guarded by this: the notice expiry a resync is scheduled for, 0 if none
+
+    UnreadStream(long userId, LongFunction<CompletionStage<InboxCounts>> readCounts, Owner owner, Audiences audiences,
+                 LongSupplier clock) {
+        this.userId = userId;
+        this.readCounts = readCounts;
+        this.owner = owner;
+        this.audiences = audiences;
+        this.clock = clock;
+    }
+
+    long userId() {
+        return userId;
+    }
+
+    void subscribed(ChangeFeed.Subscription subscription) {
+        synchronized (this) {
+            if (!ended) {
+                this.subscription = subscription;
+                return;
+            }
+        }
+        subscription.cancel(); // lost while subscribing
+    }
+
+    /** Starts sending: the retry hint, the snapshot read at the start, then whatever changed since. */
+    void open(EventSink sink, InboxCounts snapshot, Duration retry) {
+        sink.onClose(() -> end(sink.wasDropped() ? Ending.SLOW : Ending.CLIENT));
+        boolean sent;
+        synchronized (this) {
+            if (ended) {
+                sink.close();
+                return;
+            }
+            this.sink = sink;
+            sink.retry(retry);
+            sent = send(ViewRoutes.CountsBody.of(snapshot, OptionalInt.empty()));
+            scheduleExpiry(snapshot);
+        }
+        if (!sent) {
+            end(Ending.SLOW);
+            return;
+        }
+        readIfNeeded();
+    }
+
+    @Override
+    public void changed(String message) {
+        Change change = Change.parse(message);
+        if (!change.membership()) {
+            changed(change);
+            return;
+        }
+        // Follow the audience's channel before reading the counts that include it, so no broadcast falls between.
+        synchronized (this) {
+            if (ended) return;
+            note(change);
+        }
+        Thread.ofVirtual().name("view-api-stream-audiences").start(() -> {
+            try {
+                audiences.follow(this);
+            } catch (RuntimeException e) {
+                end(Ending.REDIS);
+                return;
+            }
+            resync();
+        });
+    }
+
+    /** A change of the user's state, or of one of their audiences' notices. */
+    void changed(Change change) {
+        synchronized (this) {
+            if (ended) return;
+            note(change);
+            dirty = true;
+        }
+        readIfNeeded();
+    }
+
+    private void note(Change change) {
+        if (pending.size() < MAX_CHANGES) pending.add(change); else omitted++;
+    }
+
+    /** Reads and pushes the counts though no change was heard: one may have gone unpublished. */
+    void resync() {
+        synchronized (this) {
+            dirty = true;
+        }
+        readIfNeeded();
+    }
+
+    /** The subscription broke: changes may have been missed, so the client reconnects and starts from a snapshot. */
+    @Override
+    public void lost() {
+        end(Ending.REDIS);
+    }
+
+    void heartbeat() {
+        EventSink current;
+        synchronized (this) {
+            current = sink;
+        }
+        if (current != null && current.isOpen() && !current.comment("heartbeat")) end(Ending.SLOW);
+    }
+
+    private void readIfNeeded() {
+        List<Change> changes;
+        int changesOmitted;
+        synchronized (this) {
+            if (sink == null || ended || reading || !dirty) return;
+            reading = true;
+            dirty = false;
+            changes = pending;
+            changesOmitted = omitted;
+            pending = new ArrayList<>();
+            omitted = 0;
+        }
+        readCounts.apply(userId).whenComplete((counts, failure) -> {
+            if (failure != null) {
+                end(Ending.REDIS);
+                return;
+            }
+            boolean sent;
+            synchronized (this) {
+                reading = false;
+                if (ended) return;
+                sent = send(new ChangedBody(userId, counts.total(), counts.unseen(), counts.notices(),
+                        counts.blogs().byAuthor(), changes, changesOmitted));
+                scheduleExpiry(counts);
+            }
+            if (!sent) {
+                end(Ending.SLOW);
+                return;
+            }
+            owner.pushed();
+            readIfNeeded();
+        });
+    }
+
+    /**
+     * Sends one counts event; false when a client too slow to take it was dropped (the sink refuses rather than
+     * buffers). A stream the client closed meanwhile counts as sent: its close handler ends it.
+     */
+    private boolean send(Object body) {
+        boolean wasOpen = sink.isOpen();
+        return sink.send(new ServerSentEvent(Long.toString(++sequence), EVENT, json(body))) || !wasOpen;
+    }
+
+    /** A notice that expires leaves the count without any event: the stream reads again when it does. */
+    private void scheduleExpiry(InboxCounts counts) {
+        long expiry = counts.broadcasts().nextExpiryMillis();
+        if (expiry == 0 || expiry == expiryScheduled) return;
+        expiryScheduled = expiry;
+        owner.schedule(() -> changed(Change.EXPIRED), Math.max(0, expiry - clock.getAsLong()) + 1);
+    }
+
+    private static String json(Object body) {
+        try {
+            return Json.MAPPER.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("counts did not serialize", e);
+        }
+    }
+
+    synchronized boolean isEnded() {
+        return ended;
+    }
+
+    void end(Ending ending) {
+        EventSink current;
+        ChangeFeed.Subscription subscribed;
+        synchronized (this) {
+            if (ended) return;
+            ended = true;
+            current = sink;
+            subscribed = subscription;
+        }
+        if (subscribed != null) subscribed.cancel();
+        audiences.stop();
+        if (current != null) current.close();
+        owner.ended(this, ending);
+    }
+}
