@@ -58,7 +58,9 @@ final class FollowEventHandler {
                 FollowerGraph.FollowOutcome outcome = graph.follow(author, follower, at);
                 if (outcome == FollowerGraph.FollowOutcome.STALE) return;
                 // After an unfollow of the pair, Redis refuses the author's posts until it learns of this follow.
-                if (outcome == FollowerGraph.FollowOutcome.FOLLOWING_AGAIN) writer.follow(follower, author, at);
+                if (outcome == FollowerGraph.FollowOutcome.FOLLOWING_AGAIN) {
+                    writer.follow(follower, author, at, graph.unfollowedBefore(author, follower));
+                }
                 warnIfLate(followed, at);
                 deliverRecentPosts(author, follower, at, writer);
             }

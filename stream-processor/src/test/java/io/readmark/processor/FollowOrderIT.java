@@ -18,18 +18,20 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One pair's follows and unfollows (alternating, at distinct times) and five posts of the author, processed in every
- * order of the follow events, interleaved at random with the posts (which keep their own order, as one author's blog
- * events do), some follow events sent again at the end: the follower ends with exactly the posts that event-time order
- * leaves unread — published while following, and not before a later unfollow. A producer that spreads a pair's events
- * over partitions, a replay, or a rebuild meets these orders; a rebuild stopped midway leaves the writes of one of them
- * in Redis for the next.
+ * One pair's follows and unfollows (every mix of up to four, repeated follows and unfollows included, and five
+ * alternating ones, at distinct times) and five posts of the author, processed in every order of the follow events,
+ * interleaved at random with the posts (which keep their own order, as one author's blog events do), some follow
+ * events sent again at the end: the follower ends with exactly the posts that event-time order leaves unread —
+ * published while following, and not before a later unfollow. A producer that spreads a pair's events over
+ * partitions, a replay, or a rebuild meets these orders; a rebuild stopped midway leaves the writes of one of them in
+ * Redis for the next.
  */
 class FollowOrderIT {
 
     private static final Topics TOPICS = Topics.defaults();
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
-    private static final int MAX_FOLLOW_EVENTS = 5;
+    private static final int MAX_MIXED_EVENTS = 4;
+    private static final int ALTERNATING_EVENTS = 5;
     private static final int POSTS = 5;
 
     /** A follow or an unfollow at {@code minute}; the k-th event of a pair follows when k is even. */
@@ -64,16 +66,14 @@ class FollowOrderIT {
     }
 
     /**
-     * Every order of 1 to 5 alternating follow events of a fresh pair, each interleaved with the posts and checked;
-     * with {@code stoppedRun}, a random part of another order goes through that topology first.
+     * Every order of each pair history (a fresh pair each), interleaved with the posts and checked; with
+     * {@code stoppedRun}, a random part of another order goes through that topology first.
      */
     private static void assertEveryOrder(TopologyFixture fixture, TopologyFixture stoppedRun, Random random) {
         TopologyInputs inputs = new TopologyInputs(fixture.driver, TOPICS);
         TopologyInputs stoppedInputs = stoppedRun == null ? null : new TopologyInputs(stoppedRun.driver, TOPICS);
         long run = 0;
-        for (int count = 1; count <= MAX_FOLLOW_EVENTS; count++) {
-            List<FollowEvent> events = new ArrayList<>();
-            for (int k = 0; k < count; k++) events.add(new FollowEvent(k % 2 == 0, 10 * k));
+        for (List<FollowEvent> events : histories()) {
             List<List<FollowEvent>> orders = permutations(events);
             for (List<FollowEvent> order : orders) {
                 run++;
@@ -98,7 +98,27 @@ class FollowOrderIT {
                         .containsExactlyElementsOf(expected);
             }
         }
-        assertThat(run).isEqualTo(1 + 2 + 6 + 24 + 120);
+        assertThat(run).isEqualTo(2 + 4 * 2 + 8 * 6 + 16 * 24 + 120);
+    }
+
+    /**
+     * Every mix of follows and unfollows of 1 to {@value #MAX_MIXED_EVENTS} events (a follow repeated before the
+     * original is processed loses nothing, nor does an unfollow of a pair that never followed), then
+     * {@value #ALTERNATING_EVENTS} alternating ones; the k-th event at minute 10k.
+     */
+    private static List<List<FollowEvent>> histories() {
+        List<List<FollowEvent>> histories = new ArrayList<>();
+        for (int count = 1; count <= MAX_MIXED_EVENTS; count++) {
+            for (int kinds = 0; kinds < 1 << count; kinds++) {
+                List<FollowEvent> events = new ArrayList<>();
+                for (int k = 0; k < count; k++) events.add(new FollowEvent((kinds >> k & 1) == 0, 10 * k));
+                histories.add(events);
+            }
+        }
+        List<FollowEvent> alternating = new ArrayList<>();
+        for (int k = 0; k < ALTERNATING_EVENTS; k++) alternating.add(new FollowEvent(k % 2 == 0, 10 * k));
+        histories.add(alternating);
+        return histories;
     }
 
     private static void send(TopologyInputs inputs, List<Object> sequence, long run, long author, long follower) {

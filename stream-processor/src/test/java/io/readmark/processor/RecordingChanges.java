@@ -127,7 +127,7 @@ final class RecordingChanges implements ThreadChanges, UnreadChanges {
     }
 
     @Override
-    public void follow(long userId, long authorId, long atMillis) {
+    public void follow(long userId, long authorId, long atMillis, long unfollowedBeforeMillis) {
         calls.add(follow(userId, authorId, time(atMillis)));
     }
 

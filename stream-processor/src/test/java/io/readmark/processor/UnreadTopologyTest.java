@@ -308,11 +308,10 @@ class UnreadTopologyTest {
         inputs.followed(101, ALICE, "2026-01-01T10:00:00Z");
         inputs.published(1003, ALICE, "2026-01-01T12:30:00Z");
 
-        assertThat(writes.writes()).containsExactly(
-                unfollowBefore(101, ALICE, "2026-01-01T11:00:00Z", "2026-01-01T12:00:00Z"),
-                deliver(101, ALICE, 1001, "2026-01-01T10:30:00Z"),
-                deliver(101, ALICE, 1002, "2026-01-01T11:30:00Z"),
-                deliver(101, ALICE, 1003, "2026-01-01T12:30:00Z"));
+        assertThat(writes.writes()).as("the follow at 10:00 comes before the unfollow it was processed after: stale")
+                .containsExactly(
+                        unfollowBefore(101, ALICE, "2026-01-01T11:00:00Z", "2026-01-01T12:00:00Z"),
+                        deliver(101, ALICE, 1003, "2026-01-01T12:30:00Z"));
     }
 
     /** An unfollow processed before the follow it undoes (a producer that spreads an author's follows at random). */

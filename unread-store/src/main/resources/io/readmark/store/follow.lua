@@ -1,12 +1,18 @@
 -- follow.lua: a user followed an author at a moment. Matters only after an unfollow of the same pair: deliveries
 -- of the author's posts published after this follow are accepted again (deliver.lua).
 -- KEYS[1] rm:{u:U}:floors   hash; field mA -> U<ms> or F<ms>, the pair's last unfollow or re-follow
--- ARGV[1] authorId  ARGV[2] followed at (ms)
--- Returns 1 if the pair's membership changed. Idempotent and order-independent: only a change newer than the last
--- one recorded counts, so a replayed follow from before the unfollow changes nothing. A first follow writes nothing.
+-- ARGV[1] authorId  ARGV[2] followed at (ms)  ARGV[3] the pair's last unfollow before this follow (ms), or empty
+-- when unknown
+-- Returns 1 if the pair's membership changed. Idempotent and order-independent: a change newer than the last one
+-- recorded counts, and so does a re-follow older than the one recorded but after the unfollow before it (the earliest
+-- follow after an unfollow is when the pair follows again); a replayed follow from before the unfollow changes
+-- nothing. A first follow writes nothing.
 local field = 'm' .. ARGV[1]
 local membership = redis.call('HGET', KEYS[1], field)
-if membership and tonumber(string.sub(membership, 2)) < tonumber(ARGV[2]) then
+if not membership then return 0 end
+local state, since, at = string.sub(membership, 1, 1), tonumber(string.sub(membership, 2)), tonumber(ARGV[2])
+local moves_back = state == 'F' and ARGV[3] ~= '' and at < since and at > tonumber(ARGV[3])
+if since < at or moves_back then
   redis.call('HSET', KEYS[1], field, 'F' .. ARGV[2])
   return 1
 end

@@ -7,12 +7,16 @@
 -- start its merged members
 -- Returns how many unread blogs were dropped. Leaves what the two events leave in their order: mA = F<followed again
 -- at>, so deliveries of the author's posts at or before it are refused (deliver.lua), unless mA already records that
--- re-follow or a newer change (a later unfollow, which dropped the set, or a follow after it); and the author's floor
--- raised to the unfollow time. Idempotent.
+-- re-follow or a newer change (a later unfollow, which dropped the set, or a follow after it); a re-follow recorded
+-- later than this one but after the same unfollow moves back to it, as in follow.lua. The author's floor is raised to
+-- the unfollow time. Idempotent.
 local author, unfollowed_at, followed_at = ARGV[1], ARGV[2], ARGV[3]
 local field = 'm' .. author
 local membership = redis.call('HGET', KEYS[3], field)
-if not membership or tonumber(string.sub(membership, 2)) < tonumber(followed_at) then
+local since = membership and tonumber(string.sub(membership, 2))
+local moves_back = membership and string.sub(membership, 1, 1) == 'F' and tonumber(followed_at) < since
+    and tonumber(followed_at) > tonumber(unfollowed_at)
+if not membership or since < tonumber(followed_at) or moves_back then
   redis.call('HSET', KEYS[3], field, 'F' .. followed_at)
 end
 -- Whatever mA says (a replayed re-follow may have set it already), nothing published at or before the first follow

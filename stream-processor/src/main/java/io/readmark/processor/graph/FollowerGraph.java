@@ -1,5 +1,7 @@
 package io.readmark.processor.graph;
 
+import io.readmark.store.unread.UnreadChanges;
+
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -22,7 +24,8 @@ import java.util.function.LongPredicate;
  * published: processing order cannot promise that, as a publish replayed after a crash (the store restored from its
  * changelog, ahead of the committed input) or sent again, or a big-V walk long after it, meets later follows. An
  * unfollowed pair stays, marked with its time, so that follows and unfollows out of order or replayed resolve to the
- * newest, and only a re-follow tells Redis (see {@code follow.lua}); a first follow writes nothing there.
+ * newest, and only a re-follow tells Redis (see {@code follow.lua}); a first follow writes nothing there. The pair
+ * follows since its earliest follow after its last known unfollow, whichever of them was processed first.
  */
 public final class FollowerGraph {
 
@@ -39,6 +42,12 @@ public final class FollowerGraph {
     private static final byte FOLLOWED_AGAIN = 'F';
     private static final byte UNFOLLOWED = 'U';
     private static final byte FOLLOWED = 'f';
+    /**
+     * Followed again, and the time of the unfollow before: {@code R}, the follow, the unfollow, then later follows. A
+     * follow older than the follow but newer than the unfollow moves the follow back; one not newer is stale. Pairs
+     * stored as {@link #FOLLOWED_AGAIN} do not know their unfollow, and keep their follow.
+     */
+    private static final byte REFOLLOWED = 'R';
     /** More later follows of one pair than this (a pathological producer) keep the newest. */
     static final int MAX_LATER_FOLLOWS = 16;
 
@@ -87,12 +96,34 @@ public final class FollowerGraph {
         if (!isUnfollowed(value)) {
             long since = since(value);
             if (followedAtMillis > since) pairs.put(key, withLaterFollow(value, followedAtMillis));
+            if (followedAtMillis < since) return followEarlier(key, value, followedAtMillis);
             return isFollowedAgain(value) && since == followedAtMillis ? FollowOutcome.FOLLOWING_AGAIN : FollowOutcome.FOLLOWING;
         }
         if (followedAtMillis <= since(value)) return FollowOutcome.STALE;
-        pairs.put(key, marked(FOLLOWED_AGAIN, followedAtMillis));
+        pairs.put(key, refollowed(followedAtMillis, since(value), new long[0], 0));
         adjustCount(authorId, +1);
         return FollowOutcome.FOLLOWING_AGAIN;
+    }
+
+    /**
+     * A follow older than the one the pair follows since, processed after it: the pair follows since this one, unless
+     * an unfollow known to lie between them says it is stale. The newer follow stays as a later follow, for an unfollow
+     * between the two yet to come.
+     */
+    private FollowOutcome followEarlier(Bytes key, byte[] value, long followedAtMillis) {
+        if (value.length > 0 && value[0] == FOLLOWED_AGAIN) return FollowOutcome.FOLLOWING;
+        boolean refollowed = isRefollowed(value);
+        if (refollowed && followedAtMillis <= unfollowedAt(value)) return FollowOutcome.STALE;
+        long[] later = new long[laterFollows(value) + 1];
+        for (int i = 0; i < later.length - 1; i++) later[i] = laterFollow(value, i);
+        later[later.length - 1] = since(value);
+        Arrays.sort(later);
+        if (refollowed) {
+            pairs.put(key, refollowed(followedAtMillis, unfollowedAt(value), later, later.length));
+            return FollowOutcome.FOLLOWING_AGAIN;
+        }
+        pairs.put(key, withLaterFollows(FOLLOWED, followedAtMillis, later, later.length));
+        return FollowOutcome.FOLLOWING;
     }
 
     /**
@@ -140,8 +171,16 @@ public final class FollowerGraph {
         }
         long since = since(value);
         // An unfollow older than the pair's follow is stale for the graph, but Redis may hold what another order of
-        // these events left (a crash, a rebuild stopped midway): whatever came first, it ends as a follow then.
-        if (atMillis < since) return UnfollowOutcome.followedAgainAt(since);
+        // these events left (a crash, a rebuild stopped midway): whatever came first, it ends as a follow then. The
+        // pair remembers it, so that a follow older still, processed later, is known as stale.
+        if (atMillis < since) {
+            if (!isRefollowed(value) || atMillis > unfollowedAt(value)) {
+                long[] later = new long[laterFollows(value)];
+                for (int i = 0; i < later.length; i++) later[i] = laterFollow(value, i);
+                pairs.put(key, refollowed(since, atMillis, later, later.length));
+            }
+            return UnfollowOutcome.followedAgainAt(since);
+        }
         // At the very moment of a follow, the unfollow wins, as in Redis (unfollow.lua).
         int count = laterFollows(value);
         int next = 0;
@@ -152,10 +191,16 @@ public final class FollowerGraph {
             return UnfollowOutcome.UNFOLLOWED;
         }
         long again = laterFollow(value, next);
-        ByteBuffer followedAgain = ByteBuffer.allocate(1 + Long.BYTES * (count - next)).put(FOLLOWED_AGAIN).putLong(again);
-        for (int i = next + 1; i < count; i++) followedAgain.putLong(laterFollow(value, i));
-        pairs.put(key, followedAgain.array());
+        long[] later = new long[count - next - 1];
+        for (int i = next + 1; i < count; i++) later[i - next - 1] = laterFollow(value, i);
+        pairs.put(key, refollowed(again, atMillis, later, later.length));
         return UnfollowOutcome.followedAgainAt(again);
+    }
+
+    /** The unfollow before the pair's current follow, when the pair follows again and knows it; else none. */
+    public long unfollowedBefore(long authorId, long followerId) {
+        byte[] value = pairs.get(key(authorId, followerId));
+        return value != null && isRefollowed(value) ? unfollowedAt(value) : UnreadChanges.NO_UNFOLLOW;
     }
 
     public long followerCount(long authorId) {
@@ -207,11 +252,25 @@ public final class FollowerGraph {
     }
 
     private static int laterFollows(byte[] value) {
-        return value.length <= Long.BYTES ? 0 : (value.length - 1) / Long.BYTES - 1;
+        if (value.length <= Long.BYTES) return 0;
+        return (value.length - 1) / Long.BYTES - firstLaterFollow(value);
     }
 
     private static long laterFollow(byte[] value, int index) {
-        return ByteBuffer.wrap(value).getLong(1 + Long.BYTES * (index + 1));
+        return ByteBuffer.wrap(value).getLong(1 + Long.BYTES * (index + firstLaterFollow(value)));
+    }
+
+    /** Where the later follows start, in longs after the state byte: after the follow, and the unfollow if kept. */
+    private static int firstLaterFollow(byte[] value) {
+        return isRefollowed(value) ? 2 : 1;
+    }
+
+    private static boolean isRefollowed(byte[] value) {
+        return value.length > Long.BYTES && value[0] == REFOLLOWED;
+    }
+
+    private static long unfollowedAt(byte[] value) {
+        return ByteBuffer.wrap(value).getLong(1 + Long.BYTES);
     }
 
     private static boolean isUnfollowed(byte[] value) {
@@ -219,7 +278,7 @@ public final class FollowerGraph {
     }
 
     private static boolean isFollowedAgain(byte[] value) {
-        return value.length > Long.BYTES && value[0] == FOLLOWED_AGAIN;
+        return value.length > Long.BYTES && (value[0] == FOLLOWED_AGAIN || value[0] == REFOLLOWED);
     }
 
     private static byte[] marked(byte state, long atMillis) {
@@ -237,9 +296,23 @@ public final class FollowerGraph {
         }
         later[count++] = laterMillis;
         Arrays.sort(later, 0, count);
+        if (isRefollowed(value)) return refollowed(since(value), unfollowedAt(value), later, count);
+        return withLaterFollows(isFollowedAgain(value) ? FOLLOWED_AGAIN : FOLLOWED, since(value), later, count);
+    }
+
+    /** A following pair's value: its state, its follow and the newest {@value #MAX_LATER_FOLLOWS} of {@code later}. */
+    private static byte[] withLaterFollows(byte state, long sinceMillis, long[] later, int count) {
         int from = Math.max(0, count - MAX_LATER_FOLLOWS);
-        ByteBuffer result = ByteBuffer.allocate(1 + Long.BYTES * (1 + count - from))
-                .put(isFollowedAgain(value) ? FOLLOWED_AGAIN : FOLLOWED).putLong(since(value));
+        ByteBuffer result = ByteBuffer.allocate(1 + Long.BYTES * (1 + count - from)).put(state).putLong(sinceMillis);
+        for (int i = from; i < count; i++) result.putLong(later[i]);
+        return result.array();
+    }
+
+    /** A pair followed again at {@code sinceMillis} after an unfollow at {@code unfollowedMillis}. */
+    private static byte[] refollowed(long sinceMillis, long unfollowedMillis, long[] later, int count) {
+        int from = Math.max(0, count - MAX_LATER_FOLLOWS);
+        ByteBuffer result = ByteBuffer.allocate(1 + Long.BYTES * (2 + count - from))
+                .put(REFOLLOWED).putLong(sinceMillis).putLong(unfollowedMillis);
         for (int i = from; i < count; i++) result.putLong(later[i]);
         return result.array();
     }

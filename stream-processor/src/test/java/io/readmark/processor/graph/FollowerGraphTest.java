@@ -52,13 +52,14 @@ class FollowerGraphTest {
     }
 
     @Test
-    void shouldKeepTheFirstFollowsTimeAndCountAPairOnce() {
+    void shouldKeepTheEarliestFollowsTimeAndCountAPairOnce() {
         graph.follow(AUTHOR, 100, 50);
         graph.follow(AUTHOR, 100, 10);
+        graph.follow(AUTHOR, 100, 30);
 
         assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
-        assertThat(followersBefore(AUTHOR, 50)).as("still followed at 50").isEmpty();
-        assertThat(followersBefore(AUTHOR, 51)).containsExactly(100L);
+        assertThat(followersBefore(AUTHOR, 10)).isEmpty();
+        assertThat(followersBefore(AUTHOR, 11)).as("followed since 10, whatever came first").containsExactly(100L);
     }
 
     @Test
@@ -145,6 +146,33 @@ class FollowerGraphTest {
         assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
         assertThat(followersBefore(AUTHOR, 30)).as("followed again at 30").isEmpty();
         assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
+    }
+
+    @Test
+    void shouldFollowSinceARepeatedFollowsOriginalProcessedAfterIt() {
+        // In time: follow 100, follow 300 (repeated); processed 300, then 100.
+        assertThat(graph.follow(AUTHOR, 100, 300)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
+        assertThat(graph.follow(AUTHOR, 100, 100)).as("the original: nothing for Redis").isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING);
+
+        assertThat(followersBefore(AUTHOR, 101)).as("following since 100").containsExactly(100L);
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+        assertThat(graph.unfollow(AUTHOR, 100, 200)).as("an unfollow between the two, processed last")
+                .isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(300));
+        assertThat(followersBefore(AUTHOR, 300)).as("followed again at 300").isEmpty();
+    }
+
+    @Test
+    void shouldKeepAFollowOlderThanAKnownUnfollowStaleWhenItArrivesLast() {
+        // In time: follow 10, unfollow 20, follow 30, follow 40; processed 40, 20, 30, 10.
+        graph.follow(AUTHOR, 100, 40);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(40));
+        assertThat(graph.follow(AUTHOR, 100, 30)).as("after the unfollow, before the re-follow: the re-follow moves back")
+                .isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
+        assertThat(graph.follow(AUTHOR, 100, 10)).as("before the unfollow").isEqualTo(FollowerGraph.FollowOutcome.STALE);
+
+        assertThat(followersBefore(AUTHOR, 30)).isEmpty();
+        assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
+        assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
     }
 
     @Test

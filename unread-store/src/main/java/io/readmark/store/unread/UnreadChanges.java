@@ -64,7 +64,20 @@ public interface UnreadChanges {
      * The user followed the author at {@code atMillis}: after an unfollow of the pair, the author's posts published after
      * this follow are accepted again (nothing is written for a first follow).
      */
-    void follow(long userId, long authorId, long atMillis);
+    default void follow(long userId, long authorId, long atMillis) {
+        follow(userId, authorId, atMillis, NO_UNFOLLOW);
+    }
+
+    /**
+     * As {@link #follow(long, long, long)}, knowing the pair's last unfollow before this follow: a re-follow recorded
+     * later than this one moves back to it.
+     *
+     * @param unfollowedBeforeMillis the unfollow, or {@link #NO_UNFOLLOW} when none is known
+     */
+    void follow(long userId, long authorId, long atMillis, long unfollowedBeforeMillis);
+
+    /** No unfollow known before a follow. */
+    long NO_UNFOLLOW = Long.MIN_VALUE;
 
     /**
      * The user stopped following the author at {@code unfollowedAtMillis} and followed again at

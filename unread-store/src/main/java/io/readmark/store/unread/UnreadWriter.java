@@ -291,9 +291,10 @@ public final class UnreadWriter implements UnreadChanges, AutoCloseable {
     }
 
     @Override
-    public void follow(long userId, long authorId, long atMillis) {
+    public void follow(long userId, long authorId, long atMillis, long unfollowedBeforeMillis) {
         submit(UnreadScript.FOLLOW, new byte[][]{keys.floorsBytes(userId)},
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis),
+                        unfollowedBeforeMillis == NO_UNFOLLOW ? new byte[0] : UnreadKeys.decimal(unfollowedBeforeMillis)});
     }
 
     @Override

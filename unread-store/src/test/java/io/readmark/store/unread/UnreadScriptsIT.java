@@ -180,6 +180,28 @@ class UnreadScriptsIT {
     }
 
     /**
+     * Two follows after an unfollow, the later one recorded first: the earlier one moves the re-follow back, so posts
+     * between the two are accepted; a follow from before the unfollow does not.
+     */
+    @Test
+    void shouldMoveAReFollowBackToAnEarlierFollowAfterTheSameUnfollow() {
+        long user = user();
+        writer.unfollow(user, ALICE, T0 + 10);
+        writer.follow(user, ALICE, T0 + 30, T0 + 10);
+        writer.follow(user, ALICE, T0 + 5, T0 + 10);   // stale: before the unfollow
+        writer.deliver(user, ALICE, 1, T0 + 15);
+        writer.follow(user, ALICE, T0 + 20, T0 + 10);
+        writer.follow(user, ALICE, T0 + 12);            // no unfollow known: does not move it
+        writer.deliver(user, ALICE, 2, T0 + 15);         // published before the earliest re-follow after it
+        writer.deliver(user, ALICE, 3, T0 + 22);
+        writer.deliver(user, ALICE, 4, T0 + 35);
+        apply();
+
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("3", "4");
+        redis.assertInvariants(user);
+    }
+
+    /**
      * An unfollow whose re-follow was processed first: what was delivered meanwhile and published after the re-follow
      * stays, as it would had the two come in their order before those deliveries; replays and older changes are ignored.
      */

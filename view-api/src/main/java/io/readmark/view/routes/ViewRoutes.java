@@ -1,5 +1,6 @@
 package io.readmark.view.routes;
 
+import io.readmark.view.ViewApi;
 import io.readmark.view.ViewApiConfig;
 import io.readmark.view.push.StreamRoute;
 import io.readmark.view.push.StreamSettings;
@@ -140,7 +141,7 @@ public final class ViewRoutes {
                 .route("GET", "/v1/users/{userId}/blogs/{blogId}", access.require(OWN_USER, this::blog))
                 .route("GET", "/v1/users/{userId}/notices", access.require(OWN_USER, this::notices))
                 .route("GET", "/v1/users/{userId}/notices/{noticeId}", access.require(OWN_USER, this::notice))
-                .route("GET", "/openapi.json", OpenApiDocument.handler(ViewRoutes.class, "openapi.json"));
+                .route("GET", "/openapi.json", OpenApiDocument.handler(ViewApi.class, "openapi.json"));
     }
 
     /**
