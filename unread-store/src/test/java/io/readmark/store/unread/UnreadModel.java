@@ -106,11 +106,15 @@ final class UnreadModel {
 
     /**
      * An unfollow and the re-follow after it, the re-follow processed first: what was published after the re-follow
-     * stays, the rest goes; the membership records the re-follow unless the pair's last change is it or newer.
+     * stays, the rest goes; the membership records the re-follow unless the pair's last change is it or newer, or
+     * moves a later re-follow after the same unfollow back to it.
      */
     void unfollowBefore(long user, long author, long unfollowedAt, long followedAgainAt) {
         Membership last = memberships(user).get(author);
-        if (last == null || last.at() < followedAgainAt) memberships(user).put(author, new Membership(true, followedAgainAt));
+        boolean movesBack = last != null && last.following() && followedAgainAt < last.at() && followedAgainAt > unfollowedAt;
+        if (last == null || last.at() < followedAgainAt || movesBack) {
+            memberships(user).put(author, new Membership(true, followedAgainAt));
+        }
         unread(user, author).removeIf(e -> e.score() <= followedAgainAt);
         floors(user).merge(author, unfollowedAt, Math::max);
     }
