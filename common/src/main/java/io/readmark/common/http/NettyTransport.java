@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,8 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One listening socket on Netty: event loops parse HTTP/1.1 within {@link HttpLimits} and a virtual thread per
- * request runs the route. Per connection: timeouts, header decoder with line and header bounds, body aggregation with
- * its bound, flow control (one request at a time), dispatch.
+ * request runs the route. Connections beyond the server's or their client's limit are closed on accept. Per connection:
+ * timeouts, header decoder with line and header bounds, body aggregation with its bound, flow control (one request at
+ * a time), dispatch.
  */
 final class NettyTransport implements AutoCloseable {
 
@@ -45,8 +47,11 @@ final class NettyTransport implements AutoCloseable {
     private final ChannelGroup open = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
     private final AtomicInteger connections = new AtomicInteger();
+    private final ClientConnections clients;
     private final Channel listener;
     private final Counter refusedConnections;
+    private final Counter refusedOfClient;
+    private final Counter silentConnections;
     private final Counter slowRequests;
     private final Counter oversizedBodies;
 
@@ -58,8 +63,11 @@ final class NettyTransport implements AutoCloseable {
         MeterRegistry meters = registry == null ? new SimpleMeterRegistry() : registry;
         Gauge.builder("http.server.connections", connections, AtomicInteger::get).tag("server", name)
                 .description("HTTP connections open").register(meters);
-        refusedConnections = Counter.builder("http.server.connections.refused").tag("server", name)
-                .description("connections closed at once because " + HttpLimits.MAX_CONNECTIONS + " were open").register(meters);
+        this.clients = new ClientConnections(limits.maxConnectionsPerClient());
+        refusedConnections = refused(meters, name, HttpLimits.MAX_CONNECTIONS);
+        refusedOfClient = refused(meters, name, HttpLimits.MAX_CONNECTIONS_PER_CLIENT);
+        silentConnections = Counter.builder("http.server.connections.silent").tag("server", name)
+                .description("connections closed without a byte within " + HttpLimits.FIRST_BYTE_TIMEOUT).register(meters);
         slowRequests = Counter.builder("http.server.requests.timed.out").tag("server", name)
                 .description("requests not received within " + HttpLimits.REQUEST_TIMEOUT).register(meters);
         oversizedBodies = Counter.builder("http.server.requests.oversized").tag("server", name)
@@ -87,17 +95,32 @@ final class NettyTransport implements AutoCloseable {
         }
     }
 
+    private static Counter refused(MeterRegistry meters, String server, String limit) {
+        return Counter.builder("http.server.connections.refused").tags("server", server, "limit", limit)
+                .description("connections closed at once because the limit was reached").register(meters);
+    }
+
     private void accept(SocketChannel channel, HttpLimits limits, Router router) {
+        InetAddress client = ClientConnections.clientOf(channel.remoteAddress());
+        if (!clients.admit(client)) {
+            refusedOfClient.increment();
+            channel.close();
+            return;
+        }
         if (connections.incrementAndGet() > limits.maxConnections()) {
             connections.decrementAndGet();
+            clients.release(client);
             refusedConnections.increment();
             channel.close();
             return;
         }
-        channel.closeFuture().addListener(closed -> connections.decrementAndGet());
+        channel.closeFuture().addListener(closed -> {
+            connections.decrementAndGet();
+            clients.release(client);
+        });
         open.add(channel);
         ReadAhead readAhead = new ReadAhead();
-        RequestTimeouts timeouts = new RequestTimeouts(limits, slowRequests::increment);
+        RequestTimeouts timeouts = new RequestTimeouts(limits, slowRequests::increment, silentConnections::increment);
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(limits.maxRequestLineBytes())
                 .setMaxHeaderSize(limits.maxHeaderBytes())

@@ -9,11 +9,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The clocks of one connection, first in its pipeline so it sees bytes before the HTTP decoder does. A connection
- * waiting for a request may stay {@link HttpLimits#idleTimeout}; once a request's first byte arrives, the whole request
- * must follow within {@link HttpLimits#requestTimeout} or it is answered 408 and closed. That is what frees a
- * connection that sends half a header and then nothing. While a request is being answered, or an event stream is
- * open, neither clock runs. Only touched on the connection's event loop.
+ * The clocks of one connection, early in its pipeline so it sees bytes before the HTTP decoder does. A new connection
+ * must send its first byte within {@link HttpLimits#firstByteTimeout}, else it is closed: one that never sends holds a
+ * connection for nothing. A kept-alive connection waiting for its next request may stay {@link HttpLimits#idleTimeout}.
+ * Once a request's first byte arrives, the whole request must follow within {@link HttpLimits#requestTimeout} or it is
+ * answered 408 and closed: that frees a connection that sends half a header and then nothing. While a request is
+ * being answered, or an event stream is open, no clock runs. Only touched on the connection's event loop.
  */
 final class RequestTimeouts extends ChannelDuplexHandler {
 
@@ -21,14 +22,19 @@ final class RequestTimeouts extends ChannelDuplexHandler {
 
     private final HttpLimits limits;
     private final Runnable onTimeout;
+    private final Runnable onSilent;
     private State state = State.IDLE;
     private ScheduledFuture<?> timer;
     private ChannelHandlerContext ctx;
 
-    /** @param onTimeout counts a request that was too slow (metrics) */
-    RequestTimeouts(HttpLimits limits, Runnable onTimeout) {
+    /**
+     * @param onTimeout counts a request that was too slow (metrics)
+     * @param onSilent  counts a connection closed without a first byte (metrics)
+     */
+    RequestTimeouts(HttpLimits limits, Runnable onTimeout, Runnable onSilent) {
         this.limits = limits;
         this.onTimeout = onTimeout;
+        this.onSilent = onSilent;
     }
 
     @Override
@@ -38,7 +44,10 @@ final class RequestTimeouts extends ChannelDuplexHandler {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        idle();
+        schedule(limits.firstByteTimeout().toMillis(), () -> {
+            onSilent.run();
+            ctx.close();
+        });
         super.channelActive(ctx);
     }
 
@@ -50,7 +59,7 @@ final class RequestTimeouts extends ChannelDuplexHandler {
             return;
         }
         if (state == State.IDLE && msg instanceof ByteBuf bytes && bytes.isReadable()) {
-            cancel(); // the idle clock: left running, it would close this connection in the middle of later requests
+            cancel(); // the waiting clock: left running, it would close this connection in the middle of later requests
             state = State.READING;
             schedule(limits.requestTimeout().toMillis(), this::requestTooSlow);
         }

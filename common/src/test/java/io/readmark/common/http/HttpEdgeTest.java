@@ -49,7 +49,7 @@ class HttpEdgeTest {
     @BeforeAll
     static void start() throws IOException {
         HttpLimits limits = HttpLimits.defaults().withTimeouts(REQUEST_TIMEOUT, IDLE_TIMEOUT)
-                .withMaxConnections(MAX_CONNECTIONS);
+                .withMaxConnections(MAX_CONNECTIONS, 0); // one client here: ConnectionLimitsTest has the limit per client
         server = new JsonHttpServer("edge-test").limits(limits)
                 .route("GET", "/v1/users/{userId}/unread", request -> Response.ok(Map.of(
                         "userId", Request.positiveId("userId", request.pathVariable("userId")),

@@ -3,9 +3,11 @@ package io.readmark.common.http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /** A client that writes exactly the bytes it is given, as an attacker or a broken client would. */
 final class RawHttp implements AutoCloseable {
@@ -17,7 +19,14 @@ final class RawHttp implements AutoCloseable {
     private final Socket socket;
 
     RawHttp(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this("127.0.0.1", port);
+    }
+
+    /** A connection to 127.0.0.1 from {@code client}, a loopback address (Linux routes all of 127/8 to lo). */
+    RawHttp(String client, int port) throws IOException {
+        socket = new Socket();
+        socket.bind(new InetSocketAddress(client, 0));
+        socket.connect(new InetSocketAddress("127.0.0.1", port));
         socket.setSoTimeout(10_000);
     }
 
@@ -68,6 +77,12 @@ final class RawHttp implements AutoCloseable {
             if (b != '\r') line.write(b);
         }
         return line.toString(StandardCharsets.UTF_8);
+    }
+
+    /** True when the server closes the connection within {@code wait}; what it sends meanwhile is dropped. */
+    boolean closedByServerWithin(Duration wait) throws IOException {
+        socket.setSoTimeout((int) wait.toMillis());
+        return closedByServer();
     }
 
     /** True when the server has closed the connection (end of stream or reset) within the socket timeout. */
