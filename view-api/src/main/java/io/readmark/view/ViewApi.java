@@ -97,7 +97,7 @@ public final class ViewApi implements AutoCloseable {
             LiveKeys liveKeys = new LiveKeys(config.keys(), config.streams().liveTtl());
             streams = new OpenStreams(config.streams(), liveKeys, redis::connection, metrics.registry());
             StreamRoute stream = new StreamRoute(guard, routes, feed, audienceCache, liveKeys, streams, config.keys(),
-                    config.streams().retry());
+                    config.streams());
             Access access = Access.from("view-api", config.auth());
             server = routes.register(new JsonHttpServer("view-api").limits(config.http()).cors(config.cors())
                             .measuredBy(metrics.registry()).eventLoops(loops), access, stream, config.streams());

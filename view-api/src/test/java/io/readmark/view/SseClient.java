@@ -101,8 +101,21 @@ public final class SseClient implements AutoCloseable {
 
     /** The next event named {@code name}, skipping comments and the retry hint. */
     public Message nextEvent(String name) {
+        return nextEvent(name, Duration.ofMinutes(1));
+    }
+
+    /** As {@link #nextEvent(String)}, failing once {@code within} has passed, however many heartbeats came. */
+    public Message nextEvent(String name, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
         while (true) {
-            Message message = next(Duration.ofSeconds(10));
+            long left = deadline - System.nanoTime();
+            Message message;
+            try {
+                if (left <= 0) throw new AssertionError("out of time");
+                message = next(Duration.ofNanos(Math.min(left, Duration.ofSeconds(10).toNanos())));
+            } catch (AssertionError e) {
+                throw new AssertionError("no event " + name + " within " + within, e);
+            }
             if (message == null) throw new AssertionError("the stream ended before an event " + name);
             if (name.equals(message.event())) return message;
         }

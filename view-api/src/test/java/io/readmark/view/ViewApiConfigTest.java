@@ -71,6 +71,7 @@ class ViewApiConfigTest {
                 Map.entry("VIEW_API_STREAM_HEARTBEAT", "PT20S"),
                 Map.entry("VIEW_API_STREAM_RETRY", "5000"),
                 Map.entry("VIEW_API_QUERY_TOKEN_MAX_LIFETIME", "PT2M"),
+                Map.entry("VIEW_API_STREAM_MAX_AGE", "PT30M"),
                 Map.entry("READMARK_AUTH", "jwt"),
                 Map.entry("AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"),
                 Map.entry("AUTH_JWT_AUDIENCE", "https://view.blog.example"),
@@ -84,7 +85,8 @@ class ViewApiConfigTest {
                         "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off(),
                         "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
                                 .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout()),
-                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(2)),
+                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(2),
+                                Duration.ofMinutes(30)),
                         new CorsPolicy(Set.of("https://app.example.com", "http://localhost:3000"), false), Duration.ZERO));
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().audience()).isEqualTo("https://view.blog.example");
@@ -136,6 +138,8 @@ class ViewApiConfigTest {
             "VIEW_API_CIRCUIT_OPEN, -PT1S",
             "VIEW_API_CIRCUIT_OPEN, a while",
             "READMARK_REDIS_PREFIX, a{b}",
+            "VIEW_API_STREAM_MAX_AGE, 0",
+            "VIEW_API_STREAM_MAX_AGE, P2D",
             "READMARK_AUTH, maybe",
     })
     void shouldNameTheVariableWhenAValueIsBad(String variable, String value) {

@@ -2,6 +2,7 @@ package io.readmark.common.auth;
 
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
+import io.readmark.common.http.Response;
 import io.readmark.common.http.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,24 +59,33 @@ public final class Access {
         };
     }
 
+    /** A handler told who is calling: the principal of the token, empty when authentication is off. */
+    @FunctionalInterface
+    public interface PrincipalHandler {
+        Response handle(Request request, Optional<Principal> principal) throws Exception;
+    }
+
     /**
      * As {@link #require}, for a route that browsers open with {@code EventSource}, which cannot send headers: the token
      * may also come as the query parameter {@value #QUERY_TOKEN}, but only a short-lived one ({@code exp - iat} at
-     * most {@code maxQueryTokenLifetime}), as a URL is more exposed than a header (browser history, proxy logs).
+     * most {@code maxQueryTokenLifetime}), as a URL is more exposed than a header (browser history, proxy logs). The
+     * handler gets the principal, so a response that outlasts the request (a stream) can end when the token does.
      */
-    public Route.Handler requireAllowingQueryToken(AccessRule rule, Duration maxQueryTokenLifetime, Route.Handler handler) {
-        if (verifier == null) return handler;
+    public Route.Handler requireAllowingQueryToken(AccessRule rule, Duration maxQueryTokenLifetime, PrincipalHandler handler) {
+        if (verifier == null) return request -> handler.handle(request, Optional.empty());
         return request -> {
             Optional<String> queryToken = request.query(QUERY_TOKEN);
+            Principal principal;
             if (queryToken.isEmpty()) {
-                check(rule, request);
+                principal = authenticate(request.header("Authorization").orElse(null));
             } else if (request.header("Authorization").isPresent()) {
                 // RFC 6750 §2: a client uses one way of sending the token, never two.
                 throw ApiException.badRequest(QUERY_TOKEN, "send the token once: in Authorization or as " + QUERY_TOKEN + ", not both");
             } else {
-                rule.check(shortLived(queryToken.get(), maxQueryTokenLifetime), request);
+                principal = shortLived(queryToken.get(), maxQueryTokenLifetime);
             }
-            return handler.handle(request);
+            rule.check(principal, request);
+            return handler.handle(request, Optional.of(principal));
         };
     }
 

@@ -56,7 +56,7 @@ public final class JwtVerifier {
             throw new InvalidTokenException("the token's claims are malformed");
         }
         verifyClaims(claims);
-        return Principal.from(claims);
+        return Principal.from(claims, clockSkew);
     }
 
     private static SignedJWT parse(String token) throws InvalidTokenException {

@@ -5,6 +5,7 @@ import io.readmark.common.http.CanonicalNumbers;
 
 import java.text.ParseException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -12,16 +13,17 @@ import java.util.Set;
 /**
  * Who a verified token speaks for: its subject ({@code sub}, null when absent) and its scopes. A user token's subject
  * is the user id in canonical decimal; a service token carries a Readmark scope. {@code lifetime} is {@code exp - iat},
- * null when the token has no {@code iat}.
+ * null when the token has no {@code iat}. {@code validUntil} is the instant from which the verifier refuses the token:
+ * its {@code exp} plus the clock skew allowed (null only for a principal made without a token).
  */
-public record Principal(String subject, Set<String> scopes, Duration lifetime) {
+public record Principal(String subject, Set<String> scopes, Duration lifetime, Instant validUntil) {
 
     public Principal {
         scopes = Set.copyOf(scopes);
     }
 
     public Principal(String subject, Set<String> scopes) {
-        this(subject, scopes, null);
+        this(subject, scopes, null, null);
     }
 
     public boolean hasScope(String scope) {
@@ -37,8 +39,11 @@ public record Principal(String subject, Set<String> scopes, Duration lifetime) {
         return CanonicalNumbers.positiveId(subject);
     }
 
-    /** Scopes from {@code scope} (space-separated, RFC 8693) and {@code scp} (array or string), as issuers differ. */
-    static Principal from(JWTClaimsSet claims) throws InvalidTokenException {
+    /**
+     * Scopes from {@code scope} (space-separated, RFC 8693) and {@code scp} (array or string), as issuers differ; the
+     * claims have an {@code exp}, accepted until {@code clockSkew} after it.
+     */
+    static Principal from(JWTClaimsSet claims, Duration clockSkew) throws InvalidTokenException {
         Set<String> scopes = new LinkedHashSet<>();
         try {
             addSpaceSeparated(scopes, claims.getStringClaim("scope"));
@@ -50,7 +55,8 @@ public record Principal(String subject, Set<String> scopes, Duration lifetime) {
             }
             Duration lifetime = claims.getIssueTime() == null ? null
                     : Duration.between(claims.getIssueTime().toInstant(), claims.getExpirationTime().toInstant());
-            return new Principal(claims.getSubject(), scopes, lifetime);
+            Instant validUntil = claims.getExpirationTime().toInstant().plus(clockSkew);
+            return new Principal(claims.getSubject(), scopes, lifetime, validUntil);
         } catch (ParseException e) {
             throw new InvalidTokenException("the token's scope or scp claim is neither a string nor an array of strings");
         }

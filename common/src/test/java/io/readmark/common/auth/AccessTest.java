@@ -58,7 +58,8 @@ class AccessTest {
                         request -> Response.ok(Map.of("userId", request.pathVariable("userId")))))
                 .route("GET", "/v1/users/{userId}/unread/stream", access.requireAllowingQueryToken(
                         AccessRule.ownUser("userId", Scopes.READ_ANY), Duration.ofMinutes(5),
-                        request -> Response.ok(Map.of("userId", request.pathVariable("userId")))))
+                        (request, principal) -> Response.ok(Map.of("userId", request.pathVariable("userId"),
+                                "validUntil", principal.map(p -> p.validUntil().toString()).orElse("no token")))))
                 .route("GET", "/health/live", request -> Response.ok(Map.of("status", "UP")));
     }
 
@@ -160,6 +161,22 @@ class AccessTest {
         HttpResponse<String> response = call("GET", "/v1/users/101/unread/stream", "Bearer " + token("101", ""));
 
         assertThat(response.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theRouteIsToldUntilWhenTheTokenIsAcceptedWhereverItCame() {
+        // Given: exp in 60 s, accepted for the 60 s of skew after it
+        String validUntil = NOW.plusSeconds(120).toString();
+
+        // When
+        HttpResponse<String> fromQuery = call("GET", "/v1/users/101/unread/stream?access_token=" + lasting("101", Duration.ofMinutes(1)), null);
+        HttpResponse<String> fromHeader = call("GET", "/v1/users/101/unread/stream", "Bearer " + lasting("101", Duration.ofMinutes(1)));
+        HttpResponse<String> withAuthenticationOff = call(unprotected, "GET", "/v1/users/101/unread/stream", null);
+
+        // Then
+        assertThat(json(fromQuery).get("validUntil").asText()).isEqualTo(validUntil);
+        assertThat(json(fromHeader).get("validUntil").asText()).isEqualTo(validUntil);
+        assertThat(json(withAuthenticationOff).get("validUntil").asText()).isEqualTo("no token");
     }
 
     // ---- 401 ------------------------------------------------------------------------------------------------------

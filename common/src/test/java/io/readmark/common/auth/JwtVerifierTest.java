@@ -12,7 +12,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.security.interfaces.RSAPrivateKey;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.Date;
 import java.util.List;
@@ -185,6 +187,24 @@ class JwtVerifierTest {
         // When / Then
         assertThat(hs256Verifier().verify(withinSkew).subject()).isEqualTo("1");
         assertRefused(hs256Verifier(), expired, "the token has expired");
+    }
+
+    @Test
+    void thePrincipalIsValidUntilTheVerifierRefusesItsToken() throws Exception {
+        // Given
+        String token = TestKeys.hs256(claims("1").expirationTime(Date.from(NOW.plusSeconds(30))).build());
+
+        // When
+        Principal principal = hs256Verifier().verify(token);
+
+        // Then: exp plus the skew, the first instant at which the same token is refused
+        assertThat(principal.validUntil()).isEqualTo(NOW.plusSeconds(30).plus(SKEW));
+        JwtVerifier atValidUntil = new JwtVerifier(AuthConfig.jwt(VerificationKeys.hs256Secret(TestKeys.SECRET), null,
+                TestKeys.AUDIENCE, SKEW), Clock.fixed(principal.validUntil(), ZoneOffset.UTC));
+        JwtVerifier justBefore = new JwtVerifier(AuthConfig.jwt(VerificationKeys.hs256Secret(TestKeys.SECRET), null,
+                TestKeys.AUDIENCE, SKEW), Clock.fixed(principal.validUntil().minusMillis(1), ZoneOffset.UTC));
+        assertRefused(atValidUntil, token, "the token has expired");
+        assertThat(justBefore.verify(token).subject()).isEqualTo("1");
     }
 
     @Test

@@ -21,8 +21,9 @@ import java.util.function.Supplier;
 
 /**
  * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
- * {@link StreamSettings#maxStreams}, and upkeep every heartbeat (a comment line on each stream, the users' live keys
- * refreshed). Counts what happens to streams in the metrics.
+ * {@link StreamSettings#maxStreams}, and upkeep every heartbeat (streams whose lifetime is over ended, a comment line
+ * on each other stream, the users' live keys refreshed). One timer serves every stream, so a stream ends at the first
+ * heartbeat after its lifetime. Counts what happens to streams in the metrics.
  */
 public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
 
@@ -45,7 +46,7 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         Gauge.builder("readmark.streams.open", streams, Set::size).description("unread streams open").register(registry);
         pushes = Counter.builder("readmark.stream.pushes").description("counts pushed on unread streams after a change")
                 .register(registry);
-        for (String reason : List.of("slow", "redis", "limit-user", "limit-instance")) {
+        for (String reason : List.of("slow", "redis", "token-expired", "max-age", "limit-user", "limit-instance")) {
             dropped.put(reason, Counter.builder("readmark.streams.dropped").tag("reason", reason)
                     .description("unread streams closed by the server or refused, by reason").register(registry));
         }
@@ -89,11 +90,7 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
             admitted--;
             admittedPerUser.computeIfPresent(stream.userId(), (user, count) -> count == 1 ? null : count - 1);
         }
-        switch (ending) {
-            case SLOW -> dropped.get("slow").increment();
-            case REDIS -> dropped.get("redis").increment();
-            case CLIENT, NOT_STARTED -> { }
-        }
+        if (ending.reason != null) dropped.get(ending.reason).increment();
     }
 
     @Override
@@ -104,6 +101,7 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
     private void tick() {
         Map<Long, List<UnreadStream>> byUser = new HashMap<>();
         for (UnreadStream stream : streams) {
+            if (stream.endIfOver()) continue;
             stream.heartbeat();
             byUser.computeIfAbsent(stream.userId(), user -> new ArrayList<>()).add(stream);
         }

@@ -5,14 +5,16 @@ import io.readmark.view.routes.AudienceNoticeCache;
 import io.readmark.view.routes.InboxCounts;
 import io.readmark.view.routes.ViewRoutes;
 
+import io.readmark.common.auth.Principal;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.unread.UnreadKeys;
 
-import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * {@code GET /v1/users/{userId}/unread/stream}: Server-Sent Events of the user's counts. The start subscribes to the
@@ -20,7 +22,7 @@ import java.util.concurrent.CompletionStage;
  * a change made after the read is published (the key was there) and heard (the subscriptions were there), so nothing
  * falls between snapshot and pushes. Redis unavailable at the start is a 503 like any read. A {@code Last-Event-ID}
  * changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is exact where replaying missed
- * events could not be.
+ * events could not be. The stream ends when its token is no longer accepted or at its age limit ({@link StreamLifetime}).
  */
 public final class StreamRoute {
 
@@ -31,10 +33,10 @@ public final class StreamRoute {
     private final LiveKeys liveKeys;
     private final OpenStreams streams;
     private final UnreadKeys keys;
-    private final Duration retry;
+    private final StreamSettings settings;
 
     public StreamRoute(RedisGuard redis, ViewRoutes routes, ChangeFeed feed, AudienceNoticeCache audienceCache, LiveKeys liveKeys,
-                OpenStreams streams, UnreadKeys keys, Duration retry) {
+                OpenStreams streams, UnreadKeys keys, StreamSettings settings) {
         this.redis = redis;
         this.routes = routes;
         this.feed = feed;
@@ -42,14 +44,17 @@ public final class StreamRoute {
         this.liveKeys = liveKeys;
         this.streams = streams;
         this.keys = keys;
-        this.retry = retry;
+        this.settings = settings;
     }
 
-    public Response stream(Request request) {
+    /** {@code principal}: who the token speaks for, empty with authentication off. */
+    public Response stream(Request request, Optional<Principal> principal) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
+        StreamLifetime lifetime = StreamLifetime.of(principal, settings.maxAge(), System.currentTimeMillis(),
+                ThreadLocalRandom.current());
         streams.admit(userId);
         StreamAudiences audiences = new StreamAudiences(() -> memberships(userId), feed, new NoticeKeys(keys.prefix()), audienceCache);
-        UnreadStream stream = new UnreadStream(userId, this::readCounts, streams, audiences, System::currentTimeMillis);
+        UnreadStream stream = new UnreadStream(userId, this::readCounts, streams, audiences, System::currentTimeMillis, lifetime);
         InboxCounts snapshot;
         try {
             snapshot = redis.callFor(userId, connection -> {
@@ -66,7 +71,7 @@ public final class StreamRoute {
             throw e;
         }
         streams.opened(stream);
-        return Response.events(sink -> stream.open(sink, snapshot, retry));
+        return Response.events(sink -> stream.open(sink, snapshot, settings.retry()));
     }
 
     private Set<String> memberships(long userId) {

@@ -12,17 +12,20 @@ import java.time.Duration;
  * @param heartbeat             how often a quiet stream gets a comment line, and the user's live key is refreshed
  * @param retry                 the {@code retry:} hint: how long a client waits before it reconnects
  * @param maxQueryTokenLifetime the longest {@code exp - iat} of a token sent as {@code access_token} in the query
+ * @param maxAge                the longest a stream stays open, whatever its token ({@link StreamLifetime})
  */
-public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Duration retry, Duration maxQueryTokenLifetime) {
+public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Duration retry, Duration maxQueryTokenLifetime,
+                             Duration maxAge) {
 
     public static final String PER_USER = "VIEW_API_STREAMS_PER_USER";
     public static final String MAX_STREAMS = "VIEW_API_MAX_STREAMS";
     public static final String HEARTBEAT = "VIEW_API_STREAM_HEARTBEAT";
     public static final String RETRY = "VIEW_API_STREAM_RETRY";
     public static final String MAX_QUERY_TOKEN_LIFETIME = "VIEW_API_QUERY_TOKEN_MAX_LIFETIME";
+    public static final String MAX_AGE = "VIEW_API_STREAM_MAX_AGE";
 
     public static final StreamSettings DEFAULTS = new StreamSettings(4, 2_048, Duration.ofSeconds(15), Duration.ofSeconds(3),
-            Duration.ofMinutes(5));
+            Duration.ofMinutes(5), Duration.ofHours(1));
 
     public StreamSettings {
         require(perUser > 0, PER_USER, "a positive integer", perUser);
@@ -31,6 +34,9 @@ public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Du
         require(retry != null && retry.toMillis() > 0, RETRY, "a positive duration", retry);
         require(maxQueryTokenLifetime != null && maxQueryTokenLifetime.toSeconds() > 0, MAX_QUERY_TOKEN_LIFETIME,
                 "a positive duration of a second or more", maxQueryTokenLifetime);
+        // At most a day: slots turn over, and without authentication nothing else ends a stream.
+        require(maxAge != null && maxAge.toSeconds() > 0 && maxAge.compareTo(Duration.ofDays(1)) <= 0, MAX_AGE,
+                "a duration from a second to a day", maxAge);
     }
 
     public static StreamSettings from(Settings settings) {
@@ -39,7 +45,8 @@ public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Du
                 settings.integer(MAX_STREAMS, DEFAULTS.maxStreams()),
                 settings.duration(HEARTBEAT, DEFAULTS.heartbeat()),
                 settings.duration(RETRY, DEFAULTS.retry()),
-                settings.duration(MAX_QUERY_TOKEN_LIFETIME, DEFAULTS.maxQueryTokenLifetime()));
+                settings.duration(MAX_QUERY_TOKEN_LIFETIME, DEFAULTS.maxQueryTokenLifetime()),
+                settings.duration(MAX_AGE, DEFAULTS.maxAge()));
     }
 
     /** How long the user's live key outlives its last refresh: four heartbeats, so a late tick or two loses nothing. */

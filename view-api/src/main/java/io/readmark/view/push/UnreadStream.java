@@ -27,12 +27,14 @@ import java.util.function.LongSupplier;
  * arrived sees that change, so a push is never ahead of the state nor contradicts it. At most one read is in flight:
  * pushes go out in order and never go backwards, and changes arriving meanwhile are coalesced into the next read (at
  * most {@value #MAX_CHANGES} listed, the rest counted), so a burst costs one read per round trip and a stream never
- * queues more than one pending read.
+ * queues more than one pending read. Once its {@link StreamLifetime} is over the stream ends with a last event,
+ * {@value #RECONNECT}, that says why; nothing is pushed after it.
  */
 final class UnreadStream implements ChangeFeed.Listener {
 
     static final int MAX_CHANGES = 100;
     static final String EVENT = "counts";
+    static final String RECONNECT = "reconnect";
 
     /**
      * What changed, as the scripts say it ({@code notify.lua}): a kind, then the author and blog of a blog change, the
@@ -80,8 +82,20 @@ final class UnreadStream implements ChangeFeed.Listener {
         void stop();
     }
 
-    /** How the stream ends, for the metrics. */
-    enum Ending { CLIENT, SLOW, REDIS, NOT_STARTED }
+    /** Why the server ended a stream: {@code token-expired} (reconnect with a fresh token) or {@code max-age}. */
+    record ReconnectBody(String reason) {
+    }
+
+    /** How the stream ends; {@code reason} names the server's reason in the metrics, null when there is none. */
+    enum Ending {
+        CLIENT(null), NOT_STARTED(null), SLOW("slow"), REDIS("redis"), TOKEN_EXPIRED("token-expired"), MAX_AGE("max-age");
+
+        final String reason;
+
+        Ending(String reason) {
+            this.reason = reason;
+        }
+    }
 
     interface Owner {
         void pushed();
@@ -97,6 +111,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     private final Owner owner;
     private final Audiences audiences;
     private final LongSupplier clock;
+    private final StreamLifetime lifetime;
     private ChangeFeed.Subscription subscription; // guarded by this; set once, before open
     private EventSink sink; // guarded by this; null until open
     private List<Change> pending = new ArrayList<>(); // guarded by this
@@ -108,12 +123,13 @@ final class UnreadStream implements ChangeFeed.Listener {
     private long expiryScheduled; // guarded by this: the notice expiry a resync is scheduled for, 0 if none
 
     UnreadStream(long userId, LongFunction<CompletionStage<InboxCounts>> readCounts, Owner owner, Audiences audiences,
-                 LongSupplier clock) {
+                 LongSupplier clock, StreamLifetime lifetime) {
         this.userId = userId;
         this.readCounts = readCounts;
         this.owner = owner;
         this.audiences = audiences;
         this.clock = clock;
+        this.lifetime = lifetime;
     }
 
     long userId() {
@@ -210,6 +226,13 @@ final class UnreadStream implements ChangeFeed.Listener {
         if (current != null && current.isOpen() && !current.comment("heartbeat")) end(Ending.SLOW);
     }
 
+    /** Ends the stream once its lifetime is over, telling the client to reconnect; true when it did. */
+    boolean endIfOver() {
+        if (!lifetime.isOver(clock.getAsLong())) return false;
+        end(lifetime.ending(), new ReconnectBody(lifetime.ending().reason));
+        return true;
+    }
+
     private void readIfNeeded() {
         List<Change> changes;
         int changesOmitted;
@@ -274,6 +297,10 @@ final class UnreadStream implements ChangeFeed.Listener {
     }
 
     void end(Ending ending) {
+        end(ending, null);
+    }
+
+    private void end(Ending ending, ReconnectBody last) {
         EventSink current;
         ChangeFeed.Subscription subscribed;
         synchronized (this) {
@@ -281,6 +308,10 @@ final class UnreadStream implements ChangeFeed.Listener {
             ended = true;
             current = sink;
             subscribed = subscription;
+            // Under the lock pushes are sent under, with ended set: no push can follow the last event.
+            if (last != null && current != null) {
+                current.send(new ServerSentEvent(Long.toString(++sequence), RECONNECT, json(last)));
+            }
         }
         if (subscribed != null) subscribed.cancel();
         audiences.stop();

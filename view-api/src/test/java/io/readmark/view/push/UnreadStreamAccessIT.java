@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 /** Who may open an unread stream, and how many: tokens in the header or (short-lived) in the query, and the limits. */
 class UnreadStreamAccessIT {
 
-    private static final String SECRET = "a-shared-secret-of-at-least-32-bytes";
+    static final String SECRET = "a-shared-secret-of-at-least-32-bytes";
     @AutoClose
     private static final ViewApiFixture secured = ViewApiFixture.onSharedRedis(Map.of(
             "READMARK_AUTH", "jwt",
@@ -39,9 +39,13 @@ class UnreadStreamAccessIT {
             StreamSettings.MAX_STREAMS, "3"));
 
     private static String token(String subject, Duration lifetime) {
-        Instant now = Instant.now();
+        return token(subject, Instant.now().plus(lifetime));
+    }
+
+    /** A token of {@code subject} issued now, signed with {@link #SECRET}; {@code exp} is in whole seconds. */
+    static String token(String subject, Instant expiresAt) {
         JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(subject).audience("readmark-view")
-                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(lifetime))).build();
+                .issueTime(new Date()).expirationTime(Date.from(expiresAt)).build();
         try {
             SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
             jwt.sign(new MACSigner(SECRET.getBytes(StandardCharsets.UTF_8)));

@@ -31,6 +31,14 @@ function watch(user) {
   status('connecting…', false);
   stream.onopen = () => status('live for user ' + user, true);
   stream.onerror = () => status('reconnecting…', false);
+  // The server ends every stream in time. At its maximum age EventSource reconnects by itself after retry:, with the
+  // same token; once the token expired, that token would be refused, so reconnect only with a fresh one.
+  stream.addEventListener('reconnect', (event) => {
+    if (JSON.parse(event.data).reason !== 'token-expired') return;
+    stream.close();
+    if (viewToken() !== token) watch(user);
+    else status('the view token expired: paste a fresh one, then Watch', false);
+  });
   stream.addEventListener('counts', (event) => {
     const counts = JSON.parse(event.data);
     showCounts(counts);
