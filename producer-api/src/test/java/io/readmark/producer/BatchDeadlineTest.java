@@ -52,7 +52,7 @@ class BatchDeadlineTest {
         // Given a batch route whose producer blocks 1.5 s in every send, and a 2 s ack timeout
         EventPublisher publisher = EventPublisher.over(new BlockingSendProducer(), Topics.defaults(), Duration.ofSeconds(10));
         BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536);
-        try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", batch::ingest)
+        try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", request -> batch.ingest(request, null))
                 .start("127.0.0.1", 0);
              HttpCalls http = new HttpCalls(server.port())) {
 
