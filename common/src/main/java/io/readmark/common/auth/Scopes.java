@@ -33,10 +33,6 @@ public final class Scopes {
     public static final List<String> PUBLISHING = List.of(
             PUBLISH, PUBLISH_READS, PUBLISH_FOLLOWS, PUBLISH_POSTS, PUBLISH_NOTICES, PUBLISH_BROADCAST);
 
-    /** Every scope the APIs act on. */
-    public static final List<String> KNOWN = List.of(
-            PUBLISH, PUBLISH_READS, PUBLISH_FOLLOWS, PUBLISH_POSTS, PUBLISH_NOTICES, PUBLISH_BROADCAST, READ_ANY);
-
     private Scopes() {
     }
 }
