@@ -33,9 +33,11 @@ public final class Readmark {
               view-api          run the HTTP reads against REDIS_URL until stopped
               stream-processor  run the Kafka Streams processor (PROCESSOR_ROLES) until stopped
               token --token-api producer|view --token-private-key-file <PEM> --token-subject <user id or service>
-                    [--token-scope readmark:publish] [--token-ttl PT1H]
+                    [--token-scope readmark:publish:reads] [--token-ttl PT1H]
                                 print a JWT for that API (its audience), signed with the private key of the pair
-                                whose public key the API verifies with (or AUTH_JWT_HS256_SECRET), for trying it
+                                whose public key the API verifies with (or AUTH_JWT_HS256_SECRET), for trying it;
+                                scopes: readmark:publish (everything) or readmark:publish:reads|follows|posts|
+                                notices|broadcast for the producer, readmark:read-any for the view
               rebuild           repopulate Redis from Kafka after it lost data: replays the retained follow, blog
                                 and read events through the processor's topology as a temporary Kafka Streams
                                 application, then removes it. Safe while the processor runs. Needs follow-events

@@ -12,6 +12,7 @@ import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.readmark.common.auth.AuthConfig;
+import io.readmark.common.auth.Scopes;
 import io.readmark.common.config.Settings;
 
 import java.io.IOException;
@@ -42,8 +43,9 @@ import java.util.regex.Pattern;
  * set, else the API's default) and its {@code iss} is {@code AUTH_JWT_ISSUER} when set. It is signed with the
  * private key in {@code TOKEN_PRIVATE_KEY_FILE} (RS256 or the ES* of the key's curve), the pair of the public key
  * the API verifies with, or with {@code AUTH_JWT_HS256_SECRET}. The subject is a user id (a user reads their own
- * unread state) or a service's name; scopes such as {@code readmark:publish} go in {@code scope}. Not an identity
- * provider: whoever holds the key can mint any token for that API.
+ * unread state) or a service's name; scopes such as {@code readmark:publish:reads} go in {@code scope}, and a
+ * {@code readmark:} scope the API does not know is refused, as a misspelt one would only mint a token the API refuses.
+ * Not an identity provider: whoever holds the key can mint any token for that API.
  */
 final class TokenCommand {
 
@@ -60,6 +62,12 @@ final class TokenCommand {
     static final Map<String, String> DEFAULT_AUDIENCES = Map.of(
             "producer", AuthConfig.PRODUCER_API_AUDIENCE,
             "view", AuthConfig.VIEW_API_AUDIENCE);
+
+    /** The value of {@code TOKEN_API} → the Readmark scopes that API acts on. */
+    static final Map<String, List<String>> API_SCOPES = Map.of(
+            "producer", Scopes.PUBLISHING,
+            "view", List.of(Scopes.READ_ANY));
+    private static final String READMARK_SCOPE_PREFIX = "readmark:";
 
     private static final Pattern PEM_PRIVATE_KEY = Pattern.compile(
             "-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\\s]+)-----END PRIVATE KEY-----");
@@ -88,6 +96,7 @@ final class TokenCommand {
         String defaultAudience = DEFAULT_AUDIENCES.get(apiName);
         if (defaultAudience == null) throw new IllegalArgumentException(API + " must be producer or view, was '" + api.get() + "'");
         if (subject.isEmpty()) throw new IllegalArgumentException("token needs " + SUBJECT + ": the token's subject, e.g. --token-subject 101");
+        scope.ifPresent(value -> requireKnownScopes(apiName, value));
         if (!ttl.isPositive()) throw new IllegalArgumentException(TTL + " must be positive, was " + ttl);
         if (keyFile.isPresent() == secret.isPresent()) {
             throw new IllegalArgumentException("token needs exactly one of " + PRIVATE_KEY_FILE + " (the private key of the pair whose "
@@ -110,6 +119,17 @@ final class TokenCommand {
             throw new IllegalStateException("cannot sign the token: " + e.getMessage(), e);
         }
         return jwt.serialize();
+    }
+
+    /** Scopes of other issuers ({@code openid}, say) pass; a {@code readmark:} one must be one this API acts on. */
+    private static void requireKnownScopes(String apiName, String scope) {
+        List<String> known = API_SCOPES.get(apiName);
+        for (String each : scope.split(" ")) {
+            if (each.startsWith(READMARK_SCOPE_PREFIX) && !known.contains(each)) {
+                throw new IllegalArgumentException(SCOPE + ": the " + apiName + " API knows no scope '" + each + "'; its scopes are "
+                        + String.join(", ", known));
+            }
+        }
     }
 
     private record Signer(JWSAlgorithm algorithm, JWSSigner signer) {

@@ -134,6 +134,17 @@ final class DeploymentFiles {
                     .toList();
         }
 
+        /** The host address of every port mapping: {@code ip} of {@code ip:host:container} or {@code host_ip:}, "" for all. */
+        List<String> hostAddresses() {
+            return StreamSupport.stream(node.path("ports").spliterator(), false)
+                    .map(port -> {
+                        if (port.isObject()) return port.path("host_ip").asText();
+                        String[] parts = port.asText().split(":");
+                        return parts.length == 3 ? parts[0] : "";
+                    })
+                    .toList();
+        }
+
         /** The healthcheck command as one string. */
         String healthcheck() {
             JsonNode test = node.path("healthcheck").path("test");

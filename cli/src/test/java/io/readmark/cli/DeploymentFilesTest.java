@@ -192,6 +192,14 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void shouldPublishTheProducerApiToThisHostOnlyAsAnInternalService() {
+        Service producer = serviceRunning("producer-api");
+
+        assertThat(producer.hostAddresses()).as("host addresses the producer API's ports are published on in docker-compose.yml")
+                .allSatisfy(address -> assertThat(address).isEqualTo("127.0.0.1"));
+    }
+
+    @Test
     void shouldPointEachServiceAtTheKafkaAndRedisServicesAndStartItAfterThem() {
         String bootstrap = internalKafkaListener();
         String redisUrl = "redis://" + REDIS + ":6379";

@@ -86,6 +86,25 @@ class TokenCommandTest {
     }
 
     @Test
+    void shouldMintEveryPublishingScopeForTheProducerAndRefuseAReadmarkScopeItDoesNotKnow() throws Exception {
+        String scopes = "readmark:publish:reads readmark:publish:follows readmark:publish:posts readmark:publish:notices "
+                + "readmark:publish:broadcast openid";
+
+        SignedJWT jwt = SignedJWT.parse(TokenCommand.sign(settings(Map.of("TOKEN_API", "producer", "TOKEN_SUBJECT", "101",
+                "TOKEN_SCOPE", scopes, "AUTH_JWT_HS256_SECRET", SECRET)), NOW));
+
+        assertThat(jwt.getJWTClaimsSet().getStringClaim("scope")).isEqualTo(scopes);
+        assertThatThrownBy(() -> TokenCommand.sign(settings(Map.of("TOKEN_API", "producer", "TOKEN_SUBJECT", "101",
+                "TOKEN_SCOPE", "readmark:publish:read", "AUTH_JWT_HS256_SECRET", SECRET)), NOW))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TOKEN_SCOPE").hasMessageContaining("'readmark:publish:read'")
+                .hasMessageContaining("readmark:publish:reads");
+        assertThatThrownBy(() -> TokenCommand.sign(settings(Map.of("TOKEN_API", "view", "TOKEN_SUBJECT", "svc",
+                "TOKEN_SCOPE", "readmark:publish", "AUTH_JWT_HS256_SECRET", SECRET)), NOW))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("readmark:read-any");
+    }
+
+    @Test
     void shouldSignWithAnEcPrivateKeyWithTheAlgorithmOfItsCurve() throws Exception {
         KeyPair p256 = ec("secp256r1");
         KeyPair p384 = ec("secp384r1");

@@ -91,6 +91,7 @@ class ApiContractIT {
         check(producer, producerUrl, "POST", events, events, null, "application/json", event, 401);
         check(producer, producerUrl, "POST", events, events, TestTokens.producerUser(11), "application/json", event, 403);
         check(producer, producerUrl, "POST", events, events, TestTokens.reader(), "application/json", event, 401);
+        check(producer, producerUrl, "POST", events, events, TestTokens.producerReads(11), "application/json", event, 403);
 
         String batch = "/v1/events:batch";
         String mixed = "[" + event + ",{\"type\":\"Nope\"}]";
@@ -101,6 +102,10 @@ class ApiContractIT {
         check(producer, producerUrl, "POST", batch, batch, service, "text/csv", mixed, 415);
         check(producer, producerUrl, "POST", batch, batch, TestTokens.expired(), "application/json", mixed, 401);
         check(producer, producerUrl, "POST", batch, batch, TestTokens.producerUser(11), "application/json", mixed, 403);
+        String ownRead = """
+                {"type":"AllRead","eventId":"contract-2","userId":11,"readAt":"2026-01-01T00:00:00Z"}""";
+        check(producer, producerUrl, "POST", batch, batch, TestTokens.producerReads(11), "application/json",
+                "[" + ownRead + "," + event + "]", 200);
 
         operations(producer, producerUrl, pipeline.stack().producerManagementUrl());
 

@@ -48,6 +48,11 @@ final class TestTokens {
         return sign(claims(Long.toString(userId), AuthConfig.PRODUCER_API_AUDIENCE));
     }
 
+    /** A user token for the producer API that may publish this user's own read events, and nothing else. */
+    static String producerReads(long userId) {
+        return sign(claims(Long.toString(userId), AuthConfig.PRODUCER_API_AUDIENCE).claim("scope", "readmark:publish:reads"));
+    }
+
     /** Would be a service token for both APIs, but has expired. */
     static String expired() {
         return sign(new JWTClaimsSet.Builder().subject("blog-service").claim("scope", "readmark:publish readmark:read-any")

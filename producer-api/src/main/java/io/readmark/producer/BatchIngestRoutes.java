@@ -2,6 +2,8 @@ package io.readmark.producer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.client.EventPublisher;
+import io.readmark.common.auth.Principal;
+import io.readmark.common.auth.PublishRule;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
@@ -19,11 +21,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code POST /v1/events:batch}: many events in one request, each with its own outcome. Every event is decoded on its
- * own, so a bad one never costs the good ones; the valid ones are sent in input order (events of one key keep their
+ * {@code POST /v1/events:batch}: many events in one request, each with its own outcome. Every event is decoded and
+ * checked against the token's scopes ({@link PublishRule}) on its own, so a bad or forbidden one never costs the others; the valid ones are sent in input order (events of one key keep their
  * order) and all awaited against one ack timeout, which also bounds the sending itself. Answers 200 with a {@link BatchResult}, plus {@code Retry-After}
  * when some event is unavailable, or 503 when Kafka stored none and at least one was unavailable.
  */
@@ -47,7 +50,8 @@ final class BatchIngestRoutes {
         this.maxBytes = maxBytes;
     }
 
-    Response ingest(Request request) throws IOException {
+    /** {@code caller} is null when authentication is off. */
+    Response ingest(Request request, Principal caller) throws IOException {
         // One deadline for the whole request, started before any send, because send itself may block.
         AckDeadline deadline = AckDeadline.startingNow(ackTimeout);
         BatchFormat format = BatchFormat.of(request.header("Content-Type").orElse(null));
@@ -57,10 +61,18 @@ final class BatchIngestRoutes {
         BatchResult.Item[] results = new BatchResult.Item[items.size()];
         List<Pending> pending = new ArrayList<>(items.size());
         for (int index = 0; index < items.size(); index++) {
+            Event event;
             try {
-                pending.add(new Pending(index, Topics.EVENT_SERDE.decode(items.get(index))));
+                event = Topics.EVENT_SERDE.decode(items.get(index));
             } catch (InvalidEventException e) {
                 results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
+                continue;
+            }
+            Optional<PublishRule.Refusal> refused = PublishRule.check(caller, event);
+            if (refused.isPresent()) {
+                results[index] = BatchResult.Forbidden.of(index, event.eventId(), refused.get());
+            } else {
+                pending.add(new Pending(index, event));
             }
         }
 
@@ -100,8 +112,8 @@ final class BatchIngestRoutes {
 
     private static Response answer(BatchResult result, AckDeadline.NotAcknowledged firstFailure) {
         int events = result.results().size();
-        log.debug("batch of {}: {} accepted, {} rejected, {} unavailable",
-                events, result.accepted(), result.rejected(), result.unavailable());
+        log.debug("batch of {}: {} accepted, {} rejected, {} forbidden, {} unavailable",
+                events, result.accepted(), result.rejected(), result.forbidden(), result.unavailable());
         if (result.unavailable() == 0) return Response.ok(result);
         log.warn("batch of {}: {} events not stored; first: {}", events, result.unavailable(), firstFailure.withCause());
         if (result.accepted() == 0) {

@@ -1,6 +1,8 @@
 package io.readmark.producer;
 
 import io.readmark.client.EventPublisher;
+import io.readmark.common.auth.Principal;
+import io.readmark.common.auth.PublishRule;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
@@ -16,10 +18,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * {@code POST /v1/events}: an event is answered 202 only after Kafka acknowledged it, with where it was stored.
- * Bad input is a 4xx naming the problem; Kafka trouble is a 503 with {@code Retry-After}, within the ack timeout.
+ * Bad input is a 4xx naming the problem, an event outside the token's scopes a 403 ({@link PublishRule}); Kafka
+ * trouble is a 503 with {@code Retry-After}, within the ack timeout.
  */
 final class IngestRoutes {
 
@@ -43,11 +47,14 @@ final class IngestRoutes {
         this.maxBodyBytes = maxBodyBytes;
     }
 
-    Response ingest(Request request) throws IOException {
+    /** {@code caller} is null when authentication is off. */
+    Response ingest(Request request, Principal caller) throws IOException {
         // The deadline starts before publish, because publish itself may block while it waits for metadata.
         AckDeadline deadline = AckDeadline.startingNow(ackTimeout);
         requireJson(request.header("Content-Type").orElse(null));
         Event event = parse(request.body(maxBodyBytes));
+        Optional<PublishRule.Refusal> refused = PublishRule.check(caller, event);
+        if (refused.isPresent()) throw refused.get().toException();
         RecordMetadata stored;
         try {
             stored = deadline.await(publisher.publish(event));

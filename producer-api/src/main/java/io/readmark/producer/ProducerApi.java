@@ -3,8 +3,7 @@ package io.readmark.producer;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.readmark.client.EventPublisher;
 import io.readmark.common.auth.Access;
-import io.readmark.common.auth.AccessRule;
-import io.readmark.common.auth.Scopes;
+import io.readmark.common.auth.PublishRule;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.OpenApiDocument;
@@ -61,13 +60,12 @@ public final class ProducerApi implements AutoCloseable {
             BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
                     config.maxBatchEvents(), config.maxBatchBytes());
             Access access = Access.from("producer-api", config.auth());
-            AccessRule publish = AccessRule.scope(Scopes.PUBLISH);
             server = new JsonHttpServer("producer-api")
                     .limits(config.apiLimits())
                     .cors(config.cors())
                     .measuredBy(metrics.registry())
-                    .route("POST", "/v1/events", access.require(publish, ingest::ingest))
-                    .route("POST", "/v1/events:batch", access.require(publish, batch::ingest))
+                    .route("POST", "/v1/events", access.requireCaller(PublishRule.ANY_PUBLISHING_SCOPE, ingest::ingest))
+                    .route("POST", "/v1/events:batch", access.requireCaller(PublishRule.ANY_PUBLISHING_SCOPE, batch::ingest))
                     .route("GET", "/openapi.json", OpenApiDocument.handler(ProducerApi.class, "openapi.json"));
             server.start(config.host(), config.port());
             management = JsonHttpServer.management("producer-api", metrics.registry(), health::live, health::ready)

@@ -53,7 +53,7 @@ class BatchDeadlineTest {
         // on either side of the first acknowledgement, so a busy machine does not move it past the deadline
         EventPublisher publisher = EventPublisher.over(new BlockingSendProducer(), Topics.defaults(), Duration.ofSeconds(10));
         BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536);
-        try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", batch::ingest)
+        try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", request -> batch.ingest(request, null))
                 .start("127.0.0.1", 0);
              HttpCalls http = new HttpCalls(server.port())) {
 

@@ -32,11 +32,15 @@ import com.nimbusds.jwt.SignedJWT;
 
 import io.readmark.common.config.Settings;
 import io.readmark.schemas.BlogPublished;
+import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.Event;
+import io.readmark.schemas.Followed;
+import io.readmark.schemas.NoticePublished;
 import io.readmark.schemas.Topics;
 
 /**
- * The ingest endpoint with bearer JWTs checked against an RSA public key file, on a real broker. The view API has a
- * key pair of its own: neither its key nor its audience opens this API.
+ * The ingest endpoints with bearer JWTs checked against an RSA public key file, on a real broker. The view API has a
+ * key pair of its own: neither its key nor its audience opens this API. Each kind of event needs its own scope.
  */
 class ProducerApiAuthIT {
 
@@ -44,6 +48,7 @@ class ProducerApiAuthIT {
     /** The defaults: the API is started without AUTH_JWT_AUDIENCE. */
     private static final String PRODUCER_AUDIENCE = "readmark-producer";
     private static final String VIEW_AUDIENCE = "readmark-view";
+    private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
     private static final String EVENT = """
             {"type":"BlogPublished","eventId":"auth-pub-1","blogId":501,"authorId":7,"publishedAt":"2026-03-01T12:00:00Z"}""";
 
@@ -66,16 +71,17 @@ class ProducerApiAuthIT {
                 + Base64.getMimeEncoder().encodeToString(issuerKey.getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n");
         Topics topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiAuthIT.class));
         api = ProducerApi.start(ProducerApiConfig.from(Settings.of(Map.of(
+                "READMARK_TOPIC_BLOG_EVENTS", topics.blogEvents().name(),
+                "READMARK_TOPIC_FOLLOW_EVENTS", topics.followEvents().name(),
+                "READMARK_TOPIC_READ_EVENTS", topics.readEvents().name(),
+                "READMARK_TOPIC_NOTICE_EVENTS", topics.noticeEvents().name()), Map.of(
                 "PRODUCER_API_HOST", "127.0.0.1",
                 "PRODUCER_API_PORT", "0",
                 "PRODUCER_API_MANAGEMENT_PORT", "0",
                 "KAFKA_BOOTSTRAP_SERVERS", KafkaRecords.bootstrap(),
-                "READMARK_TOPIC_BLOG_EVENTS", topics.blogEvents().name(),
-                "READMARK_TOPIC_FOLLOW_EVENTS", topics.followEvents().name(),
-                "READMARK_TOPIC_READ_EVENTS", topics.readEvents().name(),
                 "READMARK_AUTH", "jwt",
                 "AUTH_JWT_PUBLIC_KEY_FILE", pem.toString(),
-                "AUTH_JWT_ISSUER", ISSUER), Map.of())));
+                "AUTH_JWT_ISSUER", ISSUER))));
         http = new HttpCalls(api.port());
     }
 
@@ -138,8 +144,84 @@ class ProducerApiAuthIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(403);
         assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue(
-                "Bearer realm=\"readmark\", error=\"insufficient_scope\", scope=\"readmark:publish\"");
+                "Bearer realm=\"readmark\", error=\"insufficient_scope\", scope=\"readmark:publish readmark:publish:reads "
+                        + "readmark:publish:follows readmark:publish:posts readmark:publish:notices readmark:publish:broadcast\"");
         assertThat(HttpCalls.json(response).get("title").asText()).isEqualTo("Forbidden");
+    }
+
+    @Test
+    void aReadsTokenMarksItsOwnUsersPostReadButNotAnothers() {
+        // Given user 101's token that may publish reads
+        String user = sign(issuerKey, claims("101", "readmark:publish:reads"));
+
+        // When
+        HttpResponse<String> own = post(user, blogRead("auth-read-own", 101));
+        HttpResponse<String> other = post(user, blogRead("auth-read-other", 102));
+
+        // Then
+        assertThat(own.statusCode()).isEqualTo(202);
+        assertThat(storedEvent(HttpCalls.json(own))).isEqualTo(new BlogRead("auth-read-own", 101, 501, 7, AT));
+        assertForbidden(other, "readmark:publish", "userId", "BlogRead");
+    }
+
+    @Test
+    void aFollowsTokenMayFollowButNotPublishAPost() {
+        // Given
+        String followService = sign(issuerKey, claims("follow-service", "readmark:publish:follows"));
+
+        // When
+        HttpResponse<String> post = post(followService, EVENT);
+        HttpResponse<String> follow = post(followService, """
+                {"type":"Followed","eventId":"auth-follow-1","followerId":102,"authorId":7,"at":"2026-03-01T12:00:00Z"}""");
+
+        // Then
+        assertForbidden(post, "readmark:publish:posts", "type", "BlogPublished");
+        assertThat(follow.statusCode()).isEqualTo(202);
+        assertThat(storedEvent(HttpCalls.json(follow))).isEqualTo(new Followed("auth-follow-1", 102, 7, AT));
+    }
+
+    @Test
+    void aNoticesTokenMayNotifyAnAudienceButBroadcastingToEveryoneNeedsItsOwnScope() {
+        // Given
+        String noticeService = sign(issuerKey, claims("notice-service", "readmark:publish:notices"));
+        String broadcaster = sign(issuerKey, claims("announcements", "readmark:publish:broadcast"));
+
+        // When
+        HttpResponse<String> toEveryone = post(noticeService, noticePublished("auth-notice-all", "everyone"));
+        HttpResponse<String> toTeam = post(noticeService, noticePublished("auth-notice-team", "team-a"));
+        HttpResponse<String> broadcast = post(broadcaster, noticePublished("auth-broadcast", "everyone"));
+
+        // Then
+        assertForbidden(toEveryone, "readmark:publish:broadcast", "audience", "NoticePublished");
+        assertThat(toTeam.statusCode()).isEqualTo(202);
+        assertThat(storedEvent(HttpCalls.json(toTeam))).isEqualTo(new NoticePublished("auth-notice-team", 9, "team-a", AT));
+        assertThat(broadcast.statusCode()).isEqualTo(202);
+        assertThat(storedEvent(HttpCalls.json(broadcast))).isEqualTo(new NoticePublished("auth-broadcast", 9, "everyone", AT));
+    }
+
+    @Test
+    void aBatchRefusesEachEventOutsideTheTokensScopesAndStoresTheRest() {
+        // Given user 101's reads token, and a batch of its own read, another user's read, a post and a bad event
+        String user = sign(issuerKey, claims("101", "readmark:publish:reads"));
+        String batch = "[" + String.join(",", blogRead("auth-batch-own", 101), blogRead("auth-batch-other", 102), EVENT,
+                "{\"type\":\"BlogRead\"}") + "]";
+
+        // When
+        HttpResponse<String> response = http.post("/v1/events:batch", "application/json",
+                batch.getBytes(StandardCharsets.UTF_8), "Bearer " + user);
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode result = HttpCalls.json(response);
+        assertThat(result.get("accepted").asInt()).isEqualTo(1);
+        assertThat(result.get("rejected").asInt()).isEqualTo(1);
+        assertThat(result.get("forbidden").asInt()).isEqualTo(2);
+        JsonNode items = result.get("results");
+        assertThat(items.get(0).get("status").asText()).isEqualTo("accepted");
+        assertThat(storedEvent(items.get(0))).isEqualTo(new BlogRead("auth-batch-own", 101, 501, 7, AT));
+        assertForbiddenItem(items.get(1), "auth-batch-other", "BlogRead", "readmark:publish", "userId");
+        assertForbiddenItem(items.get(2), "auth-pub-1", "BlogPublished", "readmark:publish:posts", "type");
+        assertThat(items.get(3).get("status").asText()).isEqualTo("rejected");
     }
 
     @Test
@@ -163,7 +245,50 @@ class ProducerApiAuthIT {
     }
 
     private static HttpResponse<String> post(String token) {
-        return http.post("/v1/events", "application/json", EVENT.getBytes(StandardCharsets.UTF_8), "Bearer " + token);
+        return post(token, EVENT);
+    }
+
+    private static HttpResponse<String> post(String token, String event) {
+        return http.post("/v1/events", "application/json", event.getBytes(StandardCharsets.UTF_8), "Bearer " + token);
+    }
+
+    private static String blogRead(String eventId, long userId) {
+        return """
+                {"type":"BlogRead","eventId":"%s","userId":%d,"blogId":501,"authorId":7,"readAt":"2026-03-01T12:00:00Z"}"""
+                .formatted(eventId, userId);
+    }
+
+    private static String noticePublished(String eventId, String audience) {
+        return """
+                {"type":"NoticePublished","eventId":"%s","noticeId":9,"audience":"%s","publishedAt":"2026-03-01T12:00:00Z"}"""
+                .formatted(eventId, audience);
+    }
+
+    /** The event Kafka holds where a receipt or an accepted batch item says it was stored. */
+    private static Event storedEvent(JsonNode receipt) {
+        ConsumerRecord<String, byte[]> record = KafkaRecords.at(
+                receipt.get("topic").asText(), receipt.get("partition").asInt(), receipt.get("offset").asLong());
+        return Topics.EVENT_SERDE.decode(record.value());
+    }
+
+    private static void assertForbidden(HttpResponse<String> response, String scope, String field, String eventType) {
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue(
+                "Bearer realm=\"readmark\", error=\"insufficient_scope\", scope=\"" + scope + "\"");
+        JsonNode problem = HttpCalls.json(response);
+        assertThat(problem.get("field").asText()).isEqualTo(field);
+        assertThat(problem.get("detail").asText()).contains(eventType, scope);
+    }
+
+    private static void assertForbiddenItem(JsonNode item, String eventId, String type, String scope, String field) {
+        assertThat(item.get("status").asText()).isEqualTo("forbidden");
+        assertThat(item.get("eventId").asText()).isEqualTo(eventId);
+        assertThat(item.get("type").asText()).isEqualTo(type);
+        assertThat(item.get("scope").asText()).isEqualTo(scope);
+        assertThat(item.get("field").asText()).isEqualTo(field);
+        assertThat(item.get("detail").asText()).contains(type, scope);
+        assertThat(item.has("offset")).isFalse();
     }
 
     private static JWTClaimsSet.Builder claims(String subject, String scope) {

@@ -78,7 +78,7 @@ class ProducerApiBatchIT {
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(response.headers().firstValue("Retry-After")).isEmpty();
         JsonNode result = HttpCalls.json(response);
-        assertThat(fieldNames(result)).containsExactly("accepted", "rejected", "unavailable", "results");
+        assertThat(fieldNames(result)).containsExactly("accepted", "rejected", "forbidden", "unavailable", "results");
         assertThat(result.get("accepted").asInt()).isEqualTo(3);
         assertThat(result.get("rejected").asInt()).isEqualTo(5);
         assertThat(result.get("unavailable").asInt()).isZero();

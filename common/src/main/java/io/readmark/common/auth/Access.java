@@ -42,12 +42,25 @@ public final class Access {
         return new Access(new JwtVerifier(config, Clock.systemUTC()));
     }
 
+    /** A route whose decision depends on what the body holds (each event of a batch, say), so it needs the caller. */
+    @FunctionalInterface
+    public interface CallerHandler {
+        /** {@code caller} is null when authentication is off, as then every request is allowed. */
+        Response handle(Request request, Principal caller) throws Exception;
+    }
+
     public Route.Handler require(AccessRule rule, Route.Handler handler) {
         if (verifier == null) return handler;
         return request -> {
             check(rule, request);
             return handler.handle(request);
         };
+    }
+
+    /** As {@link #require}, handing the handler the authenticated caller for its own decisions on the body. */
+    public Route.Handler requireCaller(AccessRule rule, CallerHandler handler) {
+        if (verifier == null) return request -> handler.handle(request, null);
+        return request -> handler.handle(request, check(rule, request));
     }
 
     /** As {@link #require}, for a route that never blocks (verifying a token is CPU work only). */
@@ -103,8 +116,10 @@ public final class Access {
         return principal;
     }
 
-    private void check(AccessRule rule, Request request) {
-        rule.check(authenticate(request.header("Authorization").orElse(null)), request);
+    private Principal check(AccessRule rule, Request request) {
+        Principal principal = authenticate(request.header("Authorization").orElse(null));
+        rule.check(principal, request);
+        return principal;
     }
 
     /** The principal of an {@code Authorization} header value (null when absent), or a 401. */

@@ -3,6 +3,8 @@ package io.readmark.common.auth;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
 
+import java.util.List;
+
 /** Who may call one route, decided after the caller was authenticated. */
 @FunctionalInterface
 public interface AccessRule {
@@ -16,10 +18,19 @@ public interface AccessRule {
 
     /** Tokens carrying {@code scope}, typically services. */
     static AccessRule scope(String scope) {
+        return anyScope(List.of(scope));
+    }
+
+    /** Tokens carrying at least one of {@code scopes}; the 403 names them all, space-separated as RFC 6750 writes scopes. */
+    static AccessRule anyScope(List<String> scopes) {
+        List<String> allowed = List.copyOf(scopes);
+        String challenge = String.join(" ", allowed);
+        String detail = "this needs a token with scope " + String.join(" or ", allowed);
         return (principal, request) -> {
-            if (!principal.hasScope(scope)) {
-                throw BearerChallenge.insufficientScope(scope, "this needs a token with scope " + scope);
+            for (String scope : allowed) {
+                if (principal.hasScope(scope)) return;
             }
+            throw BearerChallenge.insufficientScope(challenge, detail);
         };
     }
 

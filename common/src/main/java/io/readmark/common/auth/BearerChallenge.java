@@ -27,7 +27,12 @@ final class BearerChallenge {
     }
 
     static ApiException insufficientScope(String scope, String detail) {
-        return new ApiException(Problem.of(403, "Forbidden", detail), Map.of("WWW-Authenticate",
+        return insufficientScope(scope, null, detail);
+    }
+
+    /** As {@link #insufficientScope(String, String)}, naming the input {@code field} that made the scope necessary. */
+    static ApiException insufficientScope(String scope, String field, String detail) {
+        return new ApiException(new Problem("about:blank", "Forbidden", 403, detail, field), Map.of("WWW-Authenticate",
                 REALM + ", error=\"insufficient_scope\", scope=\"" + scope + "\""));
     }
 }

@@ -54,6 +54,8 @@ class AccessTest {
     private static JsonHttpServer routes(JsonHttpServer server, Access access) {
         return server
                 .route("POST", "/v1/events", access.require(AccessRule.scope(Scopes.PUBLISH), request -> Response.accepted(Map.of("ok", true))))
+                .route("POST", "/v1/events:batch", access.requireCaller(PublishRule.ANY_PUBLISHING_SCOPE, (request, caller) ->
+                        Response.ok(Map.of("caller", caller == null ? "nobody" : caller.subject()))))
                 .route("GET", "/v1/users/{userId}/unread", access.require(AccessRule.ownUser("userId", Scopes.READ_ANY),
                         request -> Response.ok(Map.of("userId", request.pathVariable("userId")))))
                 .route("GET", "/v1/users/{userId}/unread/stream", access.requireAllowingQueryToken(
@@ -242,6 +244,22 @@ class AccessTest {
         assertThat(challenge(user)).isEqualTo("Bearer realm=\"readmark\", error=\"insufficient_scope\", scope=\"readmark:publish\"");
         assertThat(json(user).get("detail").asText()).contains("readmark:publish");
         assertThat(service.statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void aRouteDecidingOnTheBodyGetsTheCallerOnceItHoldsSomePublishingScope() {
+        // When
+        HttpResponse<String> none = call("POST", "/v1/events:batch", "Bearer " + token("101", "openid"));
+        HttpResponse<String> reads = call("POST", "/v1/events:batch", "Bearer " + token("101", Scopes.PUBLISH_READS));
+        HttpResponse<String> off = call(unprotected, "POST", "/v1/events:batch", null);
+
+        // Then
+        assertThat(none.statusCode()).isEqualTo(403);
+        assertThat(challenge(none)).isEqualTo("Bearer realm=\"readmark\", error=\"insufficient_scope\", scope=\""
+                + String.join(" ", Scopes.PUBLISHING) + "\"");
+        assertThat(json(none).get("detail").asText()).contains("readmark:publish:reads or readmark:publish:follows");
+        assertThat(json(reads).get("caller").asText()).isEqualTo("101");
+        assertThat(json(off).get("caller").asText()).isEqualTo("nobody");
     }
 
     @Test
