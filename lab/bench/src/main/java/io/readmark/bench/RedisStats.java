@@ -95,6 +95,17 @@ final class RedisStats implements AutoCloseable {
         return commandField(info, "cmdstat_evalsha", "usec") + commandField(info, "cmdstat_eval", "usec");
     }
 
+    /**
+     * Microseconds Redis spent executing the given commands so far (INFO commandstats names, lower case). A command a
+     * script calls is counted in the script's time and in its own, so callers name only the commands they send.
+     */
+    long commandMicros(java.util.Collection<String> commands) {
+        String info = connection.sync().info("commandstats");
+        long micros = 0;
+        for (String command : commands) micros += commandField(info, "cmdstat_" + command, "usec");
+        return micros;
+    }
+
     long keys() {
         return connection.sync().dbsize();
     }

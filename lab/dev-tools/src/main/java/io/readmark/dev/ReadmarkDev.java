@@ -1,6 +1,7 @@
 package io.readmark.dev;
 
 import io.readmark.bench.Bench;
+import io.readmark.bench.LayoutStudy;
 import io.readmark.cli.CommandLineFlags;
 import io.readmark.cli.Readmark;
 import io.readmark.cli.Readmark.Command;
@@ -27,6 +28,8 @@ public final class ReadmarkDev {
               local             run Kafka, Redis, the stream processor and both APIs in this process (Ctrl-C stops)
               bench [--quick]   measure throughput, latency, reads and memory on a synthetic platform; prints a
                                 table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
+              bench --layouts   only the Redis layout study: today's layout and the candidates, bytes per entry
+                                and Redis CPU per operation; writes bench-results/layouts-latest.txt and .json
               soak [--minutes 10] [--seed N]
                                 run two stream processors as separate processes on embedded Kafka and Redis under a
                                 continuous workload while killing them, stopping Redis, restarting the broker and
@@ -40,7 +43,7 @@ public final class ReadmarkDev {
             """);
 
     /** Flags of {@code bench} that take no value. */
-    private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK");
+    private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK", "layouts", "BENCH_LAYOUTS");
 
     /** The developer tools and every production command, by name. */
     static final Map<String, Command> COMMANDS = commands();
@@ -96,7 +99,11 @@ public final class ReadmarkDev {
         System.setProperty("READMARK_LOG_LEVEL", level);
         System.setProperty("READMARK_KAFKA_LOG_LEVEL", level);
         System.setProperty("java.awt.headless", "true");
-        Bench.run(settings, System.out, System.err);
+        if (settings.bool("BENCH_LAYOUTS", false)) {
+            LayoutStudy.run(settings, System.out, System.err);
+        } else {
+            Bench.run(settings, System.out, System.err);
+        }
         // Kafka's and Lettuce's non-daemon threads are closed by then; exit explicitly in case a client lingers.
         System.exit(0);
     }
