@@ -23,12 +23,7 @@ public record BlogsRead(String eventId, long userId, List<Blog> blogs, Instant r
         Validation.eventId(eventId);
         Validation.positive("userId", userId);
         Validation.present("readAt", readAt);
-        if (blogs == null || blogs.isEmpty()) {
-            throw new InvalidEventException("blogs", "must name at least one blog");
-        }
-        if (blogs.size() > MAX_BLOGS) {
-            throw new InvalidEventException("blogs", "must name at most " + MAX_BLOGS + " blogs, had " + blogs.size());
-        }
+        Validation.sized("blogs", blogs, MAX_BLOGS, "blog");
         for (int i = 0; i < blogs.size(); i++) {
             Blog blog = blogs.get(i);
             if (blog == null) throw new InvalidEventException("blogs[" + i + "]", "is required");
