@@ -15,7 +15,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,6 +48,7 @@ class ApiFuzzIT {
             "{\"type\":\"Followed\",\"eventId\":\"f-%d\",\"followerId\":5,\"authorId\":6,\"at\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"Unfollowed\",\"eventId\":\"f-%d\",\"followerId\":5,\"authorId\":6,\"at\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"BlogRead\",\"eventId\":\"f-%d\",\"userId\":5,\"blogId\":7,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}",
+            "{\"type\":\"BlogsRead\",\"eventId\":\"f-%d\",\"userId\":5,\"blogs\":[{\"blogId\":7,\"authorId\":6}],\"readAt\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"AuthorReadAll\",\"eventId\":\"f-%d\",\"userId\":5,\"authorId\":6,\"readAt\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"AllRead\",\"eventId\":\"f-%d\",\"userId\":5,\"readAt\":\"2026-01-01T00:00:00Z\"}",
             "{\"type\":\"InboxSeen\",\"eventId\":\"f-%d\",\"userId\":5,\"seenAt\":\"2026-01-01T00:00:00Z\"}",
@@ -114,7 +117,7 @@ class ApiFuzzIT {
     // ---- producer API ---------------------------------------------------------------------------------------------
 
     private Probe producerProbe() {
-        int kind = random.nextInt(9);
+        int kind = random.nextInt(10);
         return switch (kind) {
             case 0 -> post("bad JSON", "/v1/events", brokenJson());
             case 1 -> post("bad id", "/v1/events", withField(validEvent(), ID_FIELDS, pick(BAD_IDS)));
@@ -130,10 +133,26 @@ class ApiFuzzIT {
                     validEvent().getBytes(StandardCharsets.UTF_8));
             case 7 -> post("bad batch", "/v1/events:batch", pick(List.of("{}", "[]", "\"events\"", "17", "null", "[" + validEvent(),
                     "[" + validEvent() + ",", "{\"events\":[]}", brokenJson())));
+            case 8 -> post("bad blog list", "/v1/events", badBlogList());
             default -> new Probe("bad method or path", pick(List.of("GET", "PUT", "DELETE", "PATCH")),
                     pick(List.of("/v1/events", "/v1/events:batch", "/v1/event", "/v2/events", "/v1/events/1", "/", "/v1/events:batches")),
                     bearer(service), "application/json", validEvent().getBytes(StandardCharsets.UTF_8));
         };
+    }
+
+    /** A {@code BlogsRead} whose list is empty, over 100 blogs, or holds one bad item among good ones. */
+    private String badBlogList() {
+        String good = "{\"blogId\":7,\"authorId\":6}";
+        List<String> blogs = new ArrayList<>(Collections.nCopies(random.nextInt(4), good));
+        switch (random.nextInt(3)) {
+            case 0 -> blogs.clear();
+            case 1 -> blogs.addAll(Collections.nCopies(101 + random.nextInt(900), good));
+            default -> blogs.add(random.nextInt(blogs.size() + 1), pick(List.of("null", "7", "[]", "{}", "{\"blogId\":7}",
+                    "{\"authorId\":6}", "{\"blogId\":" + pick(BAD_IDS) + ",\"authorId\":6}",
+                    "{\"blogId\":7,\"authorId\":" + pick(BAD_IDS) + "}")));
+        }
+        return "{\"type\":\"BlogsRead\",\"eventId\":\"f-" + random.nextInt(1_000_000) + "\",\"userId\":5,\"blogs\":["
+                + String.join(",", blogs) + "],\"readAt\":\"2026-01-01T00:00:00Z\"}";
     }
 
     private Probe post(String kind, String path, String body) {

@@ -82,6 +82,16 @@ class DemoPageIT {
                     .startsWith("author " + author + ": 2 unread");
         });
 
+        browser.findElement(By.id("mark-page-read")).click();
+        await().atMost(LIVE).untilAsserted(() -> {
+            assertThat(text("badge-total")).isEqualTo("0");
+            assertThat(browser.findElements(By.cssSelector("#items li, #authors li"))).isEmpty();
+        });
+
+        long fourth = pipeline.newId();
+        pipeline.post(pipeline.published(fourth, author, Instant.now()));
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("badge-total")).isEqualTo("1"));
+
         browser.findElement(By.id("mark-all-read")).click();
         await().atMost(LIVE).untilAsserted(() -> {
             assertThat(text("badge-total")).isEqualTo("0");

@@ -6,6 +6,7 @@ import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
@@ -47,7 +48,8 @@ class OpenApiDocumentsTest {
             new NoticePublished("e9", 501, "everyone", NOW, NOW.plusSeconds(60)), new NoticeWithdrawn("e10", 501, "staff", NOW),
             new AudienceJoined("e11", 101, "staff", NOW), new AudienceLeft("e12", 101, "staff", NOW),
             new NoticeSent("e13", 502, List.of(101L, 102L), NOW), new NoticeRead("e14", 101, 501, NOW),
-            new NoticesAllRead("e15", 101, NOW));
+            new NoticesAllRead("e15", 101, NOW),
+            new BlogsRead("e16", 101, List.of(new BlogsRead.Blog(1001, 7), new BlogsRead.Blog(1002, 8)), NOW));
 
     private static final Pattern OPERATION = Pattern.compile("`(GET|POST|PUT|PATCH|DELETE) (/[^`?]*)[^`]*`");
 
@@ -70,6 +72,16 @@ class OpenApiDocumentsTest {
             JsonNode component = producer.spec().path("components").path("schemas").path(event.typeName());
             assertThat(names(component.path("required"))).as(event.typeName() + " required").isEqualTo(names(file.path("required")));
             assertThat(fieldNames(component.path("properties"))).as(event.typeName() + " properties").isEqualTo(fieldNames(file.path("properties")));
+            // A list of objects (BlogsRead's blogs): its items' fields too.
+            file.path("properties").properties().stream().filter(field -> field.getValue().path("items").has("properties"))
+                    .forEach(field -> {
+                        JsonNode items = component.path("properties").path(field.getKey()).path("items");
+                        JsonNode expected = field.getValue().path("items");
+                        assertThat(names(items.path("required"))).as(field.getKey() + " items required")
+                                .isEqualTo(names(expected.path("required")));
+                        assertThat(fieldNames(items.path("properties"))).as(field.getKey() + " items properties")
+                                .isEqualTo(fieldNames(expected.path("properties")));
+                    });
         }
     }
 

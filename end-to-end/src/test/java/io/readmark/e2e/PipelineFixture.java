@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -150,6 +151,23 @@ final class PipelineFixture implements AutoCloseable {
         return new WireEvent(stack.topics().readEvents().name(), Long.toString(userId), """
                 {"type":"BlogRead","eventId":"%s","userId":%d,"blogId":%d,"authorId":%d,"readAt":"%s"}"""
                 .formatted(eventId(), userId, blogId, authorId, readAt));
+    }
+
+    /** A {@code BlogsRead} of the user: {@code blogAndAuthor} holds each blog's id, then its author's. */
+    WireEvent blogsRead(long userId, Instant readAt, long... blogAndAuthor) {
+        StringJoiner blogs = new StringJoiner(",", "[", "]");
+        for (int i = 0; i < blogAndAuthor.length; i += 2) {
+            blogs.add("{\"blogId\":%d,\"authorId\":%d}".formatted(blogAndAuthor[i], blogAndAuthor[i + 1]));
+        }
+        return new WireEvent(stack.topics().readEvents().name(), Long.toString(userId), """
+                {"type":"BlogsRead","eventId":"%s","userId":%d,"blogs":%s,"readAt":"%s"}"""
+                .formatted(eventId(), userId, blogs, readAt));
+    }
+
+    WireEvent inboxSeen(long userId, Instant seenAt) {
+        return new WireEvent(stack.topics().readEvents().name(), Long.toString(userId), """
+                {"type":"InboxSeen","eventId":"%s","userId":%d,"seenAt":"%s"}"""
+                .formatted(eventId(), userId, seenAt));
     }
 
     WireEvent readAll(long userId, long authorId, Instant readAt) {

@@ -146,6 +146,35 @@ class UnreadSemanticsIT {
     }
 
     @Test
+    void shouldReadEveryListedBlogOfSeveralAuthorsAtOnceAndChangeNothingWhenReplayed() throws Exception {
+        // Given a user with three blogs of two authors unread
+        long author = pipeline.newId(), otherAuthor = pipeline.newId(), user = pipeline.newId();
+        long first = pipeline.newId(), second = pipeline.newId(), elsewhere = pipeline.newId();
+        pipeline.post(pipeline.followed(user, author), pipeline.followed(user, otherAuthor),
+                pipeline.published(first, author, minutes(1)), pipeline.published(second, author, minutes(2)),
+                pipeline.published(elsewhere, otherAuthor, minutes(3)));
+        pipeline.awaitCounts(user, counts -> assertThat(counts.total()).isEqualTo(3));
+
+        // When one event marks one blog of each author read
+        PipelineFixture.WireEvent reads = pipeline.blogsRead(user, minutes(5), first, author, elsewhere, otherAuthor);
+        pipeline.post(reads);
+
+        // Then exactly those two are read: counts, each author's list and the merged list
+        pipeline.awaitCounts(user, counts -> assertThat(counts).isEqualTo(new Counts(1, Map.of(author, 1L))));
+        assertThat(pipeline.unread(user, author)).containsExactly(second);
+        assertThat(pipeline.unread(user, otherAuthor)).isEmpty();
+        assertThat(pipeline.get("/v1/users/" + user + "/unread/items?limit=100").get("items"))
+                .extracting(item -> item.get("blogId").asLong()).containsExactly(second);
+
+        // And the same event again, followed on the user's partition by an InboxSeen whose effect shows, changes nothing
+        pipeline.post(reads, pipeline.inboxSeen(user, minutes(5)));
+        PipelineFixture.eventually(() -> assertThat(pipeline.get("/v1/users/" + user + "/unread").get("unseen").asLong()).isZero());
+        assertThat(pipeline.counts(user)).isEqualTo(new Counts(1, Map.of(author, 1L)));
+        assertThat(pipeline.unread(user, author)).containsExactly(second);
+        assertThat(pipeline.unread(user, otherAuthor)).isEmpty();
+    }
+
+    @Test
     void shouldReadAllOfAnAuthorPublishedAtOrBeforeReadAtAndKeepNewerOnesAndOtherAuthors() throws Exception {
         // Given a user with three blogs of one author and one of another unread
         long author = pipeline.newId(), otherAuthor = pipeline.newId(), user = pipeline.newId();

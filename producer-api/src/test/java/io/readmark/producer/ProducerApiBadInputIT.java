@@ -62,6 +62,20 @@ class ProducerApiBadInputIT {
     }
 
     @Test
+    void aBadBlogOfABlogsReadIsNamedByItsIndex() {
+        // When the third blog has no valid id, or the list is empty
+        HttpResponse<String> badItem = http.postJson("/v1/events", """
+                {"type":"BlogsRead","eventId":"bad-6","userId":1,"readAt":"2026-03-01T12:00:00Z",
+                 "blogs":[{"blogId":1,"authorId":7},{"blogId":2,"authorId":7},{"blogId":-3,"authorId":7}]}""");
+        HttpResponse<String> empty = http.postJson("/v1/events", """
+                {"type":"BlogsRead","eventId":"bad-7","userId":1,"readAt":"2026-03-01T12:00:00Z","blogs":[]}""");
+
+        // Then
+        assertBadRequest(badItem, "blogs[2].blogId");
+        assertBadRequest(empty, "blogs");
+    }
+
+    @Test
     void anUnknownEventTypeNamesType() {
         // When
         HttpResponse<String> response = http.postJson("/v1/events", """

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.schemas.AllRead;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.AudienceJoined;
@@ -94,6 +95,15 @@ class ProducerApiIT {
         assertStoredOnReadEvents("""
                 {"type":"InboxSeen","eventId":"api-seen-1","userId":302,"seenAt":"2026-03-01T12:00:00Z"}""",
                 "302", new InboxSeen("api-seen-1", 302, AT));
+    }
+
+    @Test
+    void acceptedBlogsReadIsInKafkaKeyedByTheUser() {
+        assertStoredOnReadEvents("""
+                {"type":"BlogsRead","eventId":"api-reads-1","userId":"304","readAt":"2026-03-01T12:00:00Z",
+                 "blogs":[{"blogId":101,"authorId":7},{"blogId":"102","authorId":"8"},{"blogId":101,"authorId":7}]}""",
+                "304", new BlogsRead("api-reads-1", 304, List.of(new BlogsRead.Blog(101, 7), new BlogsRead.Blog(102, 8),
+                        new BlogsRead.Blog(101, 7)), AT));
     }
 
     @Test

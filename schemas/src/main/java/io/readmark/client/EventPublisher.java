@@ -5,6 +5,7 @@ import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
@@ -263,6 +264,16 @@ public final class EventPublisher implements AutoCloseable {
     /** Returns at once; see {@link #publish(Event)}. */
     public CompletableFuture<RecordMetadata> blogReadAsync(String eventId, long userId, long blogId, long authorId, Instant readAt) {
         return publish(new BlogRead(eventId, userId, blogId, authorId, readAt));
+    }
+
+    /** Blocks until stored; see {@link #publishAndWait(Event)}. {@code blogs}: 1 to {@value BlogsRead#MAX_BLOGS}. */
+    public RecordMetadata blogsRead(String eventId, long userId, List<BlogsRead.Blog> blogs, Instant readAt) {
+        return publishAndWait(new BlogsRead(eventId, userId, blogs, readAt));
+    }
+
+    /** Returns at once; see {@link #publish(Event)}. */
+    public CompletableFuture<RecordMetadata> blogsReadAsync(String eventId, long userId, List<BlogsRead.Blog> blogs, Instant readAt) {
+        return publish(new BlogsRead(eventId, userId, blogs, readAt));
     }
 
     /** Blocks until stored; see {@link #publishAndWait(Event)}. */

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = Followed.class, name = "Followed"),
         @JsonSubTypes.Type(value = Unfollowed.class, name = "Unfollowed"),
         @JsonSubTypes.Type(value = BlogRead.class, name = "BlogRead"),
+        @JsonSubTypes.Type(value = BlogsRead.class, name = "BlogsRead"),
         @JsonSubTypes.Type(value = AuthorReadAll.class, name = "AuthorReadAll"),
         @JsonSubTypes.Type(value = AllRead.class, name = "AllRead"),
         @JsonSubTypes.Type(value = InboxSeen.class, name = "InboxSeen"),

@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.time.temporal.Temporal;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * The one JSON serde: any record type, null in and null out, Kafka failures as {@link SerializationException}.
@@ -157,9 +156,13 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
     }
 
     private static String path(JsonMappingException e) {
-        return e.getPath().stream()
-                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                .collect(Collectors.joining("."));
+        // As a reader writes it: blogs[3].blogId.
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() == null) path.append('[').append(ref.getIndex()).append(']');
+            else path.append(path.isEmpty() ? "" : ".").append(ref.getFieldName());
+        }
+        return path.toString();
     }
 
     private static String currentName(StreamReadException e) {

@@ -20,12 +20,7 @@ public record NoticeSent(String eventId, long noticeId, List<Long> recipientIds,
         Validation.eventId(eventId);
         Validation.positive("noticeId", noticeId);
         Validation.present("sentAt", sentAt);
-        if (recipientIds == null || recipientIds.isEmpty()) {
-            throw new InvalidEventException("recipientIds", "must name at least one recipient");
-        }
-        if (recipientIds.size() > MAX_RECIPIENTS) {
-            throw new InvalidEventException("recipientIds", "must name at most " + MAX_RECIPIENTS + " recipients, had " + recipientIds.size());
-        }
+        Validation.sized("recipientIds", recipientIds, MAX_RECIPIENTS, "recipient");
         Set<Long> distinct = new HashSet<>();
         for (Long recipient : recipientIds) {
             // Each one names a user whose keys the worker writes.

@@ -1,5 +1,6 @@
 package io.readmark.schemas;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 /** The field rules of the wire contract, applied when an event record is built, whether from JSON or from code. */
@@ -22,6 +23,14 @@ final class Validation {
 
     static void positive(String field, long id) {
         if (id <= 0) throw new InvalidEventException(field, "must be a positive 64-bit integer, was " + id);
+    }
+
+    /** A list of 1 to {@code max} items: what one event may make the pipeline do is bounded. */
+    static void sized(String field, List<?> items, int max, String noun) {
+        if (items == null || items.isEmpty()) throw new InvalidEventException(field, "must name at least one " + noun);
+        if (items.size() > max) {
+            throw new InvalidEventException(field, "must name at most " + max + " " + noun + "s, had " + items.size());
+        }
     }
 
     static void audience(String audience) {

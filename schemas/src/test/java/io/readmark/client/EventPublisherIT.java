@@ -27,6 +27,7 @@ import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
@@ -101,6 +102,16 @@ class EventPublisherIT {
     }
 
     @Test
+    void blogsReadLandsOnReadEventsKeyedByReader() {
+        // When
+        List<BlogsRead.Blog> blogs = List.of(new BlogsRead.Blog(101, 7), new BlogsRead.Blog(102, 8));
+        RecordMetadata stored = publisher.blogsRead("reads-1", 300, blogs, AT);
+
+        // Then
+        assertStored(stored, topics.readEvents().name(), "300", new BlogsRead("reads-1", 300, blogs, AT));
+    }
+
+    @Test
     void authorReadAllLandsOnReadEventsKeyedByReader() {
         // When
         RecordMetadata stored = publisher.authorReadAll("all-1", 301, 7, AT);
@@ -149,6 +160,7 @@ class EventPublisherIT {
         RecordMetadata readAll = await(publisher.authorReadAllAsync("aall-1", 301, 7, AT));
         RecordMetadata allRead = await(publisher.allReadAsync("aallr-1", 302, AT));
         RecordMetadata seen = await(publisher.inboxSeenAsync("aseen-1", 303, AT));
+        RecordMetadata reads = await(publisher.blogsReadAsync("areads-1", 304, List.of(new BlogsRead.Blog(101, 7)), AT));
 
         // Then
         assertStored(published, topics.blogEvents().name(), "7", new BlogPublished("apub-1", 101, 7, AT));
@@ -159,6 +171,7 @@ class EventPublisherIT {
         assertStored(readAll, topics.readEvents().name(), "301", new AuthorReadAll("aall-1", 301, 7, AT));
         assertStored(allRead, topics.readEvents().name(), "302", new AllRead("aallr-1", 302, AT));
         assertStored(seen, topics.readEvents().name(), "303", new InboxSeen("aseen-1", 303, AT));
+        assertStored(reads, topics.readEvents().name(), "304", new BlogsRead("areads-1", 304, List.of(new BlogsRead.Blog(101, 7)), AT));
     }
 
     @Test

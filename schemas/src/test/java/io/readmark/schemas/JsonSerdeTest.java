@@ -45,6 +45,9 @@ class JsonSerdeTest {
         assertThat(decode("""
                 {"type":"InboxSeen","eventId":"e8","userId":101,"seenAt":"2026-01-01T12:00:00Z"}"""))
                 .isEqualTo(new InboxSeen("e8", 101, Instant.parse("2026-01-01T12:00:00Z")));
+        assertThat(decode("""
+                {"type":"BlogsRead","eventId":"e9","userId":101,"blogs":[{"blogId":1001,"authorId":7}],"readAt":"2026-01-01T12:00:00Z"}"""))
+                .isEqualTo(new BlogsRead("e9", 101, java.util.List.of(new BlogsRead.Blog(1001, 7)), Instant.parse("2026-01-01T12:00:00Z")));
     }
 
     @Test

@@ -26,7 +26,8 @@ class SchemaFilesTest {
             new NoticePublished("e9", 501, "everyone", NOW, NOW.plusSeconds(60)), new NoticeWithdrawn("e10", 501, "staff", NOW),
             new AudienceJoined("e11", 101, "staff", NOW), new AudienceLeft("e12", 101, "staff", NOW),
             new NoticeSent("e13", 502, List.of(101L, 102L), NOW), new NoticeRead("e14", 101, 501, NOW),
-            new NoticesAllRead("e15", 101, NOW));
+            new NoticesAllRead("e15", 101, NOW),
+            new BlogsRead("e16", 101, List.of(new BlogsRead.Blog(1001, 7), new BlogsRead.Blog(1002, 8)), NOW));
 
     private static final java.util.Set<String> OPTIONAL = java.util.Set.of("expiresAt");
 

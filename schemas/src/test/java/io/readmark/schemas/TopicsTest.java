@@ -3,6 +3,7 @@ package io.readmark.schemas;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,12 +21,15 @@ class TopicsTest {
         assertThat(topics.topicFor(new AuthorReadAll("e", 101, 7, NOW)).name()).isEqualTo("read-events");
         assertThat(topics.topicFor(new AllRead("e", 101, NOW)).name()).isEqualTo("read-events");
         assertThat(topics.topicFor(new InboxSeen("e", 101, NOW)).name()).isEqualTo("read-events");
+        assertThat(topics.topicFor(new BlogsRead("e", 101, List.of(new BlogsRead.Blog(1001, 7)), NOW)).name())
+                .isEqualTo("read-events");
 
         assertThat(Topics.keyOf(new BlogDeleted("e", 1001, 7, NOW))).isEqualTo("7");
         assertThat(Topics.keyOf(new Followed("e", 101, 7, NOW))).isEqualTo("7");
         assertThat(Topics.keyOf(new BlogRead("e", 101, 1001, 7, NOW))).isEqualTo("101");
         assertThat(Topics.keyOf(new AllRead("e", 101, NOW))).isEqualTo("101");
         assertThat(Topics.keyOf(new InboxSeen("e", 101, NOW))).isEqualTo("101");
+        assertThat(Topics.keyOf(new BlogsRead("e", 101, List.of(new BlogsRead.Blog(1001, 7)), NOW))).isEqualTo("101");
     }
 
     @Test

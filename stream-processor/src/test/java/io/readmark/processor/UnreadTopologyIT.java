@@ -138,6 +138,24 @@ class UnreadTopologyIT {
     }
 
     @Test
+    void shouldReadEachListedPostOnceEvenListedTwiceAndKeepOutOneDeliveredAfter() {
+        follow(101, ALICE);
+        follow(101, 8);
+        publish(1001, ALICE, "2026-01-01T12:00:00Z");
+        publish(1002, ALICE, "2026-01-01T12:01:00Z");
+        publish(2001, 8, "2026-01-01T12:02:00Z");
+
+        reads.pipeInput("101", """
+                {"type":"BlogsRead","eventId":"rs","userId":101,"readAt":"2026-01-01T13:00:00Z","blogs":[
+                 {"blogId":1001,"authorId":7},{"blogId":2001,"authorId":8},{"blogId":2002,"authorId":8},{"blogId":1001,"authorId":7}]}""");
+        publish(2002, 8, "2026-01-01T12:03:00Z");
+
+        assertThat(counts(101).byAuthor()).as("1002 alone: 2002 was read before its delivery")
+                .containsExactly(Map.entry(ALICE, 1L));
+        assertThat(counts(101).total()).isEqualTo(1);
+    }
+
+    @Test
     void shouldLowerOnlyTheReadersCountWhenTheyReadAPost() {
         follow(101, ALICE);
         follow(102, ALICE);

@@ -222,6 +222,31 @@ class UnreadTopologyTest {
                 readAll(101, ALICE, "2026-01-01T12:15:00Z"), FLUSH);
     }
 
+    /** One blog read per listed blog, duplicates included, then one flush: the writer pipelines them. */
+    @Test
+    void shouldApplyAListOfReadsAsOneReadPerBlogFlushedTogether() {
+        inputs.reads.pipeInput("101", """
+                {"type":"BlogsRead","eventId":"rs","userId":101,"readAt":"2026-01-01T13:00:00Z",
+                 "blogs":[{"blogId":1001,"authorId":7},{"blogId":2001,"authorId":8},{"blogId":1001,"authorId":7}]}""");
+
+        assertThat(writes.calls()).containsExactly(
+                remove(101, ALICE, 1001, "2026-01-01T13:00:00Z"), remove(101, BOB, 2001, "2026-01-01T13:00:00Z"),
+                remove(101, ALICE, 1001, "2026-01-01T13:00:00Z"), FLUSH);
+    }
+
+    @Test
+    void shouldDeadLetterAListOfReadsWithABadBlogNamingItWithoutWriting() {
+        inputs.reads.pipeInput("101", """
+                {"type":"BlogsRead","eventId":"rs","userId":101,"readAt":"2026-01-01T13:00:00Z",
+                 "blogs":[{"blogId":1001,"authorId":7},{"blogId":1002,"authorId":0}]}""");
+
+        assertThat(writes.writes()).isEmpty();
+        assertThat(inputs.deadLetters.readRecordsToList())
+                .extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.FIELD),
+                        record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY))
+                .containsExactly(tuple("blogs[1].authorId", "field"));
+    }
+
     @Test
     void shouldApplyAnAllReadAndAnInboxSeenOfTheirUserOnly() {
         inputs.reads.pipeInput("101", """

@@ -1,6 +1,7 @@
 package io.readmark.reliability;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Json;
 import io.readmark.schemas.Topics;
 
@@ -69,7 +70,8 @@ public final class BadRecords {
         NON_CANONICAL_ID, INVALID_INSTANT, INSTANT_OUT_OF_RANGE, LONG_EVENT_ID, EVENT_ID_NOT_A_STRING,
         NULL_KEY, WRONG_KEY, HUGE_KEY,
         OVERSIZE, NEAR_RECORD_LIMIT,
-        BAD_FOLLOWER, NO_FOLLOWERS, UNKNOWN_CHUNK_KIND, EVENT_AS_CHUNK;
+        BAD_FOLLOWER, NO_FOLLOWERS, UNKNOWN_CHUNK_KIND, EVENT_AS_CHUNK,
+        BAD_BLOG_LIST;
 
         /** Kinds that make records of about 1 MB, kept out of the random mix. */
         boolean large() {
@@ -83,6 +85,8 @@ public final class BadRecords {
     private static final Set<Kind> EVENT_ONLY = EnumSet.of(Kind.UNKNOWN_TYPE, Kind.MISSING_TYPE, Kind.FOREIGN_TYPE,
             Kind.HUGE_TYPE, Kind.INVALID_INSTANT, Kind.INSTANT_OUT_OF_RANGE, Kind.LONG_EVENT_ID, Kind.EVENT_ID_NOT_A_STRING,
             Kind.NULL_KEY, Kind.WRONG_KEY, Kind.HUGE_KEY, Kind.OVERSIZE);
+    /** A {@code BlogsRead}'s list of blogs: empty, too long, or with a bad item. */
+    private static final Set<Kind> READ_ONLY = EnumSet.of(Kind.BAD_BLOG_LIST);
 
     /** One bad record: where it goes, how it is bad, its key and value as sent, and why it must be rejected. */
     public record BadRecord(Target target, Kind kind, byte[] key, byte[] value, Category category) {
@@ -109,6 +113,7 @@ public final class BadRecords {
     public static Set<Kind> kinds(Target target) {
         Set<Kind> kinds = EnumSet.allOf(Kind.class);
         kinds.removeAll(target == Target.FANOUT_CHUNKS ? EVENT_ONLY : CHUNK_ONLY);
+        if (target != Target.READ_EVENTS) kinds.removeAll(READ_ONLY);
         return kinds;
     }
 
@@ -199,6 +204,7 @@ public final class BadRecords {
             case OVERSIZE -> bad(target, kind, key, padded(event, Topics.MAX_EVENT_BYTES + 1 + random.nextInt(40_000)),
                     Category.OVERSIZE);
             case NEAR_RECORD_LIMIT -> bad(target, kind, key, padded(event, nearRecordLimit(key)), Category.OVERSIZE);
+            case BAD_BLOG_LIST -> bad(target, kind, key, json(badBlogList(event)), Category.FIELD);
             case BAD_FOLLOWER, NO_FOLLOWERS, UNKNOWN_CHUNK_KIND, EVENT_AS_CHUNK ->
                     throw new IllegalArgumentException(kind + " applies to fan-out chunks only");
         };
@@ -254,6 +260,7 @@ public final class BadRecords {
                 Arrays.fill(value, (byte) '~');
                 yield bad(target, kind, key, value, Category.MALFORMED);
             }
+            case BAD_BLOG_LIST -> throw new IllegalArgumentException(kind + " applies to read events only");
             default -> throw new IllegalArgumentException(kind + " does not apply to fan-out chunks");
         };
     }
@@ -279,12 +286,13 @@ public final class BadRecords {
                 event.put("at", at);
             }
             case READ_EVENTS -> {
-                String type = pick("BlogRead", "AuthorReadAll", "AllRead", "InboxSeen");
+                String type = pick("BlogRead", "BlogsRead", "AuthorReadAll", "AllRead", "InboxSeen");
                 event.put("type", type);
                 event.put("eventId", "bad-" + n);
                 event.put("userId", BAD_USERS + 1 + random.nextInt(500));
                 if (type.equals("BlogRead")) event.put("blogId", BAD_BLOGS + random.nextInt(10_000));
                 if (type.equals("BlogRead") || type.equals("AuthorReadAll")) event.put("authorId", BAD_AUTHORS + 1 + random.nextInt(50));
+                if (type.equals("BlogsRead")) event.put("blogs", blogList(1 + random.nextInt(3)));
                 event.put(type.equals("InboxSeen") ? "seenAt" : "readAt", at);
             }
             case FANOUT_CHUNKS -> throw new IllegalArgumentException("a chunk is not an event");
@@ -305,6 +313,41 @@ public final class BadRecords {
         chunk.put("jobStartedAtMillis", 1_767_225_600_000L);
         chunk.put("followerIds", List.of(BAD_USERS + 1, BAD_USERS + 2, BAD_USERS + 3));
         return chunk;
+    }
+
+    /** Blogs of a valid {@code BlogsRead}, ids of the bad records' own. */
+    private List<Map<String, Object>> blogList(int size) {
+        List<Map<String, Object>> blogs = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            Map<String, Object> blog = new LinkedHashMap<>();
+            blog.put("blogId", BAD_BLOGS + random.nextInt(10_000));
+            blog.put("authorId", BAD_AUTHORS + 1 + random.nextInt(50));
+            blogs.add(blog);
+        }
+        return blogs;
+    }
+
+    /** A {@code BlogsRead} of the event's user whose list is empty, over 100 blogs, or holds one bad item. */
+    private Map<String, Object> badBlogList(Map<String, Object> valid) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("type", "BlogsRead");
+        event.put("eventId", valid.get("eventId"));
+        event.put("userId", valid.get("userId"));
+        List<Object> blogs = new ArrayList<>(blogList(1 + random.nextInt(3)));
+        switch (random.nextInt(3)) {
+            case 0 -> blogs.clear();
+            case 1 -> blogs.addAll(blogList(BlogsRead.MAX_BLOGS + 1 - blogs.size() + random.nextInt(10)));
+            default -> {
+                Map<String, Object> bad = blogList(1).getFirst();
+                String field = pick("blogId", "authorId");
+                if (random.nextBoolean()) bad.remove(field);
+                else bad.put(field, pick(0L, -1L, null, "+3", 1.5, "x", true, List.of(1)));
+                blogs.add(random.nextInt(blogs.size() + 1), pick(bad, null, 5L, "blog"));
+            }
+        }
+        event.put("blogs", blogs);
+        event.put("readAt", "2026-01-01T12:00:00Z");
+        return event;
     }
 
     /** The record key of a valid event: the id its topic is keyed by. */

@@ -1,5 +1,6 @@
 package io.readmark.reliability;
 
+import io.readmark.schemas.BlogsRead;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.notice.NoticeLimits;
 import java.util.Collections;
@@ -71,6 +72,11 @@ public final class ExpectedUnread {
 
     void read(long user, long author, long blog) {
         removeWhere(user, author, blogs -> blogs.remove(blog));
+    }
+
+    /** Exactly one {@link #read} per listed blog; one listed twice is read twice, which changes nothing. */
+    void read(long user, List<BlogsRead.Blog> blogs) {
+        blogs.forEach(blog -> read(user, blog.authorId(), blog.blogId()));
     }
 
     /** Everything of the author published at or before {@code readAt} is read. */

@@ -5,6 +5,7 @@ import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogDeleted;
 import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
+import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.NoticeWithdrawn;
@@ -34,8 +35,9 @@ import java.util.stream.LongStream;
  * the same order. It produces only what the pipeline resolves to one exact state whatever the processing order,
  * crashes and replays in between: every event gets a strictly increasing time (its instant and its record
  * timestamp); follows, unfollows and posts, big-V ones included, go out without waiting for each other, as the
- * follower graph keeps each follow's time; a publish, read, read-all or delete may be sent again at any later point,
- * a follow or unfollow only right after the original (replayed after an unfollow, a stale follow would be a new one).
+ * follower graph keeps each follow's time; a publish, read (of one post or several), read-all or delete may be sent
+ * again at any later point, a follow or unfollow only right after the original (replayed after an unfollow, a stale
+ * follow would be a new one).
  */
 public final class Workload {
 
@@ -47,6 +49,8 @@ public final class Workload {
     private static final double IMMEDIATE_DUPLICATE_CHANCE = 0.1;
     private static final int RESENDABLE = 2_000;
     private static final int MAX_NOTICE_RECIPIENTS = 5;
+    /** A selection in an inbox: a few posts, far from the contract's 100. */
+    private static final int MAX_BLOGS_READ_AT_ONCE = 6;
     /** Broadcast audiences: {@code everyone}, and three that users join and leave. */
     private static final List<String> AUDIENCES = List.of("everyone", "staff", "beta-testers", "flash");
     /** The audience whose notices expire, 2 to 20 s after they are published. */
@@ -58,7 +62,7 @@ public final class Workload {
     private static final int MAX_EXPIRING_HELD = 60;
 
     private enum Op {
-        PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_ALL(9), ALL_READ(2), INBOX_SEEN(5), DELETE(6),
+        PUBLISH(14), PUBLISH_BIG_V(1), READ_UNREAD(40), READ_ANY(6), READ_SEVERAL(8), READ_ALL(9), ALL_READ(2), INBOX_SEEN(5), DELETE(6),
         DUPLICATE(12), NOTICE_SEND(4), NOTICE_READ(4), NOTICES_ALL_READ(1), NOTICE_PUBLISH(2), NOTICE_WITHDRAW(1),
         MEMBERSHIP(2);
 
@@ -168,6 +172,7 @@ public final class Workload {
                     read(randomUser(), authorOf.get(blog), blog);
                 }
             }
+            case READ_SEVERAL -> readSeveral(randomUser());
             case READ_ALL -> readAll(randomUser());
             case ALL_READ -> allRead(randomUser());
             case INBOX_SEEN -> inboxSeen(randomUser());
@@ -223,6 +228,26 @@ public final class Workload {
         long at = clock.next();
         remember(producer.send(new BlogRead(nextEventId(), user, blog, author, Instant.ofEpochMilli(at)), at));
         model.read(user, author, blog);
+    }
+
+    /**
+     * A {@code BlogsRead} of a few posts: mostly the user's unread, now and then any post (maybe not delivered yet, or
+     * never to this user), now and then one listed twice.
+     */
+    private void readSeveral(long user) {
+        NavigableMap<Long, NavigableMap<Long, Long>> unread = model.unreadOf(user);
+        if (blogs.isEmpty()) return;
+        List<BlogsRead.Blog> listed = new ArrayList<>();
+        int count = 1 + random.nextInt(MAX_BLOGS_READ_AT_ONCE);
+        for (int i = 0; i < count; i++) {
+            long blog = unread.isEmpty() || random.nextInt(4) == 0 ? pick(blogs)
+                    : pick(List.copyOf(pick(List.copyOf(unread.values())).keySet()));
+            listed.add(new BlogsRead.Blog(blog, authorOf.get(blog)));
+        }
+        if (random.nextDouble() < IMMEDIATE_DUPLICATE_CHANCE) listed.add(pick(listed));
+        long at = clock.next();
+        remember(producer.send(new BlogsRead(nextEventId(), user, listed, Instant.ofEpochMilli(at)), at));
+        model.read(user, listed);
     }
 
     /** Up to now, or (half the time, when there is unread) up to one of the unread posts: newer ones stay unread. */

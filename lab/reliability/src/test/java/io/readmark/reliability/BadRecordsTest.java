@@ -4,6 +4,7 @@ import io.readmark.reliability.BadRecords.BadRecord;
 import io.readmark.reliability.BadRecords.Category;
 import io.readmark.reliability.BadRecords.Kind;
 import io.readmark.reliability.BadRecords.Target;
+import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,5 +63,21 @@ class BadRecordsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new BadRecords(1).next(Target.READ_EVENTS, Kind.BAD_FOLLOWER))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new BadRecords(1).next(Target.BLOG_EVENTS, Kind.BAD_BLOG_LIST))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** Empty, too long, or a bad item: each one the serde refuses, naming the list or the item. */
+    @Test
+    void shouldMakeBlogListsTheContractRefusesNamingTheListOrItsItem() {
+        BadRecords records = new BadRecords(11);
+        for (int i = 0; i < 200; i++) {
+            BadRecord record = records.next(Target.READ_EVENTS, Kind.BAD_BLOG_LIST);
+
+            assertThat(record.category()).isEqualTo(Category.FIELD);
+            assertThatThrownBy(() -> Topics.EVENT_SERDE.decode(record.value())).as("%s", record)
+                    .isInstanceOfSatisfying(InvalidEventException.class,
+                            e -> assertThat(e.field()).matches("blogs(\\[\\d+](\\.(blogId|authorId))?)?"));
+        }
     }
 }

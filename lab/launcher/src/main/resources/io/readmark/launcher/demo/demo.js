@@ -6,6 +6,7 @@ const producerApi = document.querySelector('meta[name="producer-api"]').content;
 const $ = (id) => document.getElementById(id);
 let stream = null;
 let userId = null;
+let shownItems = [];
 
 function viewToken() { return $('view-token').value.trim(); }
 function producerToken() { return $('producer-token').value.trim(); }
@@ -83,6 +84,7 @@ async function loadItems() {
   const page = await answer.json();
   const list = $('items');
   list.replaceChildren();
+  shownItems = page.items;
   page.items.forEach((item) => {
     const li = document.createElement('li');
     li.dataset.blog = String(item.blogId);
@@ -143,6 +145,10 @@ $('choose').onsubmit = (e) => { e.preventDefault(); $('announce').onclick = () =
 watch(Number($('user').value)); };
 $('mark-seen').onclick = () => send({ type: 'InboxSeen', userId, seenAt: now() });
 $('mark-all-read').onclick = () => send({ type: 'AllRead', userId, readAt: now() });
+// One BlogsRead for the page shown (20 posts, within the event's 100).
+$('mark-page-read').onclick = () => shownItems.length && send({
+  type: 'BlogsRead', userId, readAt: now(), blogs: shownItems.map(({ blogId, authorId }) => ({ blogId, authorId })),
+});
 $('follow').onclick = () => send({ type: 'Followed', followerId: userId, authorId: author(), at: now() });
 $('publish').onclick = () => send({
   type: 'BlogPublished', blogId: Date.now() * 100 + Math.floor(Math.random() * 100), authorId: author(), publishedAt: now(),
