@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.client.EventPublisher;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
 
 /**
@@ -51,7 +52,7 @@ class BatchDeadlineTest {
     void aBatchWhoseSendsBlockIsAnsweredByItsDeadlineWithTheEventsNotYetAcknowledgedUnavailable() throws Exception {
         // Given a batch route whose producer blocks 1.5 s in every send, and a 2 s ack timeout
         EventPublisher publisher = EventPublisher.over(new BlockingSendProducer(), Topics.defaults(), Duration.ofSeconds(10));
-        BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536);
+        BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536, EventTimeLimit.DEFAULT);
         try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", batch::ingest)
                 .start("127.0.0.1", 0);
              HttpCalls http = new HttpCalls(server.port())) {
