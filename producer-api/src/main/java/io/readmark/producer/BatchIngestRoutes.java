@@ -8,9 +8,9 @@ import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Json;
-import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +42,14 @@ final class BatchIngestRoutes {
     private final Duration ackTimeout;
     private final int maxEvents;
     private final int maxBytes;
+    private final EventTimeLimit eventTimes;
 
-    BatchIngestRoutes(EventPublisher publisher, Duration ackTimeout, int maxEvents, int maxBytes) {
+    BatchIngestRoutes(EventPublisher publisher, Duration ackTimeout, int maxEvents, int maxBytes, EventTimeLimit eventTimes) {
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.ackTimeout = Objects.requireNonNull(ackTimeout, "ackTimeout");
         this.maxEvents = maxEvents;
         this.maxBytes = maxBytes;
+        this.eventTimes = Objects.requireNonNull(eventTimes, "eventTimes");
     }
 
     /** {@code caller} is null when authentication is off. */
@@ -63,7 +65,7 @@ final class BatchIngestRoutes {
         for (int index = 0; index < items.size(); index++) {
             Event event;
             try {
-                event = Topics.EVENT_SERDE.decode(items.get(index));
+                event = IngestRoutes.decode(items.get(index), eventTimes);
             } catch (InvalidEventException e) {
                 results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
                 continue;

@@ -8,6 +8,7 @@ import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -16,14 +17,16 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * {@code POST /v1/events}: an event is answered 202 only after Kafka acknowledged it, with where it was stored.
- * Bad input is a 4xx naming the problem, an event outside the token's scopes a 403 ({@link PublishRule}); Kafka
- * trouble is a 503 with {@code Retry-After}, within the ack timeout.
+ * Bad input is a 4xx naming the problem, an event dated beyond the {@link EventTimeLimit} past this machine's clock
+ * included (the processor would dead-letter it); an event outside the token's scopes is a 403 ({@link PublishRule});
+ * Kafka trouble is a 503 with {@code Retry-After}, within the ack timeout.
  */
 final class IngestRoutes {
 
@@ -40,11 +43,13 @@ final class IngestRoutes {
     private final EventPublisher publisher;
     private final Duration ackTimeout;
     private final int maxBodyBytes;
+    private final EventTimeLimit eventTimes;
 
-    IngestRoutes(EventPublisher publisher, Duration ackTimeout, int maxBodyBytes) {
+    IngestRoutes(EventPublisher publisher, Duration ackTimeout, int maxBodyBytes, EventTimeLimit eventTimes) {
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.ackTimeout = Objects.requireNonNull(ackTimeout, "ackTimeout");
         this.maxBodyBytes = maxBodyBytes;
+        this.eventTimes = Objects.requireNonNull(eventTimes, "eventTimes");
     }
 
     /** {@code caller} is null when authentication is off. */
@@ -86,12 +91,22 @@ final class IngestRoutes {
                 "Content-Type must be " + expected + ", was " + Problem.quote(contentType)));
     }
 
-    private static Event parse(byte[] body) {
+    private Event parse(byte[] body) {
         try {
-            return Topics.EVENT_SERDE.decode(body);
+            return decode(body, eventTimes);
         } catch (InvalidEventException e) {
             throw ApiException.badRequest(e.field(), e.getMessage());
         }
+    }
+
+    /**
+     * An event as the processor would accept it. There is no record timestamp yet: the producer stamps the record with
+     * this machine's clock when it is sent, a moment later, so checking against the clock now is the processor's check.
+     */
+    static Event decode(byte[] json, EventTimeLimit eventTimes) {
+        Event event = Topics.EVENT_SERDE.decode(json);
+        eventTimes.check(event, Instant.now());
+        return event;
     }
 
     /** The event may still be stored later; that is harmless because a retry with the same eventId is idempotent. */

@@ -46,7 +46,8 @@ public final class ProducerApi implements AutoCloseable {
 
     /** Starts listening at once; Kafka is connected lazily, so a Kafka that is down means 503s, not a failed start. */
     public static ProducerApi start(ProducerApiConfig config) throws IOException {
-        EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(), producerOverrides(config));
+        EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(), producerOverrides(config))
+                .withEventTimeLimit(config.eventTimes());
         ServiceMetrics metrics = new ServiceMetrics("producer-api");
         KafkaClientMetrics producerMetrics = null;
         HealthRoutes health = null;
@@ -56,9 +57,9 @@ public final class ProducerApi implements AutoCloseable {
             producerMetrics = new KafkaClientMetrics(publisher.producer());
             producerMetrics.bindTo(metrics.registry());
             health = new HealthRoutes(config.bootstrapServers(), config.topics());
-            IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes());
+            IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes(), config.eventTimes());
             BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
-                    config.maxBatchEvents(), config.maxBatchBytes());
+                    config.maxBatchEvents(), config.maxBatchBytes(), config.eventTimes());
             Access access = Access.from("producer-api", config.auth());
             server = new JsonHttpServer("producer-api")
                     .limits(config.apiLimits())

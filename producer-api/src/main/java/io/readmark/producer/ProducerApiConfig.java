@@ -4,6 +4,7 @@ import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
 
 import java.time.Duration;
@@ -28,11 +29,13 @@ import java.util.Objects;
  * @param managementPort   management port, 0 for any free port
  * @param http             what one client may hold of the API port ({@code HTTP_*} settings)
  * @param cors             browser origins whose pages may call the API ({@code PRODUCER_API_CORS_ORIGINS}; none by default)
+ * @param eventTimes       how far past this machine's clock an event may be dated ({@value EventTimeLimit#SETTING}, as the
+ *                         processor); later ones are answered 400
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
                                 Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes,
                                 AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
-                                CorsPolicy cors) {
+                                CorsPolicy cors, EventTimeLimit eventTimes) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
@@ -69,6 +72,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         Objects.requireNonNull(managementHost, "managementHost");
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(cors, "cors");
+        Objects.requireNonNull(eventTimes, "eventTimes");
         require(!host.isBlank(), HOST, "must not be blank");
         require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
         require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
@@ -97,7 +101,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.string(MANAGEMENT_HOST, DEFAULT_MANAGEMENT_HOST),
                 settings.integer(MANAGEMENT_PORT, DEFAULT_MANAGEMENT_PORT),
                 HttpLimits.from(settings, HttpLimits.defaults().withMaxConnections(DEFAULT_MAX_CONNECTIONS)),
-                CorsPolicy.from(settings, CORS_ORIGINS));
+                CorsPolicy.from(settings, CORS_ORIGINS),
+                new EventTimeLimit(settings.duration(EventTimeLimit.SETTING, EventTimeLimit.DEFAULT_MAX_SKEW)));
     }
 
     /**
@@ -107,27 +112,27 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
     public static ProducerApiConfig onLoopback(String bootstrapServers, Topics topics) {
         return new ProducerApiConfig("127.0.0.1", 0, bootstrapServers, topics, DEFAULT_ACK_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
                 DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off(), "127.0.0.1", 0, HttpLimits.defaults(),
-                CorsPolicy.none());
+                CorsPolicy.none(), EventTimeLimit.DEFAULT);
     }
 
     public ProducerApiConfig withAckTimeout(Duration ackTimeout) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors);
+                managementHost, managementPort, http, cors, eventTimes);
     }
 
     public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors);
+                managementHost, managementPort, http, cors, eventTimes);
     }
 
     public ProducerApiConfig withMaxBatchBytes(int maxBatchBytes) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors);
+                managementHost, managementPort, http, cors, eventTimes);
     }
 
     public ProducerApiConfig withCors(CorsPolicy cors) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors);
+                managementHost, managementPort, http, cors, eventTimes);
     }
 
     /** The limits of the API port, with room for the largest body a route reads. */

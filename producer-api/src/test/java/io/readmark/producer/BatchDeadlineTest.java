@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.client.EventPublisher;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
 
 /**
@@ -52,7 +53,7 @@ class BatchDeadlineTest {
         // Given a batch route whose producer blocks 2 s in every send, and a 3 s ack timeout: a second of margin
         // on either side of the first acknowledgement, so a busy machine does not move it past the deadline
         EventPublisher publisher = EventPublisher.over(new BlockingSendProducer(), Topics.defaults(), Duration.ofSeconds(10));
-        BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536);
+        BatchIngestRoutes batch = new BatchIngestRoutes(publisher, ACK_TIMEOUT, 100, 65_536, EventTimeLimit.DEFAULT);
         try (JsonHttpServer server = new JsonHttpServer("test").route("POST", "/v1/events:batch", request -> batch.ingest(request, null))
                 .start("127.0.0.1", 0);
              HttpCalls http = new HttpCalls(server.port())) {

@@ -1,11 +1,15 @@
 package io.readmark.producer;
 
+import io.readmark.schemas.Json;
 import io.readmark.schemas.Topics;
 import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,6 +88,53 @@ class ProducerApiBadInputIT {
         // Then
         JsonNode problem = assertBadRequest(response, "type");
         assertThat(problem.get("detail").asText()).contains("BlogLiked");
+    }
+
+    @Test
+    void anEventDatedBeyondTheSkewNamesItsInstant() {
+        // When a read-all would move the user's floor to the year 9999, or a notice is dated two hours ahead
+        HttpResponse<String> farAhead = http.postJson("/v1/events", """
+                {"type":"AllRead","eventId":"far-1","userId":101,"readAt":"9999-12-31T23:59:59Z"}""");
+        HttpResponse<String> notice = http.postJson("/v1/events", """
+                {"type":"NoticePublished","eventId":"far-2","noticeId":5,"audience":"staff","publishedAt":"%s"}"""
+                .formatted(Instant.now().plus(Duration.ofHours(2))));
+
+        // Then
+        assertThat(assertBadRequest(farAhead, "readAt").get("detail").asText()).contains("9999-12-31T23:59:59Z", "PT1H");
+        assertBadRequest(notice, "publishedAt");
+    }
+
+    @Test
+    void eventsWithinTheSkewOrInThePastAreAccepted() {
+        // Given
+        Instant now = Instant.now();
+
+        // When
+        HttpResponse<String> soon = http.postJson("/v1/events", """
+                {"type":"InboxSeen","eventId":"soon-1","userId":101,"seenAt":"%s"}""".formatted(now.plus(Duration.ofMinutes(30))));
+        HttpResponse<String> imported = http.postJson("/v1/events", """
+                {"type":"BlogPublished","eventId":"old-1","blogId":1,"authorId":7,"publishedAt":"2001-01-01T00:00:00Z"}""");
+        HttpResponse<String> expiresLate = http.postJson("/v1/events", """
+                {"type":"NoticePublished","eventId":"long-1","noticeId":6,"audience":"staff","publishedAt":"%s",
+                 "expiresAt":"9999-12-31T23:59:59Z"}""".formatted(now));
+
+        // Then
+        assertThat(List.of(soon.statusCode(), imported.statusCode(), expiresLate.statusCode())).containsOnly(202);
+    }
+
+    @Test
+    void aBatchRefusesOnlyItsEventDatedBeyondTheSkew() throws Exception {
+        // When
+        HttpResponse<String> response = http.postJson("/v1/events:batch", """
+                [{"type":"AllRead","eventId":"b-far","userId":101,"readAt":"9999-12-31T23:59:59Z"},
+                 {"type":"AllRead","eventId":"b-now","userId":101,"readAt":"%s"}]""".formatted(Instant.now()));
+
+        // Then
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode results = Json.MAPPER.readTree(response.body()).get("results");
+        assertThat(results.get(0).get("status").asText()).isEqualTo("rejected");
+        assertThat(results.get(0).get("field").asText()).isEqualTo("readAt");
+        assertThat(results.get(1).get("status").asText()).isEqualTo("accepted");
     }
 
     @Test

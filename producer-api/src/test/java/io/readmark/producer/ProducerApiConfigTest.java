@@ -32,6 +32,7 @@ class ProducerApiConfigTest {
         assertThat(config.maxBodyBytes()).isEqualTo(65536);
         assertThat(config.maxBatchEvents()).isEqualTo(1000);
         assertThat(config.maxBatchBytes()).isEqualTo(1048576);
+        assertThat(config.eventTimes().maxSkew()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test
@@ -77,6 +78,18 @@ class ProducerApiConfigTest {
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().issuer()).isEqualTo("https://issuer.example");
         assertThat(config.auth().audience()).as("the producer API's own audience by default").isEqualTo("readmark-producer");
+    }
+
+    @Test
+    void theEventSkewIsTheSettingTheProcessorReadsToo() {
+        // Given
+        Settings settings = Settings.of(Map.of(), Map.of("READMARK_AUTH", "off", "READMARK_MAX_EVENT_SKEW", "PT10M"));
+
+        // When
+        ProducerApiConfig config = ProducerApiConfig.from(settings);
+
+        // Then
+        assertThat(config.eventTimes().maxSkew()).isEqualTo(Duration.ofMinutes(10));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.readmark.schemas.BlogPublished;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.BlogsRead;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Followed;
 import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.InvalidEventException;
@@ -44,7 +45,8 @@ import java.util.function.BooleanSupplier;
  * {@link Topics#keyOf(Event)}, acknowledged by all in-sync replicas through the idempotent producer, so events of one
  * key are stored in the order they were published. Every event type has a blocking method, which returns where the
  * event was stored or throws {@link PublishException}, and an asynchronous one whose future completes the same way;
- * both throw {@link InvalidEventException} before anything is sent for arguments that break the contract. Nothing waits
+ * both throw {@link InvalidEventException} before anything is sent for arguments that break the contract, an event dated
+ * more than the {@link EventTimeLimit} (by default the processor's) past this machine's clock included. Nothing waits
  * unbounded: handing an event over takes at most {@code max.block.ms}, its acknowledgement at most
  * {@code delivery.timeout.ms} more (10 s each by default). Thread-safe; share one instance per application. Retrying
  * with the same {@code eventId} is always safe: the pipeline applies every event idempotently.
@@ -57,11 +59,13 @@ public final class EventPublisher implements AutoCloseable {
     private final Producer<String, Event> producer;
     private final Topics topics;
     private final Duration deliveryTimeout;
+    private final EventTimeLimit eventTimes;
 
-    private EventPublisher(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
+    private EventPublisher(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout, EventTimeLimit eventTimes) {
         this.producer = Objects.requireNonNull(producer, "producer");
         this.topics = Objects.requireNonNull(topics, "topics");
         this.deliveryTimeout = Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
+        this.eventTimes = Objects.requireNonNull(eventTimes, "eventTimes");
     }
 
     /** A publisher with the safe defaults: {@code acks=all}, idempotence, 10 s timeouts. */
@@ -77,7 +81,8 @@ public final class EventPublisher implements AutoCloseable {
         Map<String, Object> config = producerConfig(bootstrapServers, overrides);
         KafkaProducer<String, Event> producer =
                 new KafkaProducer<>(config, new StringSerializer(), Topics.EVENT_SERDE.serializer());
-        return new EventPublisher(producer, topics, Duration.ofMillis(millis(config.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG))));
+        return new EventPublisher(producer, topics, Duration.ofMillis(millis(config.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG))),
+                EventTimeLimit.DEFAULT);
     }
 
     /**
@@ -86,7 +91,15 @@ public final class EventPublisher implements AutoCloseable {
      * {@link #publishAndWait(Event)} and {@link #close()}.
      */
     public static EventPublisher over(Producer<String, Event> producer, Topics topics, Duration deliveryTimeout) {
-        return new EventPublisher(producer, topics, deliveryTimeout);
+        return new EventPublisher(producer, topics, deliveryTimeout, EventTimeLimit.DEFAULT);
+    }
+
+    /**
+     * This publisher over the same producer, refusing events dated more than {@code limit} past this machine's clock:
+     * set it to the processor's {@code READMARK_MAX_EVENT_SKEW} when that is not the default. Close only one of the two.
+     */
+    public EventPublisher withEventTimeLimit(EventTimeLimit limit) {
+        return new EventPublisher(producer, topics, deliveryTimeout, limit);
     }
 
     static Map<String, Object> producerConfig(String bootstrapServers, Map<String, Object> overrides) {
@@ -121,9 +134,12 @@ public final class EventPublisher implements AutoCloseable {
      * Sends {@code event} to its topic under its key. Every failure, including a timeout while waiting for
      * metadata, arrives through the future, which completes on the producer's I/O thread: keep non-async
      * dependent stages short.
+     *
+     * @throws InvalidEventException before sending, when the event is dated beyond the {@link EventTimeLimit}
      */
     public CompletableFuture<RecordMetadata> publish(Event event) {
         Objects.requireNonNull(event, "event");
+        eventTimes.check(event, Instant.now());
         CompletableFuture<RecordMetadata> acknowledged = new CompletableFuture<>();
         ProducerRecord<String, Event> record =
                 new ProducerRecord<>(topics.topicFor(event).name(), Topics.keyOf(event), event);
@@ -165,7 +181,8 @@ public final class EventPublisher implements AutoCloseable {
 
     /**
      * Sends {@code events} in list order, so events of one key are stored in that order, and returns one future per
-     * event, in the same order. A {@code null} element fails the whole call before anything is sent.
+     * event, in the same order. A {@code null} element, or one dated beyond the {@link EventTimeLimit}, fails the whole
+     * call before anything is sent.
      *
      * <p>When an event cannot even be handed to the producer (no metadata within {@code max.block.ms}, the send
      * buffer stays full, the publisher is closed), the events after it are not sent and their futures fail with the
@@ -184,10 +201,11 @@ public final class EventPublisher implements AutoCloseable {
      * goes, so that another thread can wait for the first events while later ones are still being handed over, and
      * that stops sending once {@code keepSending} says no; the events not sent then fail with Kafka's
      * {@link org.apache.kafka.common.errors.TimeoutException}. Lets a caller with a deadline bound the time spent in
-     * {@code send}, which may block for each event while Kafka is slow.
+     * {@code send}, which may block for each event while Kafka is slow. Checks every event's time before sending any.
      */
     public void publishAll(List<? extends Event> events, BooleanSupplier keepSending,
                            List<CompletableFuture<RecordMetadata>> acknowledgements) {
+        checkTimes(events);
         Throwable stopped = null;
         for (int i = 0; i < events.size(); i++) {
             CompletableFuture<RecordMetadata> target = acknowledgements.get(i);
@@ -347,6 +365,11 @@ public final class EventPublisher implements AutoCloseable {
     @Override
     public void close() {
         producer.close(deliveryTimeout);
+    }
+
+    private void checkTimes(List<? extends Event> events) {
+        Instant now = Instant.now();
+        for (Event event : events) eventTimes.check(event, now);
     }
 
     private static String describe(Event event) {

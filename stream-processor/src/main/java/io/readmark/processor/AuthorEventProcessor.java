@@ -5,6 +5,7 @@ import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.store.unread.UnreadChanges;
@@ -28,9 +29,9 @@ final class AuthorEventProcessor implements Processor<byte[], byte[], byte[], by
     private final BlogEventHandler blogs;
     private ProcessorContext<byte[], byte[]> context;
 
-    AuthorEventProcessor(ThreadChanges writers, RejectedRecords badRecords, int partitions, FollowEventHandler follows,
-                         BlogEventHandler blogs) {
-        this.decoder = EventDecoder.either(FollowEvent.class, BlogEvent.class, badRecords);
+    AuthorEventProcessor(ThreadChanges writers, EventTimeLimit eventTimes, RejectedRecords badRecords, int partitions,
+                         FollowEventHandler follows, BlogEventHandler blogs) {
+        this.decoder = EventDecoder.either(FollowEvent.class, BlogEvent.class, eventTimes, badRecords);
         this.badRecords = badRecords;
         this.writers = writers;
         this.partitions = partitions;

@@ -4,6 +4,7 @@ import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.RejectedRecords;
 import io.readmark.schemas.AudienceJoined;
 import io.readmark.schemas.AudienceLeft;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.NoticeEvent;
 import io.readmark.schemas.NoticePublished;
@@ -28,8 +29,9 @@ final class NoticeEventProcessor extends EventProcessor<NoticeEvent> {
     private final int chunkSize;
     private final String fanoutSink;
 
-    NoticeEventProcessor(ThreadChanges writers, RejectedRecords badRecords, int inlineRecipients, int chunkSize, String fanoutSink) {
-        super(EventDecoder.of(NoticeEvent.class, badRecords), writers);
+    NoticeEventProcessor(ThreadChanges writers, EventTimeLimit eventTimes, RejectedRecords badRecords, int inlineRecipients,
+                         int chunkSize, String fanoutSink) {
+        super(EventDecoder.of(NoticeEvent.class, eventTimes, badRecords), writers);
         this.inlineRecipients = inlineRecipients;
         this.chunkSize = chunkSize;
         this.fanoutSink = fanoutSink;

@@ -4,6 +4,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.processor.deadletters.DeadLetterSendFailures;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.notice.NoticeLimits;
@@ -26,14 +27,15 @@ import java.util.stream.Collectors;
  * {@code httpHost}/{@code httpPort} are where health and metrics are served (port 0: any free one).
  * {@code sessionTimeout} is how long the group waits for a silent member (a crashed host) before its partitions move.
  * {@code authorPartitions} is the partition count of the internal topic that brings an author's follows and posts
- * together: the most stream threads, over all instances, that the author path can use.
+ * together: the most stream threads, over all instances, that the author path can use. {@code eventTimes} bounds how far
+ * past its record's timestamp an event may be dated.
  */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
                               int fanoutWorkerThreads, int fanoutDeliveriesPerSecond, int fanoutBurst,
-                              String httpHost, int httpPort, Duration sessionTimeout) {
+                              String httpHost, int httpPort, Duration sessionTimeout, EventTimeLimit eventTimes) {
 
     /**
      * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
@@ -104,6 +106,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 .fanoutBurst(settings.positiveInteger("PROCESSOR_FANOUT_BURST", DEFAULT_FANOUT_BURST))
                 .http(settings.string("PROCESSOR_HTTP_HOST", "127.0.0.1"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
                 .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))
+                .eventTimes(new EventTimeLimit(settings.duration(EventTimeLimit.SETTING, EventTimeLimit.DEFAULT_MAX_SKEW)))
                 .build();
     }
 
@@ -179,6 +182,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         private String httpHost;
         private int httpPort;
         private Duration sessionTimeout;
+        private EventTimeLimit eventTimes = EventTimeLimit.DEFAULT;
 
         private Builder() {
         }
@@ -282,13 +286,18 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
             return this;
         }
 
+        public Builder eventTimes(EventTimeLimit eventTimes) {
+            this.eventTimes = eventTimes;
+            return this;
+        }
+
         public ProcessorConfig build() {
             return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redisUrl, "redisUrl"),
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
                     maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
                     fanoutWorkerThreads, fanoutDeliveriesPerSecond, fanoutBurst, set(httpHost, "httpHost"), httpPort,
-                    set(sessionTimeout, "sessionTimeout"));
+                    set(sessionTimeout, "sessionTimeout"), set(eventTimes, "eventTimes"));
         }
 
         private static <T> T set(T value, String component) {

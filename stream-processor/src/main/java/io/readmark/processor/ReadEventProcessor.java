@@ -6,6 +6,7 @@ import io.readmark.schemas.AllRead;
 import io.readmark.schemas.AuthorReadAll;
 import io.readmark.schemas.BlogRead;
 import io.readmark.schemas.BlogsRead;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.InboxSeen;
 import io.readmark.schemas.NoticeRead;
 import io.readmark.schemas.NoticesAllRead;
@@ -19,8 +20,8 @@ import io.readmark.store.unread.UnreadChanges;
  */
 final class ReadEventProcessor extends EventProcessor<ReadEvent> {
 
-    ReadEventProcessor(ThreadChanges writers, RejectedRecords badRecords) {
-        super(EventDecoder.of(ReadEvent.class, badRecords), writers);
+    ReadEventProcessor(ThreadChanges writers, EventTimeLimit eventTimes, RejectedRecords badRecords) {
+        super(EventDecoder.of(ReadEvent.class, eventTimes, badRecords), writers);
     }
 
     @Override

@@ -153,7 +153,7 @@ public final class StreamProcessor implements AutoCloseable {
             meters.expectDeadLetters(List.of(topics.blogEvents().name(), topics.followEvents().name(), topics.readEvents().name(),
                     topics.noticeEvents().name()), DeadLetterCategory.labels());
             apps.add(new StreamsApp("stream processor",
-                    UnreadTopology.build(config.topics(), config.authorPartitions(), writers, commits, config.fanout(), meters),
+                    UnreadTopology.build(config.topics(), config.eventTimes(), config.authorPartitions(), writers, commits, config.fanout(), meters),
                     config.streamsProperties(), writers, commits, registry));
         }
         if (config.runFanoutWorker()) {

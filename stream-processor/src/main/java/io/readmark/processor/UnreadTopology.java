@@ -11,6 +11,7 @@ import io.readmark.processor.graph.FollowerGraph;
 import io.readmark.processor.graph.RecentPosts;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.FollowEvent;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.common.serialization.Serdes;
@@ -31,8 +32,8 @@ import java.util.function.Function;
  * applied where they arrive. Big-V fan-outs leave as chunks on the fan-out topic. Records arrive as raw bytes so that
  * a bad one is dead-lettered instead of failing deserialization. Notice events, keyed by audience or notice, are
  * applied where they arrive too. A rebuild runs the paths one after the other ({@link #authorEvents}, then
- * {@link #noticeEvents}, then {@link #readEvents}), with its own handling of bad records. Every node and the internal
- * topic are named, so their names survive changes to this class.
+ * {@link #noticeEvents}, then {@link #readEvents}), with its own handling of bad records and the same
+ * {@link EventTimeLimit}. Every node and the internal topic are named, so their names survive changes to this class.
  */
 public final class UnreadTopology {
 
@@ -54,36 +55,40 @@ public final class UnreadTopology {
         return AuthorPartitions.topic(applicationId);
     }
 
-    public static Topology build(Topics topics, int authorPartitions, ThreadChanges writers, ThreadCommits commits,
-                                 FanoutSettings fanout, ProcessorMeters meters) {
+    public static Topology build(Topics topics, EventTimeLimit eventTimes, int authorPartitions, ThreadChanges writers,
+                                 ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters) {
         StreamsBuilder builder = new StreamsBuilder();
         RejectedRecords.Route deadLetters = DeadLetters.route(topics.deadLetters().name(), meters::deadLettered);
-        addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, deadLetters);
-        addReadPath(builder, topics, writers, deadLetters);
-        addNoticePath(builder, topics, writers, fanout, deadLetters);
+        addAuthorPath(builder, topics, eventTimes, authorPartitions, writers, commits, fanout, meters, deadLetters);
+        addReadPath(builder, topics, eventTimes, writers, deadLetters);
+        addNoticePath(builder, topics, eventTimes, writers, fanout, deadLetters);
         return builder.build();
     }
 
     /** Only the author path: the follower graph, and the fan-out of every publish and delete. */
-    public static Topology authorEvents(Topics topics, int authorPartitions, ThreadChanges writers, ThreadCommits commits,
-                                 FanoutSettings fanout, ProcessorMeters meters, RejectedRecords.Route badRecords) {
+    public static Topology authorEvents(Topics topics, EventTimeLimit eventTimes, int authorPartitions, ThreadChanges writers,
+                                        ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
+                                        RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
-        addAuthorPath(builder, topics, authorPartitions, writers, commits, fanout, meters, badRecords);
+        addAuthorPath(builder, topics, eventTimes, authorPartitions, writers, commits, fanout, meters, badRecords);
         return builder.build();
     }
 
     /** Only the read path: reads and read-alls. */
-    public static Topology readEvents(Topics topics, ThreadChanges writers, RejectedRecords.Route badRecords) {
+    public static Topology readEvents(Topics topics, EventTimeLimit eventTimes, ThreadChanges writers,
+                                      RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
-        addReadPath(builder, topics, writers, badRecords);
+        addReadPath(builder, topics, eventTimes, writers, badRecords);
         return builder.build();
     }
 
-    private static void addAuthorPath(StreamsBuilder builder, Topics topics, int authorPartitions, ThreadChanges writers,
-                                      ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
+    private static void addAuthorPath(StreamsBuilder builder, Topics topics, EventTimeLimit eventTimes, int authorPartitions,
+                                      ThreadChanges writers, ThreadCommits commits, FanoutSettings fanout, ProcessorMeters meters,
                                       RejectedRecords.Route badRecords) {
-        KStream<byte[], byte[]> follows = addRouting(builder, FOLLOW_EVENTS, topics.followEvents().name(), FollowEvent.class, badRecords);
-        KStream<byte[], byte[]> blogs = addRouting(builder, BLOG_EVENTS, topics.blogEvents().name(), BlogEvent.class, badRecords);
+        KStream<byte[], byte[]> follows = addRouting(builder, FOLLOW_EVENTS, topics.followEvents().name(), FollowEvent.class,
+                eventTimes, badRecords);
+        KStream<byte[], byte[]> blogs = addRouting(builder, BLOG_EVENTS, topics.blogEvents().name(), BlogEvent.class,
+                eventTimes, badRecords);
         builder.addStateStore(FollowerGraph.storeBuilder());
         builder.addStateStore(FollowerGraph.countsStoreBuilder());
         builder.addStateStore(DeletedBlogs.storeBuilder());
@@ -92,7 +97,7 @@ public final class UnreadTopology {
         RejectedRecords rejects = badRecords.forBranch(AUTHOR_EVENTS);
         KStream<byte[], byte[]> applied = follows.merge(blogs, Named.as(CHECKED_AUTHOR_EVENTS))
                 .repartition(AuthorPartitions.repartitioned(authorPartitions))
-                .process(() -> new AuthorEventProcessor(writers, rejects, authorPartitions,
+                .process(() -> new AuthorEventProcessor(writers, eventTimes, rejects, authorPartitions,
                                 new FollowEventHandler(fanout, meters::lateFollow),
                                 new BlogEventHandler(FANOUT_SINK, fanout, commits, meters.fanoutBacklog())),
                         Named.as(AUTHOR_EVENTS), FollowerGraph.STORE_NAME, FollowerGraph.COUNTS_STORE_NAME,
@@ -103,15 +108,17 @@ public final class UnreadTopology {
 
     /** One input topic of the author path: checked, and its valid records passed on for re-partitioning. */
     private static KStream<byte[], byte[]> addRouting(StreamsBuilder builder, String name, String topic,
-                                                      Class<? extends Event> type, RejectedRecords.Route badRecords) {
+                                                      Class<? extends Event> type, EventTimeLimit eventTimes,
+                                                      RejectedRecords.Route badRecords) {
         return addBranch(builder, name, topic, badRecords,
-                rejects -> new AuthorEventRouting(EventDecoder.of(type, rejects), CHECKED_AUTHOR_EVENTS));
+                rejects -> new AuthorEventRouting(EventDecoder.of(type, eventTimes, rejects), CHECKED_AUTHOR_EVENTS));
     }
 
     /** Only the notice path: broadcasts, memberships and targeted notices. */
-    public static Topology noticeEvents(Topics topics, ThreadChanges writers, FanoutSettings fanout, RejectedRecords.Route badRecords) {
+    public static Topology noticeEvents(Topics topics, EventTimeLimit eventTimes, ThreadChanges writers, FanoutSettings fanout,
+                                        RejectedRecords.Route badRecords) {
         StreamsBuilder builder = new StreamsBuilder();
-        addNoticePath(builder, topics, writers, fanout, badRecords);
+        addNoticePath(builder, topics, eventTimes, writers, fanout, badRecords);
         return builder.build();
     }
 
@@ -119,15 +126,17 @@ public final class UnreadTopology {
      * Notice events need no state and no re-partitioning: each one names its audience or its recipients. Mass sends
      * leave as chunks on the fan-out topic.
      */
-    private static void addNoticePath(StreamsBuilder builder, Topics topics, ThreadChanges writers, FanoutSettings fanout,
-                                      RejectedRecords.Route badRecords) {
+    private static void addNoticePath(StreamsBuilder builder, Topics topics, EventTimeLimit eventTimes, ThreadChanges writers,
+                                      FanoutSettings fanout, RejectedRecords.Route badRecords) {
         KStream<byte[], byte[]> applied = addBranch(builder, NOTICE_EVENTS, topics.noticeEvents().name(), badRecords,
-                rejects -> new NoticeEventProcessor(writers, rejects, fanout.noticeInlineRecipients(), fanout.chunkSize(), NOTICE_FANOUT_SINK));
+                rejects -> new NoticeEventProcessor(writers, eventTimes, rejects, fanout.noticeInlineRecipients(), fanout.chunkSize(), NOTICE_FANOUT_SINK));
         applied.to(topics.fanoutChunks().name(), bytes(NOTICE_FANOUT_SINK));
     }
 
-    private static void addReadPath(StreamsBuilder builder, Topics topics, ThreadChanges writers, RejectedRecords.Route badRecords) {
-        addBranch(builder, READ_EVENTS, topics.readEvents().name(), badRecords, rejects -> new ReadEventProcessor(writers, rejects));
+    private static void addReadPath(StreamsBuilder builder, Topics topics, EventTimeLimit eventTimes, ThreadChanges writers,
+                                    RejectedRecords.Route badRecords) {
+        addBranch(builder, READ_EVENTS, topics.readEvents().name(), badRecords,
+                rejects -> new ReadEventProcessor(writers, eventTimes, rejects));
     }
 
     /**

@@ -4,6 +4,7 @@ import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.fanout.FanoutJobs;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -46,7 +47,7 @@ class BigVFanoutTopologyIT {
     @BeforeEach
     void startDriver() throws Exception {
         FanoutSettings settings = new FanoutSettings(new BigVPolicy(THRESHOLD, 90), CHUNK, 2, TICK, Duration.ofDays(7), Duration.ofDays(1));
-        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, 1, writers, commits, settings, meters));
+        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, EventTimeLimit.DEFAULT, 1, writers, commits, settings, meters));
         driver = fixture.driver;
         StringSerializer strings = new StringSerializer();
         follows = driver.createInputTopic(TOPICS.followEvents().name(), strings, strings);

@@ -3,6 +3,7 @@ package io.readmark.processor;
 import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
 import io.readmark.store.unread.UnreadKeys;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class FollowOrderIT {
     }
 
     private static TopologyFixture fixture(UnreadKeys keys) {
-        return new TopologyFixture(keys, (writers, meters) -> UnreadTopology.build(TOPICS, 1, writers, new ThreadCommits(),
+        return new TopologyFixture(keys, (writers, meters) -> UnreadTopology.build(TOPICS, EventTimeLimit.DEFAULT, 1, writers, new ThreadCommits(),
                 FANOUT, meters));
     }
 

@@ -54,6 +54,15 @@ class ProcessorConfigTest {
     }
 
     @Test
+    void shouldBoundEventTimesByTheSharedSkewSetting() {
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of())).eventTimes().maxSkew()).isEqualTo(Duration.ofHours(1));
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_EVENT_SKEW", "PT5M"))).eventTimes().maxSkew())
+                .isEqualTo(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_EVENT_SKEW", "-PT1S"))))
+                .hasMessageContaining("READMARK_MAX_EVENT_SKEW");
+    }
+
+    @Test
     void shouldTakeEveryValueFromTheEnvironment() {
         ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", "kafka:29092", "REDIS_URL", "redis-cluster://r1:7000,r2:7001",

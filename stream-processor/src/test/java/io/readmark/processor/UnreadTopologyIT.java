@@ -4,6 +4,7 @@ import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.deadletters.DeadLetterCopy;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.Topics;
 import io.readmark.store.unread.UnreadCounts;
@@ -46,7 +47,7 @@ class UnreadTopologyIT {
 
     @BeforeEach
     void startDriver() throws Exception {
-        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, 1, writers, new ThreadCommits(),
+        fixture = new TopologyFixture((writers, meters) -> UnreadTopology.build(TOPICS, EventTimeLimit.DEFAULT, 1, writers, new ThreadCommits(),
                 FANOUT, meters));
         driver = fixture.driver;
         inputs = new TopologyInputs(driver, TOPICS);
@@ -296,7 +297,7 @@ class UnreadTopologyIT {
                 .filter(id -> AuthorPartitions.of(Long.toString(id).getBytes(StandardCharsets.UTF_8), 2) == 1).findFirst().orElseThrow();
         // The driver runs every topic as one partition, 0: this author belongs on 1 of 2.
         try (TopologyFixture twoPartitions = new TopologyFixture((writers, meters) ->
-                UnreadTopology.build(TOPICS, 2, writers, new ThreadCommits(), FANOUT, meters))) {
+                UnreadTopology.build(TOPICS, EventTimeLimit.DEFAULT, 2, writers, new ThreadCommits(), FANOUT, meters))) {
             StringSerializer strings = new StringSerializer();
             twoPartitions.driver.createInputTopic(TOPICS.followEvents().name(), strings, strings).pipeInput(Long.toString(author), """
                     {"type":"Followed","eventId":"f-1","followerId":101,"authorId":%d,"at":"2026-01-01T00:00:00Z"}""".formatted(author));
@@ -307,6 +308,42 @@ class UnreadTopologyIT {
             assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("partition");
             assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.SOURCE_TOPIC)).isEqualTo(UnreadTopology.authorEventsTopic("topology-test"));
         }
+    }
+
+    /**
+     * A read dated far past its record's time would move the user's floor there for good: every later post would be
+     * hidden. It is dead-lettered; events within the skew, or dated in the past, still apply.
+     */
+    @Test
+    void shouldDeadLetterAnEventDatedBeyondTheSkewAndApplyLaterPosts() {
+        Instant recorded = Instant.parse("2026-06-01T00:00:00Z");
+        follow(101, ALICE);
+        reads.pipeInput("101", """
+                {"type":"AllRead","eventId":"far","userId":101,"readAt":"9999-12-31T23:59:59Z"}""", recorded);
+        blogs.pipeInput("7", """
+                {"type":"BlogPublished","eventId":"p1","blogId":1001,"authorId":7,"publishedAt":"%s"}"""
+                .formatted(recorded.plusSeconds(60)), recorded.plusSeconds(60));
+        blogs.pipeInput("7", """
+                {"type":"BlogPublished","eventId":"p2","blogId":1002,"authorId":7,"publishedAt":"%s"}"""
+                .formatted(recorded.plusSeconds(120)), recorded.plusSeconds(120));
+
+        assertThat(counts(101).total()).as("posts after the refused read still unread").isEqualTo(2);
+        var rejected = deadLetters.readRecordsToList();
+        assertThat(rejected).hasSize(1);
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.CATEGORY)).isEqualTo("field");
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.FIELD)).isEqualTo("readAt");
+        assertThat(TopologyInputs.header(rejected.get(0), DeadLetterHeaders.REASON)).contains("9999-12-31T23:59:59Z", "PT1H");
+
+        reads.pipeInput("101", """
+                {"type":"InboxSeen","eventId":"within","userId":101,"seenAt":"%s"}""".formatted(recorded.plus(Duration.ofMinutes(59))),
+                recorded);
+        reads.pipeInput("101", """
+                {"type":"BlogRead","eventId":"past","userId":101,"blogId":1001,"authorId":7,"readAt":"2020-01-01T00:00:00Z"}""",
+                recorded);
+
+        assertThat(counts(101).unseen()).as("a seen mark within the skew applies").isZero();
+        assertThat(counts(101).total()).as("a read dated in the past applies").isEqualTo(1);
+        assertThat(deadLetters.readRecordsToList()).isEmpty();
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
+import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
@@ -67,7 +68,7 @@ class UnreadTopologyTest {
     }
 
     private TopologyTestDriver startDriver(int authorPartitions, FanoutSettings fanout) {
-        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, authorPartitions, writes, new ThreadCommits(),
+        TopologyTestDriver started = TestDrivers.start(UnreadTopology.build(TOPICS, EventTimeLimit.DEFAULT, authorPartitions, writes, new ThreadCommits(),
                 fanout, new ProcessorMeters(new SimpleMeterRegistry())));
         inputs = new TopologyInputs(started, TOPICS);
         return started;

@@ -67,7 +67,7 @@ public final class BadRecords {
         NOT_JSON, BINARY, EMPTY, TOMBSTONE, NOT_AN_OBJECT, CUT_OFF, TOO_DEEPLY_NESTED,
         UNKNOWN_TYPE, MISSING_TYPE, FOREIGN_TYPE, HUGE_TYPE,
         MISSING_FIELD, NULL_FIELD, STRING_FOR_ID, FLOAT_ID, BOOLEAN_ID, NEGATIVE_ID, ZERO_ID, ID_OUT_OF_RANGE,
-        NON_CANONICAL_ID, INVALID_INSTANT, INSTANT_OUT_OF_RANGE, LONG_EVENT_ID, EVENT_ID_NOT_A_STRING,
+        NON_CANONICAL_ID, INVALID_INSTANT, INSTANT_OUT_OF_RANGE, FAR_FUTURE_INSTANT, LONG_EVENT_ID, EVENT_ID_NOT_A_STRING,
         NULL_KEY, WRONG_KEY, HUGE_KEY,
         OVERSIZE, NEAR_RECORD_LIMIT,
         BAD_FOLLOWER, NO_FOLLOWERS, UNKNOWN_CHUNK_KIND, EVENT_AS_CHUNK,
@@ -83,7 +83,7 @@ public final class BadRecords {
             Kind.EVENT_AS_CHUNK);
     /** A chunk has no type, its key is free and the worker takes any chunk Kafka takes. */
     private static final Set<Kind> EVENT_ONLY = EnumSet.of(Kind.UNKNOWN_TYPE, Kind.MISSING_TYPE, Kind.FOREIGN_TYPE,
-            Kind.HUGE_TYPE, Kind.INVALID_INSTANT, Kind.INSTANT_OUT_OF_RANGE, Kind.LONG_EVENT_ID, Kind.EVENT_ID_NOT_A_STRING,
+            Kind.HUGE_TYPE, Kind.INVALID_INSTANT, Kind.INSTANT_OUT_OF_RANGE, Kind.FAR_FUTURE_INSTANT, Kind.LONG_EVENT_ID, Kind.EVENT_ID_NOT_A_STRING,
             Kind.NULL_KEY, Kind.WRONG_KEY, Kind.HUGE_KEY, Kind.OVERSIZE);
     /** A {@code BlogsRead}'s list of blogs: empty, too long, or with a bad item. */
     private static final Set<Kind> READ_ONLY = EnumSet.of(Kind.BAD_BLOG_LIST);
@@ -187,6 +187,11 @@ public final class BadRecords {
             case INSTANT_OUT_OF_RANGE -> {
                 event.put(instantField(event), pick("+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z",
                         "+10000-01-01T00:00:00Z", "-0001-12-31T23:59:59Z"));
+                yield bad(target, kind, key, json(event), Category.FIELD);
+            }
+            // Valid instants, but far past any record timestamp the harness sends (the producer's clock, now).
+            case FAR_FUTURE_INSTANT -> {
+                event.put(instantField(event), pick("9999-12-31T23:59:59Z", "2999-01-01T00:00:00Z", "2100-06-30T12:00:00Z"));
                 yield bad(target, kind, key, json(event), Category.FIELD);
             }
             case LONG_EVENT_ID -> {

@@ -136,7 +136,7 @@ public final class Rebuild {
                 if (authors.total() > 0) {
                     WriterPerThread writers = writers(redis, keys);
                     ThreadCommits commits = new ThreadCommits();
-                    Topology topology = UnreadTopology.authorEvents(config.topics(), config.authorPartitions(), writers, commits,
+                    Topology topology = UnreadTopology.authorEvents(config.topics(), config.eventTimes(), config.authorPartitions(), writers, commits,
                             inlineFanout(), meters, skipped);
                     runPass(admin, new StreamsApp("rebuild of " + AUTHOR_PASS, topology, properties(applicationId), writers,
                             commits, registry), applicationId, authors, List.of(AuthorPartitions.topic(applicationId)), 0, total,
@@ -144,14 +144,14 @@ public final class Rebuild {
                 }
                 if (notices.total() > 0) {
                     WriterPerThread writers = writers(redis, keys);
-                    Topology topology = UnreadTopology.noticeEvents(config.topics(), writers, inlineFanout(), skipped);
+                    Topology topology = UnreadTopology.noticeEvents(config.topics(), config.eventTimes(), writers, inlineFanout(), skipped);
                     runPass(admin, new StreamsApp("rebuild of " + NOTICE_PASS, topology, properties(noticesApplicationId), writers,
                             new ThreadCommits(), registry), noticesApplicationId, notices, List.of(), authors.total(), total,
                             NOTICE_PASS, listener);
                 }
                 if (reads.total() > 0) {
                     WriterPerThread writers = writers(redis, keys);
-                    Topology topology = UnreadTopology.readEvents(config.topics(), writers, skipped);
+                    Topology topology = UnreadTopology.readEvents(config.topics(), config.eventTimes(), writers, skipped);
                     runPass(admin, new StreamsApp("rebuild of " + READ_PASS, topology, properties(readsApplicationId), writers,
                             new ThreadCommits(), registry), readsApplicationId, reads, List.of(), authors.total() + notices.total(),
                             total, READ_PASS, listener);
