@@ -55,6 +55,7 @@ public record EventTimeLimit(Duration maxSkew) {
             case Followed e -> new EventTime("at", e.at());
             case Unfollowed e -> new EventTime("at", e.at());
             case BlogRead e -> new EventTime("readAt", e.readAt());
+            case BlogsRead e -> new EventTime("readAt", e.readAt());
             case AuthorReadAll e -> new EventTime("readAt", e.readAt());
             case AllRead e -> new EventTime("readAt", e.readAt());
             case InboxSeen e -> new EventTime("seenAt", e.seenAt());
