@@ -24,7 +24,8 @@ class EventTimeLimitTest {
                 new AuthorReadAll("e6", 101, 7, at), new AllRead("e7", 101, at), new InboxSeen("e8", 101, at),
                 new NoticePublished("e9", 501, "everyone", at, at.plusSeconds(60)), new NoticeWithdrawn("e10", 501, "staff", at),
                 new AudienceJoined("e11", 101, "staff", at), new AudienceLeft("e12", 101, "staff", at),
-                new NoticeSent("e13", 502, List.of(101L), at), new NoticeRead("e14", 101, 501, at), new NoticesAllRead("e15", 101, at));
+                new NoticeSent("e13", 502, List.of(101L), at), new NoticeRead("e14", 101, 501, at), new NoticesAllRead("e15", 101, at),
+                new BlogsRead("e16", 101, List.of(new BlogsRead.Blog(1001, 7)), at));
 
         for (Event event : events) {
             EventTimeLimit.EventTime time = EventTimeLimit.timeOf(event);
