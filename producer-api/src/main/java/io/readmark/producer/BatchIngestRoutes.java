@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.client.EventPublisher;
 import io.readmark.common.http.ApiException;
@@ -112,10 +113,14 @@ final class BatchIngestRoutes {
         return Response.ok(result).withHeader("Retry-After", Integer.toString(IngestRoutes.RETRY_AFTER_SECONDS));
     }
 
-    /** The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it. */
+    /**
+     * The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it;
+     * read leniently about keys given twice, since that may be why the item failed.
+     */
     private static String eventIdOf(byte[] json) {
-        try {
-            JsonNode eventId = Json.MAPPER.readTree(json).get("eventId");
+        try (JsonParser parser = BatchFormat.SPLITTER.createParser(json)) {
+            JsonNode item = Json.MAPPER.readTree(parser);
+            JsonNode eventId = item == null ? null : item.get("eventId");
             return eventId != null && eventId.isTextual() ? eventId.textValue() : null;
         } catch (IOException e) {
             return null;

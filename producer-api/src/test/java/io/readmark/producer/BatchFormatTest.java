@@ -55,6 +55,18 @@ class BatchFormatTest {
     }
 
     @Test
+    void aJsonArrayElementIsCutOutAsSentKeepingAKeyGivenTwice() {
+        // Given
+        byte[] body = "[ {\"a\":1,\"a\":2} ,\n\"s,\" ]".getBytes(StandardCharsets.UTF_8);
+
+        // When
+        List<String> items = text(BatchFormat.JSON_ARRAY.split(body, 10));
+
+        // Then
+        assertThat(items).containsExactly("{\"a\":1,\"a\":2}", "\"s,\"");
+    }
+
+    @Test
     void moreEventsThanTheLimitAreTooLargeInEitherFormat() {
         // When / Then
         assertThatThrownBy(() -> BatchFormat.JSON_ARRAY.split("[1,2,3]".getBytes(StandardCharsets.UTF_8), 2))

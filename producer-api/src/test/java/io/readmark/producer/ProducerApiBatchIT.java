@@ -103,6 +103,27 @@ class ProducerApiBatchIT {
     }
 
     @Test
+    void anItemWithAKeyGivenTwiceIsRejectedAloneInEitherFormat() {
+        // Given an event that names its user twice, between two good ones
+        String twice = """
+                {"type":"BlogRead","eventId":"dup-2","userId":2,"userId":1,"blogId":1,"authorId":7,"readAt":"%s"}""".formatted(AT_TEXT);
+
+        // When
+        JsonNode array = HttpCalls.json(http.postJson(BATCH, "[" + published("dup-1", 401, 7) + ", " + twice + " ,"
+                + published("dup-3", 402, 7) + "]")).get("results");
+        JsonNode lines = HttpCalls.json(http.post(BATCH, NDJSON, (twice + "\n" + published("dup-4", 403, 7))
+                .getBytes(StandardCharsets.UTF_8))).get("results");
+
+        // Then
+        assertAccepted(array.get(0), "dup-1", topics.blogEvents(), "7", new BlogPublished("dup-1", 401, 7, AT));
+        assertRejected(array.get(1), "dup-2", "userId");
+        assertAccepted(array.get(2), "dup-3", topics.blogEvents(), "7", new BlogPublished("dup-3", 402, 7, AT));
+        assertRejected(lines.get(0), "dup-2", "userId");
+        assertThat(lines.get(0).get("detail").asText()).isEqualTo("userId: appears more than once");
+        assertAccepted(lines.get(1), "dup-4", topics.blogEvents(), "7", new BlogPublished("dup-4", 403, 7, AT));
+    }
+
+    @Test
     void noticeEventsInABatchGoToTheNoticeTopicOrToReadEventsAndABadAudienceIsRejected() {
         String body = "[" + String.join(",",
                 """

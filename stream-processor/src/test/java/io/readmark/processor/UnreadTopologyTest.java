@@ -374,6 +374,18 @@ class UnreadTopologyTest {
                         tuple("follow-events", "malformed"));
     }
 
+    @Test
+    void shouldDeadLetterAnEventThatGivesAKeyTwiceNamingTheKey() {
+        inputs.reads.pipeInput("101", """
+                {"type":"AllRead","eventId":"twice","userId":102,"userId":101,"readAt":"2026-01-01T12:15:00Z"}""");
+
+        assertThat(writes.writes()).isEmpty();
+        List<TestRecord<byte[], byte[]>> rejected = inputs.deadLetters.readRecordsToList();
+        assertThat(rejected).extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY),
+                        record -> TopologyInputs.header(record, DeadLetterHeaders.FIELD))
+                .containsExactly(tuple("field", "userId"));
+    }
+
     /** Follow and blog events reach the follower graph through the internal topic, re-partitioned by author. */
     @Test
     void shouldReachTheFollowerGraphThroughTheInternalAuthorTopic() {
