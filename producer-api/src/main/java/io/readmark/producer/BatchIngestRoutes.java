@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.client.EventPublisher;
 import io.readmark.common.http.ApiException;
+import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.schemas.Event;
@@ -115,13 +116,16 @@ final class BatchIngestRoutes {
 
     /**
      * The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it;
-     * read leniently about keys given twice, since that may be why the item failed.
+     * read leniently about keys given twice, since that may be why the item failed. One longer than the contract
+     * allows is no client's id to match: only a short prefix of it goes back, as for any bad input.
      */
     private static String eventIdOf(byte[] json) {
         try (JsonParser parser = BatchFormat.SPLITTER.createParser(json)) {
             JsonNode item = Json.MAPPER.readTree(parser);
             JsonNode eventId = item == null ? null : item.get("eventId");
-            return eventId != null && eventId.isTextual() ? eventId.textValue() : null;
+            if (eventId == null || !eventId.isTextual()) return null;
+            String text = eventId.textValue();
+            return text.length() <= Event.MAX_EVENT_ID_LENGTH ? text : Problem.printablePrefix(text);
         } catch (IOException e) {
             return null;
         }

@@ -124,6 +124,21 @@ class ProducerApiBatchIT {
     }
 
     @Test
+    void aRejectedItemEchoesAnEventIdOfTheContractWholeAndOnlyAShortPrefixOfALongerOne() {
+        // Given two events with a bad blogId: one with the longest eventId allowed, one with a far longer one
+        String longest = "a".repeat(200);
+        String huge = "b".repeat(10_000);
+        String body = "[" + String.join(",", published(longest, -1, 7), published(huge, -1, 7)) + "]";
+
+        // When
+        JsonNode results = HttpCalls.json(http.postJson(BATCH, body)).get("results");
+
+        // Then the client can match the first by its eventId, and the second is not sent back whole
+        assertRejected(results.get(0), longest, "blogId");
+        assertThat(results.get(1).get("eventId").asText()).isEqualTo("b".repeat(32) + "…");
+    }
+
+    @Test
     void noticeEventsInABatchGoToTheNoticeTopicOrToReadEventsAndABadAudienceIsRejected() {
         String body = "[" + String.join(",",
                 """
