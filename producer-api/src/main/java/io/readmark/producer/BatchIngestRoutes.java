@@ -60,7 +60,10 @@ final class BatchIngestRoutes {
         List<Pending> pending = new ArrayList<>(items.size());
         for (int index = 0; index < items.size(); index++) {
             try {
-                pending.add(new Pending(index, Topics.EVENT_SERDE.decode(items.get(index))));
+                Event event = Topics.EVENT_SERDE.decode(items.get(index));
+                String tooLarge = IngestRoutes.oversize(event);
+                if (tooLarge == null) pending.add(new Pending(index, event));
+                else results[index] = new BatchResult.Rejected(index, event.eventId(), null, tooLarge);
             } catch (InvalidEventException e) {
                 results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
             }

@@ -48,6 +48,8 @@ final class IngestRoutes {
         AckDeadline deadline = AckDeadline.startingNow(ackTimeout);
         requireJson(request.header("Content-Type").orElse(null));
         Event event = parse(request.body(maxBodyBytes));
+        String tooLarge = oversize(event);
+        if (tooLarge != null) throw new ApiException(Problem.of(413, "Payload too large", tooLarge));
         RecordMetadata stored;
         try {
             stored = deadline.await(publisher.publish(event));
@@ -85,6 +87,16 @@ final class IngestRoutes {
         } catch (InvalidEventException e) {
             throw ApiException.badRequest(e.field(), e.getMessage());
         }
+    }
+
+    /**
+     * Why the processor would dead-letter this valid event for its size, or null: the limit holds for the event as
+     * written to Kafka (unknown fields dropped), whatever the body limits let in.
+     */
+    static String oversize(Event event) {
+        int bytes = Topics.EVENT_SERDE.serialize(null, event).length;
+        return bytes <= Topics.MAX_EVENT_BYTES ? null
+                : "the event is " + bytes + " bytes as stored, over the " + Topics.MAX_EVENT_BYTES + " bytes an event may have";
     }
 
     /** The event may still be stored later; that is harmless because a retry with the same eventId is idempotent. */

@@ -115,6 +115,11 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 managementHost, managementPort, http, cors);
     }
 
+    public ProducerApiConfig withMaxBodyBytes(int maxBodyBytes) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http, cors);
+    }
+
     public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
                 managementHost, managementPort, http, cors);
