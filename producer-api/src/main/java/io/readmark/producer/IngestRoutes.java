@@ -5,6 +5,7 @@ import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
+import io.readmark.common.logging.LogText;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.InvalidEventException;
 import io.readmark.schemas.Topics;
@@ -54,10 +55,10 @@ final class IngestRoutes {
         try {
             stored = deadline.await(publisher.publish(event));
         } catch (AckDeadline.NotAcknowledged e) {
-            log.warn("{} {} not stored: {}", event.typeName(), event.eventId(), e.withCause());
+            log.warn("{} {} not stored: {}", event.typeName(), LogText.of(event.eventId()), e.withCause());
             throw unavailable(e.getMessage() + "; retry with the same eventId");
         }
-        log.debug("accepted {} {} at {}-{}@{}", event.typeName(), event.eventId(), stored.topic(), stored.partition(), stored.offset());
+        log.debug("accepted {} {} at {}-{}@{}", event.typeName(), LogText.of(event.eventId()), stored.topic(), stored.partition(), stored.offset());
         return Response.accepted(new Receipt(event.eventId(), stored.topic(), stored.partition(), stored.offset()));
     }
 
