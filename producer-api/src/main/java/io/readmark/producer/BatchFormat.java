@@ -26,7 +26,7 @@ import java.util.Locale;
 enum BatchFormat {
 
     /**
-     * {@code application/json}, also taken when there is no Content-Type: one JSON array of events. Each element is
+     * {@code application/json}: one JSON array of events. Each element is
      * cut out of the body as it was sent, not rebuilt from a tree, which would quietly drop a key given twice.
      */
     JSON_ARRAY(IngestRoutes.JSON) {
@@ -96,10 +96,9 @@ enum BatchFormat {
         this.mediaType = mediaType;
     }
 
-    /** The format named by a Content-Type header; 415 for any other media type. */
+    /** The format named by a Content-Type header; 415 for none, as for the single route, or any other media type. */
     static BatchFormat of(String contentType) {
         String mediaType = IngestRoutes.mediaType(contentType);
-        if (mediaType == null) return JSON_ARRAY;
         for (BatchFormat format : values()) {
             if (format.mediaType.equals(mediaType)) return format;
         }

@@ -62,10 +62,12 @@ final class IngestRoutes {
         return Response.accepted(new Receipt(event.eventId(), stored.topic(), stored.partition(), stored.offset()));
     }
 
-    /** Accepts {@code application/json} with any parameters; a request without Content-Type is taken as JSON. */
+    /**
+     * Accepts {@code application/json} with any parameters, and nothing else: a browser posts a body without one, or as
+     * {@code text/plain}, to another site without asking it first, so taking those as JSON would let any page publish.
+     */
     static void requireJson(String contentType) {
-        String mediaType = mediaType(contentType);
-        if (mediaType != null && !mediaType.equals(JSON)) {
+        if (!JSON.equals(mediaType(contentType))) {
             throw unsupportedMediaType(JSON, contentType);
         }
     }

@@ -15,9 +15,10 @@ import io.readmark.common.http.ApiException;
 class BatchFormatTest {
 
     @Test
-    void theFormatFollowsTheContentTypeAndNoneMeansJson() {
+    void theFormatFollowsTheContentTypeAndThereMustBeOne() {
         // When / Then
-        assertThat(BatchFormat.of(null)).isEqualTo(BatchFormat.JSON_ARRAY);
+        assertThatThrownBy(() -> BatchFormat.of(null))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.problem().status()).isEqualTo(415));
         assertThat(BatchFormat.of("application/json; charset=utf-8")).isEqualTo(BatchFormat.JSON_ARRAY);
         assertThat(BatchFormat.of("Application/X-NDJSON")).isEqualTo(BatchFormat.NDJSON);
     }

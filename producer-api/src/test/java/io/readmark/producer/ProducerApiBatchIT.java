@@ -221,7 +221,7 @@ class ProducerApiBatchIT {
     }
 
     @Test
-    void missingContentTypeAndACharsetParameterAreTakenAsJson() {
+    void aCharsetParameterIsTakenAsJsonButAMissingContentTypeIsNot() {
         // Given
         byte[] body = ("[" + published("ct-1", 301, 9) + "]").getBytes(StandardCharsets.UTF_8);
 
@@ -230,9 +230,9 @@ class ProducerApiBatchIT {
         HttpResponse<String> withCharset = http.post(BATCH, "application/json; charset=utf-8", body);
 
         // Then
-        assertThat(withoutType.statusCode()).as(withoutType.body()).isEqualTo(200);
+        assertThat(assertProblem(withoutType, 415).get("detail").asText()).contains("application/json");
         assertThat(withCharset.statusCode()).as(withCharset.body()).isEqualTo(200);
-        assertThat(HttpCalls.json(withoutType).get("accepted").asInt()).isEqualTo(1);
+        assertThat(HttpCalls.json(withCharset).get("accepted").asInt()).isEqualTo(1);
     }
 
     @Test

@@ -204,20 +204,22 @@ class ProducerApiIT {
     }
 
     @Test
-    void charsetParameterAndMissingContentTypeAreBothTakenAsJson() {
+    void aCharsetParameterIsTakenAsJsonButAMissingContentTypeIsNot() {
         // Given
         byte[] body = """
                 {"type":"Followed","eventId":"api-fol-1","followerId":55,"authorId":7,"at":"2026-03-01T12:00:00Z"}"""
                 .getBytes(StandardCharsets.UTF_8);
 
-        // When
+        // When: without a Content-Type, as a browser may send a cross-site form without asking first
         HttpResponse<String> withCharset = http.post("/v1/events", "application/json; charset=utf-8", body);
         HttpResponse<String> withoutType = http.post("/v1/events", null, body);
 
         // Then
         assertThat(withCharset.statusCode()).isEqualTo(202);
-        assertThat(withoutType.statusCode()).isEqualTo(202);
-        assertThat(HttpCalls.json(withoutType).get("topic").asText()).isEqualTo(topics.followEvents().name());
+        assertThat(HttpCalls.json(withCharset).get("topic").asText()).isEqualTo(topics.followEvents().name());
+        assertThat(withoutType.statusCode()).as(withoutType.body()).isEqualTo(415);
+        assertThat(withoutType.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(HttpCalls.json(withoutType).get("detail").asText()).contains("application/json");
     }
 
     @Test
