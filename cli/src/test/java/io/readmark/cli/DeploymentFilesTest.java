@@ -313,6 +313,15 @@ class DeploymentFilesTest {
         });
     }
 
+    /** Without a limit one container's growth (a JVM sized off the host, Redis's data) takes the whole machine. */
+    @Test
+    void shouldLimitTheMemoryOfEveryService() {
+        assertSoftly(softly -> COMPOSE.root().path("services").properties().forEach(service ->
+                softly.assertThat(service.getValue().path("mem_limit").asText())
+                        .as("mem_limit of service %s, which docker compose and podman-compose both apply", service.getKey())
+                        .matches("[1-9][0-9]*[mg]")));
+    }
+
     private static Set<String> undocumented(Set<String> names) {
         Set<String> missing = new TreeSet<>(names);
         missing.removeAll(DOCS.names());

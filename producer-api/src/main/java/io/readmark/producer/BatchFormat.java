@@ -1,7 +1,12 @@
 package io.readmark.producer;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Problem;
@@ -20,27 +25,41 @@ import java.util.Locale;
  */
 enum BatchFormat {
 
-    /** {@code application/json}, also taken when there is no Content-Type: one JSON array of events. */
+    /**
+     * {@code application/json}: one JSON array of events. Each element is
+     * cut out of the body as it was sent, not rebuilt from a tree, which would quietly drop a key given twice.
+     */
     JSON_ARRAY(IngestRoutes.JSON) {
         @Override
         List<byte[]> split(byte[] body, int maxEvents) {
-            JsonNode root;
-            try {
-                root = Json.MAPPER.readTree(body);
+            try (JsonParser parser = SPLITTER.createParser(body)) {
+                JsonToken first = parser.nextToken();
+                if (first == null) throw ApiException.badRequest(null, "the body is empty; " + EXPECTED_ARRAY);
+                if (first != JsonToken.START_ARRAY) {
+                    JsonNode root = Json.MAPPER.readTree(parser);
+                    throw ApiException.badRequest(null, EXPECTED_ARRAY + ", got " + root.getNodeType().name().toLowerCase(Locale.ROOT));
+                }
+                List<byte[]> items = new ArrayList<>();
+                JsonToken token = parser.nextToken();
+                while (token != JsonToken.END_ARRAY) {
+                    // Checked before the element is copied, so an oversized batch costs no more work.
+                    requireAtMost(items.size() + 1, maxEvents);
+                    int start = (int) parser.currentTokenLocation().getByteOffset();
+                    parser.skipChildren();
+                    token = parser.nextToken();
+                    if (token == null) throw new JsonEOFException(parser, null, "the array is not closed");
+                    // The element ends where the next token starts, less the comma and blanks between them.
+                    items.add(element(body, start, (int) parser.currentTokenLocation().getByteOffset()));
+                }
+                if (parser.nextToken() != null) {
+                    throw ApiException.badRequest(null, "the body goes on after the array; " + EXPECTED_ARRAY);
+                }
+                return items;
             } catch (JsonProcessingException e) {
                 throw ApiException.badRequest(null, "the body is not valid JSON (" + describe(e) + "); " + EXPECTED_ARRAY);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            if (root.isMissingNode()) throw ApiException.badRequest(null, "the body is empty; " + EXPECTED_ARRAY);
-            if (!root.isArray()) {
-                throw ApiException.badRequest(null, EXPECTED_ARRAY + ", got " + root.getNodeType().name().toLowerCase(Locale.ROOT));
-            }
-            // Checked before any element is copied, so an oversized batch costs no more work.
-            requireAtMost(root.size(), maxEvents);
-            List<byte[]> items = new ArrayList<>(root.size());
-            for (JsonNode item : root) items.add(toBytes(item));
-            return items;
         }
     },
 
@@ -64,6 +83,12 @@ enum BatchFormat {
     };
 
     private static final String EXPECTED_ARRAY = "expected a JSON array of events";
+    /**
+     * Reads a batch without decoding its events: where the elements start and end, the eventId of a bad one. It must
+     * not refuse a key given twice, because that breaks one event, which {@code JsonSerde} rejects on its own, not the batch.
+     */
+    static final JsonFactory SPLITTER = Json.MAPPER.getFactory().rebuild()
+            .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private final String mediaType;
 
@@ -71,10 +96,9 @@ enum BatchFormat {
         this.mediaType = mediaType;
     }
 
-    /** The format named by a Content-Type header; 415 for any other media type. */
+    /** The format named by a Content-Type header; 415 for none, as for the single route, or any other media type. */
     static BatchFormat of(String contentType) {
         String mediaType = IngestRoutes.mediaType(contentType);
-        if (mediaType == null) return JSON_ARRAY;
         for (BatchFormat format : values()) {
             if (format.mediaType.equals(mediaType)) return format;
         }
@@ -99,12 +123,16 @@ enum BatchFormat {
         return true;
     }
 
-    private static byte[] toBytes(JsonNode item) {
-        try {
-            return Json.MAPPER.writeValueAsBytes(item);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a parsed JSON tree is always writable", e);
-        }
+    private static byte[] element(byte[] body, int start, int next) {
+        int end = next;
+        while (end > start && isJsonBlank(body[end - 1])) end--;
+        if (end > start && body[end - 1] == ',') end--;
+        while (end > start && isJsonBlank(body[end - 1])) end--;
+        return Arrays.copyOfRange(body, start, end);
+    }
+
+    private static boolean isJsonBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
     }
 
     /** Jackson's reason and where it stopped, without its echo of the input source. */

@@ -1,10 +1,12 @@
 package io.readmark.producer;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readmark.client.EventPublisher;
 import io.readmark.common.auth.Principal;
 import io.readmark.common.auth.PublishRule;
 import io.readmark.common.http.ApiException;
+import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
 import io.readmark.schemas.Event;
@@ -70,6 +72,11 @@ final class BatchIngestRoutes {
                 results[index] = new BatchResult.Rejected(index, eventIdOf(items.get(index)), e.field(), e.getMessage());
                 continue;
             }
+            String tooLarge = IngestRoutes.oversize(event);
+            if (tooLarge != null) {
+                results[index] = new BatchResult.Rejected(index, event.eventId(), null, tooLarge);
+                continue;
+            }
             Optional<PublishRule.Refusal> refused = PublishRule.check(caller, event);
             if (refused.isPresent()) {
                 results[index] = BatchResult.Forbidden.of(index, event.eventId(), refused.get());
@@ -126,11 +133,18 @@ final class BatchIngestRoutes {
         return Response.ok(result).withHeader("Retry-After", Integer.toString(IngestRoutes.RETRY_AFTER_SECONDS));
     }
 
-    /** The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it. */
+    /**
+     * The {@code eventId} of an item that failed to decode, when it has a readable one, so the client can match it;
+     * read leniently about keys given twice, since that may be why the item failed. One longer than the contract
+     * allows is no client's id to match: only a short prefix of it goes back, as for any bad input.
+     */
     private static String eventIdOf(byte[] json) {
-        try {
-            JsonNode eventId = Json.MAPPER.readTree(json).get("eventId");
-            return eventId != null && eventId.isTextual() ? eventId.textValue() : null;
+        try (JsonParser parser = BatchFormat.SPLITTER.createParser(json)) {
+            JsonNode item = Json.MAPPER.readTree(parser);
+            JsonNode eventId = item == null ? null : item.get("eventId");
+            if (eventId == null || !eventId.isTextual()) return null;
+            String text = eventId.textValue();
+            return text.length() <= Event.MAX_EVENT_ID_LENGTH ? text : Problem.printablePrefix(text);
         } catch (IOException e) {
             return null;
         }

@@ -7,6 +7,7 @@ import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
+import io.readmark.common.logging.LogText;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.InvalidEventException;
@@ -58,23 +59,27 @@ final class IngestRoutes {
         AckDeadline deadline = AckDeadline.startingNow(ackTimeout);
         requireJson(request.header("Content-Type").orElse(null));
         Event event = parse(request.body(maxBodyBytes));
+        String tooLarge = oversize(event);
+        if (tooLarge != null) throw new ApiException(Problem.of(413, "Payload too large", tooLarge));
         Optional<PublishRule.Refusal> refused = PublishRule.check(caller, event);
         if (refused.isPresent()) throw refused.get().toException();
         RecordMetadata stored;
         try {
             stored = deadline.await(publisher.publish(event));
         } catch (AckDeadline.NotAcknowledged e) {
-            log.warn("{} {} not stored: {}", event.typeName(), event.eventId(), e.withCause());
+            log.warn("{} {} not stored: {}", event.typeName(), LogText.of(event.eventId()), e.withCause());
             throw unavailable(e.getMessage() + "; retry with the same eventId");
         }
-        log.debug("accepted {} {} at {}-{}@{}", event.typeName(), event.eventId(), stored.topic(), stored.partition(), stored.offset());
+        log.debug("accepted {} {} at {}-{}@{}", event.typeName(), LogText.of(event.eventId()), stored.topic(), stored.partition(), stored.offset());
         return Response.accepted(new Receipt(event.eventId(), stored.topic(), stored.partition(), stored.offset()));
     }
 
-    /** Accepts {@code application/json} with any parameters; a request without Content-Type is taken as JSON. */
+    /**
+     * Accepts {@code application/json} with any parameters, and nothing else: a browser posts a body without one, or as
+     * {@code text/plain}, to another site without asking it first, so taking those as JSON would let any page publish.
+     */
     static void requireJson(String contentType) {
-        String mediaType = mediaType(contentType);
-        if (mediaType != null && !mediaType.equals(JSON)) {
+        if (!JSON.equals(mediaType(contentType))) {
             throw unsupportedMediaType(JSON, contentType);
         }
     }
@@ -107,6 +112,16 @@ final class IngestRoutes {
         Event event = Topics.EVENT_SERDE.decode(json);
         eventTimes.check(event, Instant.now());
         return event;
+    }
+
+    /**
+     * Why the processor would dead-letter this valid event for its size, or null: the limit holds for the event as
+     * written to Kafka (unknown fields dropped), whatever the body limits let in.
+     */
+    static String oversize(Event event) {
+        int bytes = Topics.EVENT_SERDE.serialize(null, event).length;
+        return bytes <= Topics.MAX_EVENT_BYTES ? null
+                : "the event is " + bytes + " bytes as stored, over the " + Topics.MAX_EVENT_BYTES + " bytes an event may have";
     }
 
     /** The event may still be stored later; that is harmless because a retry with the same eventId is idempotent. */

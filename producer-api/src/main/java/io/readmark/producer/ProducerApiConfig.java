@@ -120,6 +120,11 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 managementHost, managementPort, http, cors, eventTimes);
     }
 
+    public ProducerApiConfig withMaxBodyBytes(int maxBodyBytes) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http, cors, eventTimes);
+    }
+
     public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
                 managementHost, managementPort, http, cors, eventTimes);

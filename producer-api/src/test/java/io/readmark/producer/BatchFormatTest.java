@@ -15,9 +15,10 @@ import io.readmark.common.http.ApiException;
 class BatchFormatTest {
 
     @Test
-    void theFormatFollowsTheContentTypeAndNoneMeansJson() {
+    void theFormatFollowsTheContentTypeAndThereMustBeOne() {
         // When / Then
-        assertThat(BatchFormat.of(null)).isEqualTo(BatchFormat.JSON_ARRAY);
+        assertThatThrownBy(() -> BatchFormat.of(null))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.problem().status()).isEqualTo(415));
         assertThat(BatchFormat.of("application/json; charset=utf-8")).isEqualTo(BatchFormat.JSON_ARRAY);
         assertThat(BatchFormat.of("Application/X-NDJSON")).isEqualTo(BatchFormat.NDJSON);
     }
@@ -52,6 +53,18 @@ class BatchFormatTest {
 
         // Then
         assertThat(items).containsExactly("{\"a\":1}", "42", "null", "[1]");
+    }
+
+    @Test
+    void aJsonArrayElementIsCutOutAsSentKeepingAKeyGivenTwice() {
+        // Given
+        byte[] body = "[ {\"a\":1,\"a\":2} ,\n\"s,\" ]".getBytes(StandardCharsets.UTF_8);
+
+        // When
+        List<String> items = text(BatchFormat.JSON_ARRAY.split(body, 10));
+
+        // Then
+        assertThat(items).containsExactly("{\"a\":1,\"a\":2}", "\"s,\"");
     }
 
     @Test

@@ -80,6 +80,17 @@ class ProducerApiBadInputIT {
     }
 
     @Test
+    void aKeyGivenTwiceIsNamedNotOverwritten() {
+        // When a field is given twice, where the last would otherwise win
+        HttpResponse<String> response = http.postJson("/v1/events", """
+                {"type":"BlogRead","eventId":"dup-1","userId":2,"userId":1,"blogId":1,"authorId":7,"readAt":"2026-03-01T12:00:00Z"}""");
+
+        // Then
+        JsonNode problem = assertBadRequest(response, "userId");
+        assertThat(problem.get("detail").asText()).isEqualTo("userId: appears more than once");
+    }
+
+    @Test
     void anUnknownEventTypeNamesType() {
         // When
         HttpResponse<String> response = http.postJson("/v1/events", """

@@ -103,6 +103,42 @@ class ProducerApiBatchIT {
     }
 
     @Test
+    void anItemWithAKeyGivenTwiceIsRejectedAloneInEitherFormat() {
+        // Given an event that names its user twice, between two good ones
+        String twice = """
+                {"type":"BlogRead","eventId":"dup-2","userId":2,"userId":1,"blogId":1,"authorId":7,"readAt":"%s"}""".formatted(AT_TEXT);
+
+        // When
+        JsonNode array = HttpCalls.json(http.postJson(BATCH, "[" + published("dup-1", 401, 7) + ", " + twice + " ,"
+                + published("dup-3", 402, 7) + "]")).get("results");
+        JsonNode lines = HttpCalls.json(http.post(BATCH, NDJSON, (twice + "\n" + published("dup-4", 403, 7))
+                .getBytes(StandardCharsets.UTF_8))).get("results");
+
+        // Then
+        assertAccepted(array.get(0), "dup-1", topics.blogEvents(), "7", new BlogPublished("dup-1", 401, 7, AT));
+        assertRejected(array.get(1), "dup-2", "userId");
+        assertAccepted(array.get(2), "dup-3", topics.blogEvents(), "7", new BlogPublished("dup-3", 402, 7, AT));
+        assertRejected(lines.get(0), "dup-2", "userId");
+        assertThat(lines.get(0).get("detail").asText()).isEqualTo("userId: appears more than once");
+        assertAccepted(lines.get(1), "dup-4", topics.blogEvents(), "7", new BlogPublished("dup-4", 403, 7, AT));
+    }
+
+    @Test
+    void aRejectedItemEchoesAnEventIdOfTheContractWholeAndOnlyAShortPrefixOfALongerOne() {
+        // Given two events with a bad blogId: one with the longest eventId allowed, one with a far longer one
+        String longest = "a".repeat(200);
+        String huge = "b".repeat(10_000);
+        String body = "[" + String.join(",", published(longest, -1, 7), published(huge, -1, 7)) + "]";
+
+        // When
+        JsonNode results = HttpCalls.json(http.postJson(BATCH, body)).get("results");
+
+        // Then the client can match the first by its eventId, and the second is not sent back whole
+        assertRejected(results.get(0), longest, "blogId");
+        assertThat(results.get(1).get("eventId").asText()).isEqualTo("b".repeat(32) + "…");
+    }
+
+    @Test
     void noticeEventsInABatchGoToTheNoticeTopicOrToReadEventsAndABadAudienceIsRejected() {
         String body = "[" + String.join(",",
                 """
@@ -185,7 +221,7 @@ class ProducerApiBatchIT {
     }
 
     @Test
-    void missingContentTypeAndACharsetParameterAreTakenAsJson() {
+    void aCharsetParameterIsTakenAsJsonButAMissingContentTypeIsNot() {
         // Given
         byte[] body = ("[" + published("ct-1", 301, 9) + "]").getBytes(StandardCharsets.UTF_8);
 
@@ -194,9 +230,9 @@ class ProducerApiBatchIT {
         HttpResponse<String> withCharset = http.post(BATCH, "application/json; charset=utf-8", body);
 
         // Then
-        assertThat(withoutType.statusCode()).as(withoutType.body()).isEqualTo(200);
+        assertThat(assertProblem(withoutType, 415).get("detail").asText()).contains("application/json");
         assertThat(withCharset.statusCode()).as(withCharset.body()).isEqualTo(200);
-        assertThat(HttpCalls.json(withoutType).get("accepted").asInt()).isEqualTo(1);
+        assertThat(HttpCalls.json(withCharset).get("accepted").asInt()).isEqualTo(1);
     }
 
     @Test

@@ -9,6 +9,12 @@ import java.time.Instant;
 import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +50,31 @@ class ProducerApiIT {
         topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiIT.class));
         api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
         http = new HttpCalls(api.port());
+    }
+
+    @Test
+    void anEventIdWithALineBreakIsLoggedOnOneLine() {
+        // Given the route's log recorded, down to the accepted events
+        ListAppender<ILoggingEvent> recorded = new ListAppender<>();
+        recorded.start();
+        Logger routeLog = (Logger) LoggerFactory.getLogger(IngestRoutes.class);
+        Level level = routeLog.getLevel();
+        routeLog.setLevel(Level.DEBUG);
+        routeLog.addAppender(recorded);
+        try {
+            // When an eventId tries to start a log line of its own
+            HttpResponse<String> response = http.postJson("/v1/events", """
+                    {"type":"AllRead","eventId":"log-1\\n2026-03-01 ERROR forged","userId":5,"readAt":"2026-03-01T12:00:00Z"}""");
+
+            // Then it is stored as sent, and logged escaped
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+            assertThat(recorded.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .anySatisfy(line -> assertThat(line).contains("log-1\\n2026-03-01 ERROR forged"))
+                    .allSatisfy(line -> assertThat(line).doesNotContain("\n"));
+        } finally {
+            routeLog.detachAppender(recorded);
+            routeLog.setLevel(level);
+        }
     }
 
     @Test
@@ -183,20 +214,22 @@ class ProducerApiIT {
     }
 
     @Test
-    void charsetParameterAndMissingContentTypeAreBothTakenAsJson() {
+    void aCharsetParameterIsTakenAsJsonButAMissingContentTypeIsNot() {
         // Given
         byte[] body = """
                 {"type":"Followed","eventId":"api-fol-1","followerId":55,"authorId":7,"at":"2026-03-01T12:00:00Z"}"""
                 .getBytes(StandardCharsets.UTF_8);
 
-        // When
+        // When: without a Content-Type, as a browser may send a cross-site form without asking first
         HttpResponse<String> withCharset = http.post("/v1/events", "application/json; charset=utf-8", body);
         HttpResponse<String> withoutType = http.post("/v1/events", null, body);
 
         // Then
         assertThat(withCharset.statusCode()).isEqualTo(202);
-        assertThat(withoutType.statusCode()).isEqualTo(202);
-        assertThat(HttpCalls.json(withoutType).get("topic").asText()).isEqualTo(topics.followEvents().name());
+        assertThat(HttpCalls.json(withCharset).get("topic").asText()).isEqualTo(topics.followEvents().name());
+        assertThat(withoutType.statusCode()).as(withoutType.body()).isEqualTo(415);
+        assertThat(withoutType.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(HttpCalls.json(withoutType).get("detail").asText()).contains("application/json");
     }
 
     @Test

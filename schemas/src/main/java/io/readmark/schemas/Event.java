@@ -29,6 +29,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 })
 public sealed interface Event permits BlogEvent, FollowEvent, ReadEvent, NoticeEvent {
 
+    /** The longest {@code eventId} the contract allows, in characters. */
+    int MAX_EVENT_ID_LENGTH = 200;
+
     String eventId();
 
     /**

@@ -2,6 +2,7 @@ package io.readmark.schemas;
 
 import com.fasterxml.jackson.core.ErrorReportConfiguration;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -17,7 +18,8 @@ import java.time.Instant;
 /**
  * The one Jackson configuration of Readmark: strict about what a field holds, lenient about fields it does not know.
  * Instants are written as ISO-8601 strings; ids may arrive as JSON numbers or canonical numeric strings, never as floats
- * or booleans; a string field takes only a JSON string and an enum only its name.
+ * or booleans; a string field takes only a JSON string and an enum only its name. A key given twice in one object is
+ * an error, not "the last wins": two readers of the same bytes must not see two different events.
  */
 public final class Json {
 
@@ -30,6 +32,7 @@ public final class Json {
         // Parse errors quote the offending input; 32 characters of it say enough and keep error answers small.
         JsonFactory factory = JsonFactory.builder()
                 .errorReportConfiguration(ErrorReportConfiguration.builder().maxErrorTokenLength(32).maxRawContentLength(32).build())
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build();
         JsonMapper mapper = JsonMapper.builder(factory)
                 .addModule(new JavaTimeModule())

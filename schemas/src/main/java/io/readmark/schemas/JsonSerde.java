@@ -126,6 +126,10 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             return new InvalidEventException(path(mapping), expectation(mapping));
         }
+        if (e instanceof StreamReadException read && read.getOriginalMessage() != null
+                && read.getOriginalMessage().startsWith("Duplicate field '") && currentName(read) != null) {
+            return new InvalidEventException(currentName(read), "appears more than once");
+        }
         if (e instanceof StreamReadException read && read.getProcessor() != null && currentName(read) != null) {
             return new InvalidEventException(currentName(read), "is not valid: " + read.getOriginalMessage());
         }

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 /** The field rules of the wire contract, applied when an event record is built, whether from JSON or from code. */
 final class Validation {
 
-    static final int MAX_EVENT_ID_LENGTH = 200;
+    static final int MAX_EVENT_ID_LENGTH = Event.MAX_EVENT_ID_LENGTH;
     static final Pattern AUDIENCE = Pattern.compile("^[a-z0-9][a-z0-9._:-]{0,63}$");
 
     private Validation() {

@@ -104,6 +104,20 @@ class JsonSerdeTest {
                 });
     }
 
+    @ParameterizedTest(name = "{0} -> field {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+            "`{\"type\":\"BlogRead\",\"eventId\":\"e\",\"userId\":1,\"blogId\":1,\"authorId\":7,\"readAt\":\"2026-01-01T12:00:00Z\",\"userId\":2}` | userId",
+            "`{\"type\":\"BlogRead\",\"type\":\"AllRead\",\"eventId\":\"e\",\"userId\":1,\"readAt\":\"2026-01-01T12:00:00Z\"}` | type",
+            "`{\"type\":\"AllRead\",\"eventId\":\"e\",\"eventId\":\"f\",\"userId\":1,\"readAt\":\"2026-01-01T12:00:00Z\"}` | eventId",
+            "`{\"type\":\"AllRead\",\"eventId\":\"e\",\"userId\":1,\"readAt\":\"2026-01-01T12:00:00Z\",\"client\":1,\"client\":2}` | client",
+    })
+    void shouldRejectAKeyGivenTwiceRatherThanLetTheLastWin(String json, String field) {
+        assertThatThrownBy(() -> decode(json)).isInstanceOfSatisfying(InvalidEventException.class, e -> {
+            assertThat(e.field()).isEqualTo(field);
+            assertThat(e.reason()).isEqualTo("appears more than once");
+        });
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {"`not json`", "`[1,2]`", "`\"text\"`", "`{\"type\":\"BlogRead\"`", "`{} {}`"})
     void shouldRejectPayloadsThatAreNotOneJsonObject(String payload) {

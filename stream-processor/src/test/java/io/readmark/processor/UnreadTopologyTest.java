@@ -9,7 +9,12 @@ import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
 import io.readmark.store.unread.UnreadChanges;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.readmark.processor.deadletters.DeadLetters;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
@@ -398,6 +403,35 @@ class UnreadTopologyTest {
                         tuple("blog-events", "key"),
                         tuple("read-events", "type"),
                         tuple("follow-events", "malformed"));
+    }
+
+    @Test
+    void shouldDeadLetterAnEventThatGivesAKeyTwiceNamingTheKey() {
+        inputs.reads.pipeInput("101", """
+                {"type":"AllRead","eventId":"twice","userId":102,"userId":101,"readAt":"2026-01-01T12:15:00Z"}""");
+
+        assertThat(writes.writes()).isEmpty();
+        List<TestRecord<byte[], byte[]>> rejected = inputs.deadLetters.readRecordsToList();
+        assertThat(rejected).extracting(record -> TopologyInputs.header(record, DeadLetterHeaders.CATEGORY),
+                        record -> TopologyInputs.header(record, DeadLetterHeaders.FIELD))
+                .containsExactly(tuple("field", "userId"));
+    }
+
+    @Test
+    void shouldLogARejectedRecordKeyWithALineBreakOnOneLine() {
+        ListAppender<ILoggingEvent> recorded = new ListAppender<>();
+        recorded.start();
+        Logger deadLetterLog = (Logger) LoggerFactory.getLogger(DeadLetters.class);
+        deadLetterLog.addAppender(recorded);
+        try {
+            inputs.reads.pipeInput("101\n2026-01-01 ERROR forged", """
+                    {"type":"AllRead","eventId":"k","userId":101,"readAt":"2026-01-01T12:15:00Z"}""");
+        } finally {
+            deadLetterLog.detachAppender(recorded);
+        }
+
+        assertThat(recorded.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
+                .contains("'101\\n2026-01-01 ERROR forged'").doesNotContain("\n");
     }
 
     /** Follow and blog events reach the follower graph through the internal topic, re-partitioned by author. */

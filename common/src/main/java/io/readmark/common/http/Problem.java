@@ -33,7 +33,9 @@ public record Problem(String type, String title, int status, String detail, Stri
         return value == null ? "nothing" : "'" + printablePrefix(value) + "'";
     }
 
-    private static String printablePrefix(String value) {
+    /** A client's value as an answer may repeat it unquoted: {@link #quote}'s rule, so {@code null} stays null. */
+    public static String printablePrefix(String value) {
+        if (value == null) return null;
         int length = Math.min(value.length(), ECHO_LIMIT);
         StringBuilder shown = new StringBuilder(length + 1);
         for (int i = 0; i < length; i++) {

@@ -1,5 +1,6 @@
 package io.readmark.processor.deadletters;
 
+import io.readmark.common.logging.LogText;
 import io.readmark.schemas.InvalidEventException;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
@@ -60,7 +61,7 @@ public final class DeadLetters implements RejectedRecords {
         RecordMetadata source = context.recordMetadata().orElseThrow();
         log.atWarn().addKeyValue("topic", source.topic()).addKeyValue("partition", source.partition())
                 .addKeyValue("offset", source.offset()).addKeyValue("reason", category.label())
-                .log("dead-lettering: {}", DeadLetterCopy.shortened(reason.getMessage()));
+                .log("dead-lettering: {}", LogText.of(reason.getMessage()));
         context.forward(DeadLetterCopy.of(rejected, source, category, reason.field(), reason.getMessage()), sink);
         deadLettered.accept(source.topic(), category.label());
     }

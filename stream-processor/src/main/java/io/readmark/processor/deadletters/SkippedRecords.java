@@ -1,5 +1,6 @@
 package io.readmark.processor.deadletters;
 
+import io.readmark.common.logging.LogText;
 import io.readmark.schemas.InvalidEventException;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -45,10 +46,10 @@ public final class SkippedRecords implements RejectedRecords, RejectedRecords.Ro
         counts.computeIfAbsent(source.topic() + " " + category.label(), key -> new LongAdder()).increment();
         String where = source.topic() + "-" + source.partition() + "@" + source.offset();
         synchronized (examples) {
-            if (examples.size() < MAX_EXAMPLES) examples.add(where + ": " + DeadLetterCopy.shortened(reason.getMessage()));
+            if (examples.size() < MAX_EXAMPLES) examples.add(where + ": " + LogText.of(reason.getMessage()));
         }
         log.atInfo().addKeyValue("topic", source.topic()).addKeyValue("partition", source.partition())
-                .addKeyValue("offset", source.offset()).log("rebuild skipped a bad record: {}", DeadLetterCopy.shortened(reason.getMessage()));
+                .addKeyValue("offset", source.offset()).log("rebuild skipped a bad record: {}", LogText.of(reason.getMessage()));
     }
 
     /** {@code "<topic> <reason>"} → records, sorted. */
