@@ -14,15 +14,16 @@ local author, unfollowed_at, followed_at = ARGV[1], ARGV[2], ARGV[3]
 local field = 'm' .. author
 local membership = redis.call('HGET', KEYS[3], field)
 local since = membership and tonumber(string.sub(membership, 2))
+-- As in follow.lua, never back past the author's floor (every unfollow applied here) as it was before this one.
+local floor = redis.call('HGET', KEYS[3], author)
 local moves_back = membership and string.sub(membership, 1, 1) == 'F' and tonumber(followed_at) < since
-    and tonumber(followed_at) > tonumber(unfollowed_at)
+    and tonumber(followed_at) > tonumber(unfollowed_at) and (not floor or tonumber(followed_at) > tonumber(floor))
 if not membership or since < tonumber(followed_at) or moves_back then
   redis.call('HSET', KEYS[3], field, 'F' .. followed_at)
 end
 -- Whatever mA says (a replayed re-follow may have set it already), nothing published at or before the first follow
 -- after an unfollow can be unread in event-time order: the unfollow dropped what came before it, and nothing between
 -- the two was followed.
-local floor = redis.call('HGET', KEYS[3], author)
 if not floor or tonumber(unfollowed_at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, unfollowed_at) end
 local dropped = remove_through(KEYS[1], KEYS[2], KEYS[4], author, followed_at, ARGV[4], redis.call('HGET', KEYS[3], 'seen'))
 if dropped > 0 then notify(KEYS[5], KEYS[6], 'unfollowed', author) end

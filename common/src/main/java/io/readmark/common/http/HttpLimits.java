@@ -61,13 +61,14 @@ public record HttpLimits(int maxConnections, int maxConnectionsPerClient, Durati
 
     /**
      * {@code defaults}, overridden by the {@code HTTP_*} settings. Unless set, the limit per client follows the
-     * connections: a quarter of them.
+     * connections (a quarter of them) when the connections were set, and the defaults' limit otherwise.
      */
     public static HttpLimits from(Settings settings, HttpLimits defaults) {
         int connections = settings.integer(MAX_CONNECTIONS, defaults.maxConnections());
         return new HttpLimits(
                 connections,
-                settings.integer(MAX_CONNECTIONS_PER_CLIENT, shareOfOneClient(connections)),
+                settings.integer(MAX_CONNECTIONS_PER_CLIENT, connections == defaults.maxConnections()
+                        ? defaults.maxConnectionsPerClient() : shareOfOneClient(connections)),
                 settings.duration(FIRST_BYTE_TIMEOUT, defaults.firstByteTimeout()),
                 settings.duration(REQUEST_TIMEOUT, defaults.requestTimeout()),
                 settings.duration(IDLE_TIMEOUT, defaults.idleTimeout()),

@@ -25,6 +25,17 @@ class HttpLimitsTest {
     }
 
     @Test
+    void aCallersLimitPerClientHoldsUnlessTheConnectionsAreSet() {
+        // Given defaults with no limit per client (a server behind a load balancer)
+        HttpLimits unlimited = HttpLimits.defaults().withMaxConnections(256, 0);
+
+        // When / Then
+        assertThat(HttpLimits.from(Settings.of(Map.of(), Map.of()), unlimited).maxConnectionsPerClient()).isZero();
+        assertThat(HttpLimits.from(Settings.of(Map.of(), Map.of("HTTP_MAX_CONNECTIONS", "1000")), unlimited)
+                .maxConnectionsPerClient()).as("the connections set: a quarter of them").isEqualTo(250);
+    }
+
+    @Test
     void theLimitPerClientAndTheFirstByteDeadlineAreRead() {
         // Given
         Settings settings = Settings.of(Map.of(), Map.of("HTTP_MAX_CONNECTIONS_PER_CLIENT", "0",

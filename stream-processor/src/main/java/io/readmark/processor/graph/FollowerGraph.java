@@ -111,7 +111,7 @@ public final class FollowerGraph {
      * between the two yet to come.
      */
     private FollowOutcome followEarlier(Bytes key, byte[] value, long followedAtMillis) {
-        if (value.length > 0 && value[0] == FOLLOWED_AGAIN) return FollowOutcome.FOLLOWING;
+        if (value.length > Long.BYTES && value[0] == FOLLOWED_AGAIN) return FollowOutcome.FOLLOWING;
         boolean refollowed = isRefollowed(value);
         if (refollowed && followedAtMillis <= unfollowedAt(value)) return FollowOutcome.STALE;
         long[] later = new long[laterFollows(value) + 1];

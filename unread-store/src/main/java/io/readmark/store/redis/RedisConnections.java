@@ -124,7 +124,7 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static ClientResources resources(MeterRegistry registry) {
         // Buckets, not client-side percentiles: they aggregate across instances and cost less per command. From
-        // 0.1 ms, because Redis answers most commands faster than the default 1 ms lowest bucket.
+        // 0.1 ms, because Redis answers most commands faster than the default lowest bucket.
         MicrometerOptions options = MicrometerOptions.builder().histogram(true).targetPercentiles(new double[0])
                 .minLatency(Duration.ofNanos(100_000)).maxLatency(Duration.ofSeconds(10)).build();
         return ClientResources.builder().reconnectDelay(RECONNECT_DELAY)

@@ -9,8 +9,8 @@ import java.util.List;
 public interface UnreadChanges {
 
     /**
-     * Followers a {@link #deliverToEach} or {@link #deleteForEach} call is best given at once: one script's worth, about
-     * 1 ms of Redis that other clients' commands wait behind.
+     * Followers a {@link #deliverToEach} or {@link #deleteForEach} call is best given at once: one script's worth, short
+     * enough that other clients' commands do not wait long behind it.
      */
     int MAX_USERS_PER_CALL = 100;
 

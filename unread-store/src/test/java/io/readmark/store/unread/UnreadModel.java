@@ -111,7 +111,9 @@ final class UnreadModel {
      */
     void unfollowBefore(long user, long author, long unfollowedAt, long followedAgainAt) {
         Membership last = memberships(user).get(author);
-        boolean movesBack = last != null && last.following() && followedAgainAt < last.at() && followedAgainAt > unfollowedAt;
+        Long floor = floors(user).get(author);
+        boolean movesBack = last != null && last.following() && followedAgainAt < last.at() && followedAgainAt > unfollowedAt
+                && (floor == null || followedAgainAt > floor);
         if (last == null || last.at() < followedAgainAt || movesBack) {
             memberships(user).put(author, new Membership(true, followedAgainAt));
         }

@@ -202,6 +202,27 @@ class UnreadScriptsIT {
     }
 
     /**
+     * A rebuild replays a pair's history beside the live state: a re-follow replayed with the unfollow before it does
+     * not move the live re-follow back over a later unfollow Redis knows, so the live unread and new deliveries stay.
+     */
+    @Test
+    void shouldNotMoveAReFollowBackOverALaterUnfollowWhenReplayed() {
+        long user = user();
+        writer.unfollow(user, ALICE, T0 + 200);
+        writer.unfollow(user, ALICE, T0 + 400);
+        writer.follow(user, ALICE, T0 + 500, T0 + 400);
+        writer.deliver(user, ALICE, 1, T0 + 550);
+        writer.follow(user, ALICE, T0 + 300, T0 + 200);    // replayed by a rebuild
+        writer.unfollowBefore(user, ALICE, T0 + 200, T0 + 300);
+        writer.deliver(user, ALICE, 2, T0 + 600);
+        apply();
+
+        assertThat(redis.sync.hget(redis.keys.floors(user), "m" + ALICE)).isEqualTo("F" + (T0 + 500));
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("1", "2");
+        redis.assertInvariants(user);
+    }
+
+    /**
      * An unfollow whose re-follow was processed first: what was delivered meanwhile and published after the re-follow
      * stays, as it would had the two come in their order before those deliveries; replays and older changes are ignored.
      */

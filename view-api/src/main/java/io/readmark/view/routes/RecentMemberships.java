@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * read asks for those audiences' read marks in its first round trip, and the marks themselves, so it asks for none
  * while they did not change. Users with neither (no audience joined, no live notice) take no room. Bounded: past
  * {@value #MAX_USERS} users everything is forgotten, which costs only second round trips and marks asked for again
- * until they are learnt again. A user takes about 200 bytes with 20 live notices and 800 with the most kept (64 ids),
- * besides their audiences' names: 20 to 80 MB when full.
+ * until they are learnt again. A user's entry holds at most 64 ids besides their audiences' names, so the whole is
+ * bounded by {@value #MAX_USERS} such entries.
  */
 final class RecentMemberships implements MembershipHints {
 

@@ -36,9 +36,11 @@ class UnreadStreamLifetimeIT {
             "AUTH_CLOCK_SKEW", "PT0S",
             StreamSettings.HEARTBEAT, "PT0.2S"));
     @AutoClose
+    /** One stream per user, so the reconnect after an ending proves the ended stream gave its slot back. */
     private static final ViewApiFixture aging = ViewApiFixture.onSharedRedis(Map.of(
             StreamSettings.MAX_AGE, "PT1S",
-            StreamSettings.HEARTBEAT, "PT0.2S"));
+            StreamSettings.HEARTBEAT, "PT0.2S",
+            StreamSettings.PER_USER, "1"));
     private static final AtomicLong users = new AtomicLong(6_000);
 
     /** The stream's last event, and that the server closed the stream after it. */
