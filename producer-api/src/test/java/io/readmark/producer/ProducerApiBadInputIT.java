@@ -1,8 +1,6 @@
 package io.readmark.producer;
 
 import io.readmark.schemas.Json;
-import io.readmark.schemas.Topics;
-import io.readmark.testing.KafkaRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
@@ -12,7 +10,6 @@ import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,16 +18,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 class ProducerApiBadInputIT {
 
     @AutoClose
-    private static ProducerApi api;
-    @AutoClose
-    private static HttpCalls http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(),
-                Topics.from(KafkaRecords.createTopicsFor(ProducerApiBadInputIT.class))));
-        http = new HttpCalls(api.port());
-    }
+    private static final ProducerApiFixture producer = ProducerApiFixture.start(ProducerApiBadInputIT.class);
+    private static final HttpCalls http = producer.http;
 
     @Test
     void missingBlogIdIsNamed() {

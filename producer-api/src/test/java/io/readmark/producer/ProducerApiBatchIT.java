@@ -14,7 +14,6 @@ import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,25 +32,18 @@ import io.readmark.schemas.Topics;
 /** {@code POST /v1/events:batch} against a real broker: each event's own outcome, and what really was stored. */
 class ProducerApiBatchIT {
 
+    @AutoClose
+    private static final ProducerApiFixture producer = ProducerApiFixture.start(ProducerApiBatchIT.class,
+            config -> batchLimits(config, Duration.ofSeconds(10)));
+    private static final HttpCalls http = producer.http;
+    private static final Topics topics = producer.topics;
+
     private static final String BATCH = "/v1/events:batch";
     private static final String NDJSON = "application/x-ndjson";
     private static final String AT_TEXT = "2026-03-01T12:00:00Z";
     private static final Instant AT = Instant.parse(AT_TEXT);
     private static final int MAX_EVENTS = 50;
     private static final int MAX_BYTES = 16 * 1024;
-
-    private static Topics topics;
-    @AutoClose
-    private static ProducerApi api;
-    @AutoClose
-    private static HttpCalls http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiBatchIT.class));
-        api = ProducerApi.start(config(KafkaRecords.bootstrap(), topics, Duration.ofSeconds(10)));
-        http = new HttpCalls(api.port());
-    }
 
     @Test
     void aMixedArrayStoresEveryGoodEventAndRejectsEveryBadOneInInputOrder() {
@@ -359,8 +351,11 @@ class ProducerApiBatchIT {
     }
 
     private static ProducerApiConfig config(String bootstrap, Topics topics, Duration ackTimeout) {
-        return ProducerApiConfig.onLoopback(bootstrap, topics).withAckTimeout(ackTimeout).withMaxBatchEvents(MAX_EVENTS)
-                .withMaxBatchBytes(MAX_BYTES);
+        return batchLimits(ProducerApiConfig.onLoopback(bootstrap, topics), ackTimeout);
+    }
+
+    private static ProducerApiConfig batchLimits(ProducerApiConfig config, Duration ackTimeout) {
+        return config.withAckTimeout(ackTimeout).withMaxBatchEvents(MAX_EVENTS).withMaxBatchBytes(MAX_BYTES);
     }
 
     private static String published(String eventId, long blogId, long authorId) {

@@ -7,13 +7,11 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.readmark.schemas.Topics;
-import io.readmark.testing.KafkaRecords;
 
 /**
  * The API stores no event the processor would dead-letter for its size: the limit is the event as stored, whatever
@@ -21,19 +19,11 @@ import io.readmark.testing.KafkaRecords;
  */
 class ProducerApiEventSizeIT {
 
+    @AutoClose
+    private static final ProducerApiFixture producer = ProducerApiFixture.start(ProducerApiEventSizeIT.class, config -> config.withMaxBodyBytes(1024 * 1024));
+    private static final HttpCalls http = producer.http;
+
     private static final String SENT_AT = "2026-03-01T12:00:00Z";
-
-    @AutoClose
-    private static ProducerApi api;
-    @AutoClose
-    private static HttpCalls http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(),
-                Topics.from(KafkaRecords.createTopicsFor(ProducerApiEventSizeIT.class))).withMaxBodyBytes(1024 * 1024));
-        http = new HttpCalls(api.port());
-    }
 
     @Test
     void anEventLargerAsStoredThanTheProcessorReadsIsTooLargeAlone() {

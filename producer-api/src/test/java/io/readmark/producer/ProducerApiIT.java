@@ -16,7 +16,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,20 +36,12 @@ import io.readmark.schemas.Topics;
 /** The ingest endpoint against a real broker: what it answers, and what it really stored. */
 class ProducerApiIT {
 
+    @AutoClose
+    private static final ProducerApiFixture producer = ProducerApiFixture.start(ProducerApiIT.class);
+    private static final HttpCalls http = producer.http;
+    private static final Topics topics = producer.topics;
+
     private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
-
-    private static Topics topics;
-    @AutoClose
-    private static ProducerApi api;
-    @AutoClose
-    private static HttpCalls http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiIT.class));
-        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
-        http = new HttpCalls(api.port());
-    }
 
     @Test
     void anEventIdWithALineBreakIsLoggedOnOneLine() {
@@ -235,7 +226,7 @@ class ProducerApiIT {
     @Test
     void livenessIsUp() {
         // When
-        HttpResponse<String> response = HttpCalls.management(api, "/health/live");
+        HttpResponse<String> response = producer.management("/health/live");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
@@ -245,7 +236,7 @@ class ProducerApiIT {
     @Test
     void readyWhenKafkaAnswersAndTheTopicsExist() {
         // When
-        HttpResponse<String> response = HttpCalls.management(api, "/health/ready");
+        HttpResponse<String> response = producer.management("/health/ready");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);

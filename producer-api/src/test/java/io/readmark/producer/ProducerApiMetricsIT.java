@@ -1,9 +1,6 @@
 package io.readmark.producer;
 
-import io.readmark.testing.KafkaRecords;
-import io.readmark.schemas.Topics;
 import org.junit.jupiter.api.AutoClose;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -17,16 +14,8 @@ import static org.awaitility.Awaitility.await;
 class ProducerApiMetricsIT {
 
     @AutoClose
-    private static ProducerApi api;
-    @AutoClose
-    private static HttpCalls http;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Topics topics = Topics.from(KafkaRecords.createTopicsFor(ProducerApiMetricsIT.class));
-        api = ProducerApi.start(ProducerApiConfig.onLoopback(KafkaRecords.bootstrap(), topics));
-        http = new HttpCalls(api.port());
-    }
+    private static final ProducerApiFixture producer = ProducerApiFixture.start(ProducerApiMetricsIT.class);
+    private static final HttpCalls http = producer.http;
 
     @Test
     void shouldReportRequestLatencyByRouteAndStatusProducerSendsAndTheJvm() {
@@ -60,7 +49,7 @@ class ProducerApiMetricsIT {
     @Test
     void shouldServeMetricsAsPrometheusTextWithoutAuthentication() {
         // When
-        HttpResponse<String> response = HttpCalls.management(api, "/metrics");
+        HttpResponse<String> response = producer.management("/metrics");
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
@@ -69,7 +58,7 @@ class ProducerApiMetricsIT {
     }
 
     private static String scrape() {
-        HttpResponse<String> response = HttpCalls.management(api, "/metrics");
+        HttpResponse<String> response = producer.management("/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
         return response.body();
     }
