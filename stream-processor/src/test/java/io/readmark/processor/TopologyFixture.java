@@ -2,6 +2,7 @@ package io.readmark.processor;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.readmark.infra.TestInfrastructure;
+import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadCounts;
@@ -30,17 +31,20 @@ final class TopologyFixture implements AutoCloseable {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final ProcessorMeters meters = new ProcessorMeters(registry);
     final WriterPerThread writers;
+    /** What the topology writes, counted on its way to {@link #writers}. */
+    final CountingChanges changes;
     final TopologyTestDriver driver;
 
-    TopologyFixture(BiFunction<WriterPerThread, ProcessorMeters, Topology> topology) {
+    TopologyFixture(BiFunction<ThreadChanges, ProcessorMeters, Topology> topology) {
         this(new UnreadKeys("topology-" + UUID.randomUUID()), topology);
     }
 
     /** A topology with state stores of its own that writes the keys another fixture wrote, as a second run would. */
-    TopologyFixture(UnreadKeys keys, BiFunction<WriterPerThread, ProcessorMeters, Topology> topology) {
+    TopologyFixture(UnreadKeys keys, BiFunction<ThreadChanges, ProcessorMeters, Topology> topology) {
         this.keys = keys;
         writers = new WriterPerThread(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
-        driver = TestDrivers.start(topology.apply(writers, meters));
+        changes = new CountingChanges(writers);
+        driver = TestDrivers.start(topology.apply(changes, meters));
     }
 
     /** The user's counts once Redis acknowledged everything the topology wrote so far. */

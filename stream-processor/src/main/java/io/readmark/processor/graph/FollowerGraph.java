@@ -134,7 +134,7 @@ public final class FollowerGraph {
     public record UnfollowOutcome(Kind kind, long followedAgainAtMillis) {
 
         public enum Kind {
-            /** Older than the pair's last unfollow: nothing changed. */
+            /** Older than the pair's last unfollow, before or after its re-follow: nothing changed. */
             STALE,
             /** The pair follows no more (or this is that unfollow replayed): Redis drops the author's unread. */
             UNFOLLOWED,
@@ -159,7 +159,7 @@ public final class FollowerGraph {
      * follow processed already leaves the pair following again since the first such follow. An unfollow older than
      * the pair's follow changes nothing in the graph, but Redis is told of the follow as a re-follow after it: a crash
      * may have lost the Redis writes of an earlier order, or a rebuild stopped midway left them. A replay of the pair's
-     * last unfollow is told again too.
+     * last unfollow is told again too; an unfollow older than that one is stale.
      */
     public UnfollowOutcome unfollow(long authorId, long followerId, long atMillis) {
         Bytes key = key(authorId, followerId);
@@ -174,6 +174,10 @@ public final class FollowerGraph {
         // these events left (a crash, a rebuild stopped midway): whatever came first, it ends as a follow then. The
         // pair remembers it, so that a follow older still, processed later, is known as stale.
         if (atMillis < since) {
+            // Older than the unfollow the pair knows: that one told Redis all this one could (a floor at least as
+            // high, the same re-follow), and the recent posts after the re-follow. A replay of that very unfollow is
+            // told again below, as a crash may have lost what it sent.
+            if (isRefollowed(value) && atMillis < unfollowedAt(value)) return UnfollowOutcome.STALE;
             if (!isRefollowed(value) || atMillis > unfollowedAt(value)) {
                 long[] later = new long[laterFollows(value)];
                 for (int i = 0; i < later.length; i++) later[i] = laterFollow(value, i);

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.readmark.processor.graph.FollowerGraph.UnfollowOutcome.STALE;
 import static io.readmark.processor.graph.FollowerGraph.UnfollowOutcome.UNFOLLOWED;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -173,6 +174,26 @@ class FollowerGraphTest {
         assertThat(followersBefore(AUTHOR, 30)).isEmpty();
         assertThat(followersBefore(AUTHOR, 31)).containsExactly(100L);
         assertThat(graph.followerCount(AUTHOR)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldKeepAnUnfollowOlderThanTheOneAReFollowCameAfterStale() {
+        // In time: follow 10, unfollow 20, unfollow 30 (repeated), follow 40; processed 10, 30, 40, 20, 30.
+        graph.follow(AUTHOR, 100, 10);
+        assertThat(graph.unfollow(AUTHOR, 100, 30)).isEqualTo(UNFOLLOWED);
+        assertThat(graph.follow(AUTHOR, 100, 40)).isEqualTo(FollowerGraph.FollowOutcome.FOLLOWING_AGAIN);
+        assertThat(graph.unfollow(AUTHOR, 100, 20)).as("older than the unfollow before the re-follow").isEqualTo(STALE);
+        assertThat(graph.unfollow(AUTHOR, 100, 30)).as("that unfollow replayed: Redis may have missed it")
+                .isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(40));
+
+        // The re-follow processed before both unfollows.
+        graph.follow(AUTHOR, 200, 10);
+        graph.follow(AUTHOR, 200, 40);
+        assertThat(graph.unfollow(AUTHOR, 200, 30)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(40));
+        assertThat(graph.unfollow(AUTHOR, 200, 20)).isEqualTo(STALE);
+
+        assertThat(followersBefore(AUTHOR, 40)).isEmpty();
+        assertThat(followersBefore(AUTHOR, 41)).containsExactly(100L, 200L);
     }
 
     @Test
