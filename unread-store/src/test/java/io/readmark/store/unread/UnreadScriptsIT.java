@@ -269,6 +269,28 @@ class UnreadScriptsIT {
         redis.assertInvariants(user);
     }
 
+    /**
+     * Outside the invariants, a count edited below its set: the trim starts once the count passes the cap and then goes
+     * by the set's own size, so the set holds at most the cap plus the drift. Reconcile repairs the count.
+     */
+    @Test
+    void shouldHoldASetWhoseCountDriftedBelowItToTheCapPlusTheDrift() {
+        long user = user();
+        for (int i = 1; i <= 5; i++) writer.deliver(user, ALICE, i, T0 + i);
+        apply();
+        redis.sync.hset(redis.keys.counts(user), Long.toString(ALICE), "3");
+
+        writer.deliver(user, ALICE, 6, T0 + 6);
+        writer.deliver(user, ALICE, 7, T0 + 7);
+        apply();
+        assertThat(redis.sync.zcard(redis.keys.unread(user, ALICE))).as("the cap of 5 and the drift of 2").isEqualTo(7);
+
+        writer.deliver(user, ALICE, 8, T0 + 8);
+        apply();
+        assertThat(redis.sync.zrange(redis.keys.unread(user, ALICE), 0, -1)).containsExactly("4", "5", "6", "7", "8");
+        assertThat(byAuthor(user)).as("still 2 below its set").containsExactly(Map.entry(ALICE, 3L));
+    }
+
     @Test
     void shouldForgetTheOldestReadMarksBeyondTheBound() {
         long user = user();
