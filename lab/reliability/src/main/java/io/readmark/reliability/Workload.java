@@ -35,9 +35,9 @@ import java.util.stream.LongStream;
  * the same order. It produces only what the pipeline resolves to one exact state whatever the processing order,
  * crashes and replays in between: every event gets a strictly increasing time (its instant and its record
  * timestamp); follows, unfollows and posts, big-V ones included, go out without waiting for each other, as the
- * follower graph keeps each follow's time; a publish, read (of one post or several), read-all or delete may be sent
- * again at any later point, a follow or unfollow only right after the original (replayed after an unfollow, a stale
- * follow would be a new one).
+ * follower graph keeps each follow's time; a publish, read (of one post or several), read-all, delete or unfollow may
+ * be sent again at any later point (an unfollow after the pair's re-follow, or after a later unfollow, changes
+ * nothing), a follow only right after the original (replayed after an unfollow, a stale follow would be a new one).
  */
 public final class Workload {
 
@@ -205,6 +205,7 @@ public final class Workload {
         EventProducer.Sent sent = producer.send(new Unfollowed(nextEventId(), user, author, Instant.ofEpochMilli(at)), at);
         model.unfollowed(user, author);
         if (random.nextDouble() < IMMEDIATE_DUPLICATE_CHANCE) producer.resend(sent);
+        remember(sent);
     }
 
     private void publish(long author) {
