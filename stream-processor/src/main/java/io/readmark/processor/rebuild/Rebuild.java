@@ -15,7 +15,6 @@ import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -117,7 +116,7 @@ public final class Rebuild {
         long startNanos = System.nanoTime();
         StreamProcessor.requireTopics(config);
         SkippedRecords skipped = new SkippedRecords();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
+        try (Admin admin = Admin.create(config.adminProperties());
              RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             RebuildLeftovers leftovers = new RebuildLeftovers(admin, rebuildPrefix, config.stateDir());
             List<String> removed = new ArrayList<>(leftovers.remove(applicationId).removed());
