@@ -284,19 +284,30 @@ final class DeploymentFiles {
         }
     }
 
-    /** docs/CONFIGURATION.md: the setting names in backticks in the first cell of every table row. */
-    record ConfigurationDoc(Set<String> names) {
+    /**
+     * docs/CONFIGURATION.md: the setting names in backticks in the first cell of every table row, and the families
+     * of settings passed on by prefix, written {@code `PREFIX_*`}.
+     */
+    record ConfigurationDoc(Set<String> names, Set<String> prefixes) {
 
         private static final Pattern ROW = Pattern.compile("^\\|([^|]*)\\|");
         private static final Pattern NAME = Pattern.compile("`([A-Z][A-Z0-9_]*)`");
+        private static final Pattern FAMILY = Pattern.compile("`([A-Z][A-Z0-9_]*_)\\*`");
 
         static ConfigurationDoc read(Path file) {
             Set<String> names = new TreeSet<>();
+            Set<String> prefixes = new TreeSet<>();
             for (String line : DeploymentFiles.read(file).lines().toList()) {
                 Matcher row = ROW.matcher(line.strip());
-                if (row.find()) NAME.matcher(row.group(1)).results().forEach(m -> names.add(m.group(1)));
+                if (!row.find()) continue;
+                NAME.matcher(row.group(1)).results().forEach(m -> names.add(m.group(1)));
+                FAMILY.matcher(row.group(1)).results().forEach(m -> prefixes.add(m.group(1)));
             }
-            return new ConfigurationDoc(names);
+            return new ConfigurationDoc(names, prefixes);
+        }
+
+        boolean documents(String name) {
+            return names.contains(name) || prefixes.stream().anyMatch(name::startsWith);
         }
     }
 

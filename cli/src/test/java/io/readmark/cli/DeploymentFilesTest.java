@@ -9,6 +9,7 @@ import io.readmark.cli.DeploymentFiles.Stage;
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.auth.InvalidTokenException;
 import io.readmark.common.auth.JwtVerifier;
+import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.config.Settings;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.producer.ProducerApiConfig;
@@ -51,7 +52,7 @@ import static org.assertj.core.api.SoftAssertions.assertSoftly;
 class DeploymentFilesTest {
 
     private static final Path ROOT = DeploymentFiles.repositoryRoot();
-    /** The compose file needs no variables: no secret is passed through the environment. */
+    /** The compose file needs no variables: its Kafka passwords have defaults, for a try on one machine. */
     private static final Compose COMPOSE = Compose.read(ROOT.resolve("docker-compose.yml"), Map.of());
     /**
      * A key pair for every file a service mounts from {@code keys/}, which the README has users make and git ignores:
@@ -199,6 +200,51 @@ class DeploymentFilesTest {
                 .allSatisfy(address -> assertThat(address).isEqualTo("127.0.0.1"));
     }
 
+    /**
+     * Other containers reach Kafka through SASL listeners only, each service logging in as a user of its own that the
+     * broker knows with the same password; no port of Kafka is published beyond this machine.
+     */
+    @Test
+    void shouldLetOnlyServicesLoggedInAsTheirOwnUserReachKafka() {
+        Map<String, String> env = COMPOSE.service(KAFKA).environment();
+        Map<String, String> protocols = new HashMap<>();
+        for (String entry : env.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP").split(",")) {
+            protocols.put(entry.split(":")[0].strip(), entry.split(":")[1].strip());
+        }
+        String listener = env.get("KAFKA_INTER_BROKER_LISTENER_NAME");
+        String mechanism = env.getOrDefault("KAFKA_SASL_ENABLED_MECHANISMS", "none");
+        Map<String, String> users = new HashMap<>();
+        String brokerJaas = env.getOrDefault("KAFKA_LISTENER_NAME_" + listener + "_" + mechanism.replace('-', '_') + "_SASL_JAAS_CONFIG", "");
+        Pattern.compile("user_([A-Za-z0-9]+)=\"([^\"]*)\"").matcher(brokerJaas).results().forEach(m -> users.put(m.group(1), m.group(2)));
+        Pattern login = Pattern.compile("username=\"([^\"]*)\"\\s+password=\"([^\"]*)\"");
+        Set<String> loggedIn = new TreeSet<>();
+
+        assertSoftly(softly -> {
+            softly.assertThat(COMPOSE.service(KAFKA).hostAddresses()).as("host addresses the kafka service's ports are published on")
+                    .allSatisfy(address -> assertThat(address).isEqualTo("127.0.0.1"));
+            for (String bound : env.get("KAFKA_LISTENERS").split(",")) {
+                String name = bound.substring(0, bound.indexOf("://"));
+                String host = bound.substring(name.length() + 3, bound.lastIndexOf(':'));
+                if (host.equals("127.0.0.1") || host.equals("localhost")) continue;
+                softly.assertThat(protocols.get(name)).as("protocol of listener %s, which other containers reach", bound).startsWith("SASL_");
+            }
+            softly.assertThat(users).as("users of the kafka service's %s listener (%s)", listener, mechanism).isNotEmpty();
+            COMPOSE.builtServices().stream().filter(s -> namesRead(s).contains("KAFKA_BOOTSTRAP_SERVERS")).forEach(service -> {
+                Map<String, Object> client = KafkaClientSettings.from(settingsOf(service)).properties();
+                softly.assertThat(client).as("Kafka client settings of service %s", service.name())
+                        .containsEntry("security.protocol", protocols.get(listener)).containsEntry("sasl.mechanism", mechanism);
+                Matcher user = login.matcher(String.valueOf(client.get("sasl.jaas.config")));
+                if (!user.find()) {
+                    softly.fail("service %s gives no username and password in KAFKA_CLIENT_SASL_JAAS_CONFIG", service.name());
+                    return;
+                }
+                softly.assertThat(users).as("users the kafka service accepts, with service %s's", service.name())
+                        .containsEntry(user.group(1), user.group(2));
+                softly.assertThat(loggedIn.add(user.group(1))).as("user %s of service %s is its own", user.group(1), service.name()).isTrue();
+            });
+        });
+    }
+
     @Test
     void shouldPointEachServiceAtTheKafkaAndRedisServicesAndStartItAfterThem() {
         String bootstrap = internalKafkaListener();
@@ -324,7 +370,7 @@ class DeploymentFilesTest {
 
     private static Set<String> undocumented(Set<String> names) {
         Set<String> missing = new TreeSet<>(names);
-        missing.removeAll(DOCS.names());
+        missing.removeIf(DOCS::documents);
         return missing;
     }
 
@@ -469,7 +515,7 @@ class DeploymentFilesTest {
         for (String line : COMPOSE.service(TOPICS_JOB).command().split("\n")) {
             if (!line.contains("kafka-topics.sh") || !line.contains("--create")) continue;
             List<String> words = List.of(line.strip().split("\\s+"));
-            assertThat(words).as("topics job line %s", line).contains("--if-not-exists");
+            assertThat(words).as("topics job line %s (logged in through --command-config)", line).contains("--if-not-exists", "--command-config");
             assertThat(valueOf(words, "--bootstrap-server")).as("bootstrap server of topics job line %s", line)
                     .isEqualTo(internalKafkaListener());
             created.put(valueOf(words, "--topic"), Integer.parseInt(valueOf(words, "--partitions")));

@@ -2,6 +2,7 @@ package io.readmark.e2e;
 
 import io.readmark.launcher.LocalStack;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.Infrastructure;
 import io.readmark.infra.TestInfrastructure;
@@ -65,10 +66,10 @@ final class PipelineFixture implements AutoCloseable {
     private PipelineFixture(LocalStack stack, Settings settings) {
         this.stack = stack;
         this.settings = settings;
-        this.producer = new KafkaProducer<>(Map.of(
+        this.producer = new KafkaProducer<>(KafkaClientSettings.from(settings).under(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafkaBootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer());
+                ProducerConfig.LINGER_MS_CONFIG, 0)), new StringSerializer(), new StringSerializer());
     }
 
     static PipelineFixture start(String name) throws Exception {
@@ -77,7 +78,11 @@ final class PipelineFixture implements AutoCloseable {
 
     /** A pipeline whose settings are the test defaults with {@code settings} on top. */
     static PipelineFixture start(String name, Map<String, String> settings) throws Exception {
-        Infrastructure infra = TestInfrastructure.shared();
+        return start(name, TestInfrastructure.shared(), settings);
+    }
+
+    /** A pipeline on this Kafka and Redis, its settings the test defaults with {@code settings} on top. */
+    static PipelineFixture start(String name, Infrastructure infra, Map<String, String> settings) throws Exception {
         String run = name + "-" + UUID.randomUUID().toString().substring(0, 8);
         Settings effective = Settings.of(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", infra.kafkaBootstrapServers(),

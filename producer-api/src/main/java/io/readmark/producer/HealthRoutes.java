@@ -1,5 +1,6 @@
 package io.readmark.producer;
 
+import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.Request;
 import io.readmark.common.http.Response;
@@ -33,13 +34,13 @@ final class HealthRoutes implements AutoCloseable {
     private final Admin admin;
     private final List<String> eventTopics;
 
-    HealthRoutes(String bootstrapServers, Topics topics) {
+    HealthRoutes(String bootstrapServers, KafkaClientSettings kafkaClient, Topics topics) {
         int timeoutMs = (int) TIMEOUT.toMillis();
-        this.admin = Admin.create(Map.of(
+        this.admin = Admin.create(kafkaClient.under(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.CLIENT_ID_CONFIG, "readmark-producer-api-health",
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs));
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs)));
         this.eventTopics = List.of(topics.blogEvents().name(), topics.followEvents().name(), topics.readEvents().name());
     }
 

@@ -46,7 +46,8 @@ public final class ProducerApi implements AutoCloseable {
 
     /** Starts listening at once; Kafka is connected lazily, so a Kafka that is down means 503s, not a failed start. */
     public static ProducerApi start(ProducerApiConfig config) throws IOException {
-        EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(), producerOverrides(config))
+        EventPublisher publisher = EventPublisher.connect(config.bootstrapServers(), config.topics(),
+                        config.kafkaClient().under(producerOverrides(config)))
                 .withEventTimeLimit(config.eventTimes());
         ServiceMetrics metrics = new ServiceMetrics("producer-api");
         KafkaClientMetrics producerMetrics = null;
@@ -56,7 +57,7 @@ public final class ProducerApi implements AutoCloseable {
         try {
             producerMetrics = new KafkaClientMetrics(publisher.producer());
             producerMetrics.bindTo(metrics.registry());
-            health = new HealthRoutes(config.bootstrapServers(), config.topics());
+            health = new HealthRoutes(config.bootstrapServers(), config.kafkaClient(), config.topics());
             IngestRoutes ingest = new IngestRoutes(publisher, config.ackTimeout(), config.maxBodyBytes(), config.eventTimes());
             BatchIngestRoutes batch = new BatchIngestRoutes(publisher, config.ackTimeout(),
                     config.maxBatchEvents(), config.maxBatchBytes(), config.eventTimes());

@@ -1,6 +1,7 @@
 package io.readmark.producer;
 
 import io.readmark.common.auth.AuthConfig;
+import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
@@ -31,11 +32,12 @@ import java.util.Objects;
  * @param cors             browser origins whose pages may call the API ({@code PRODUCER_API_CORS_ORIGINS}; none by default)
  * @param eventTimes       how far past this machine's clock an event may be dated ({@value EventTimeLimit#SETTING}, as the
  *                         processor); later ones are answered 400
+ * @param kafkaClient      properties for the producer and the health check's admin client: security, TLS, SASL
  */
 public record ProducerApiConfig(String host, int port, String bootstrapServers, Topics topics,
                                 Duration ackTimeout, int maxBodyBytes, int maxBatchEvents, int maxBatchBytes,
                                 AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
-                                CorsPolicy cors, EventTimeLimit eventTimes) {
+                                CorsPolicy cors, EventTimeLimit eventTimes, KafkaClientSettings kafkaClient) {
 
     public static final String HOST = "PRODUCER_API_HOST";
     public static final String PORT = "PRODUCER_API_PORT";
@@ -73,6 +75,7 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(cors, "cors");
         Objects.requireNonNull(eventTimes, "eventTimes");
+        Objects.requireNonNull(kafkaClient, "kafkaClient");
         require(!host.isBlank(), HOST, "must not be blank");
         require(port >= 0 && port <= 65_535, PORT, "must be between 0 and 65535, was " + port);
         require(!bootstrapServers.isBlank(), BOOTSTRAP_SERVERS, "must not be blank");
@@ -102,7 +105,8 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
                 settings.integer(MANAGEMENT_PORT, DEFAULT_MANAGEMENT_PORT),
                 HttpLimits.from(settings, HttpLimits.defaults().withMaxConnections(DEFAULT_MAX_CONNECTIONS)),
                 CorsPolicy.from(settings, CORS_ORIGINS),
-                new EventTimeLimit(settings.duration(EventTimeLimit.SETTING, EventTimeLimit.DEFAULT_MAX_SKEW)));
+                new EventTimeLimit(settings.duration(EventTimeLimit.SETTING, EventTimeLimit.DEFAULT_MAX_SKEW)),
+                KafkaClientSettings.from(settings));
     }
 
     /**
@@ -112,32 +116,37 @@ public record ProducerApiConfig(String host, int port, String bootstrapServers, 
     public static ProducerApiConfig onLoopback(String bootstrapServers, Topics topics) {
         return new ProducerApiConfig("127.0.0.1", 0, bootstrapServers, topics, DEFAULT_ACK_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
                 DEFAULT_MAX_BATCH_EVENTS, DEFAULT_MAX_BATCH_BYTES, AuthConfig.off(), "127.0.0.1", 0, HttpLimits.defaults(),
-                CorsPolicy.none(), EventTimeLimit.DEFAULT);
+                CorsPolicy.none(), EventTimeLimit.DEFAULT, KafkaClientSettings.none());
     }
 
     public ProducerApiConfig withAckTimeout(Duration ackTimeout) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors, eventTimes);
+                managementHost, managementPort, http, cors, eventTimes, kafkaClient);
     }
 
     public ProducerApiConfig withMaxBodyBytes(int maxBodyBytes) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors, eventTimes);
+                managementHost, managementPort, http, cors, eventTimes, kafkaClient);
     }
 
     public ProducerApiConfig withMaxBatchEvents(int maxBatchEvents) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors, eventTimes);
+                managementHost, managementPort, http, cors, eventTimes, kafkaClient);
     }
 
     public ProducerApiConfig withMaxBatchBytes(int maxBatchBytes) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors, eventTimes);
+                managementHost, managementPort, http, cors, eventTimes, kafkaClient);
     }
 
     public ProducerApiConfig withCors(CorsPolicy cors) {
         return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
-                managementHost, managementPort, http, cors, eventTimes);
+                managementHost, managementPort, http, cors, eventTimes, kafkaClient);
+    }
+
+    public ProducerApiConfig withKafkaClient(KafkaClientSettings kafkaClient) {
+        return new ProducerApiConfig(host, port, bootstrapServers, topics, ackTimeout, maxBodyBytes, maxBatchEvents, maxBatchBytes, auth,
+                managementHost, managementPort, http, cors, eventTimes, kafkaClient);
     }
 
     /** The limits of the API port, with room for the largest body a route reads. */

@@ -1,5 +1,6 @@
 package io.readmark.processor;
 
+import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.config.Settings;
 import io.readmark.processor.deadletters.DeadLetterSendFailures;
 import io.readmark.processor.fanout.FanoutSettings;
@@ -9,6 +10,7 @@ import io.readmark.schemas.Topics;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.notice.NoticeLimits;
 import io.readmark.store.unread.UnreadLimits;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -16,6 +18,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
@@ -28,14 +31,16 @@ import java.util.stream.Collectors;
  * {@code sessionTimeout} is how long the group waits for a silent member (a crashed host) before its partitions move.
  * {@code authorPartitions} is the partition count of the internal topic that brings an author's follows and posts
  * together: the most stream threads, over all instances, that the author path can use. {@code eventTimes} bounds how far
- * past its record's timestamp an event may be dated.
+ * past its record's timestamp an event may be dated. {@code kafkaClient} is passed on to every Kafka client (security,
+ * TLS, SASL) under the processor's own settings.
  */
 public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
                               int fanoutWorkerThreads, int fanoutDeliveriesPerSecond, int fanoutBurst,
-                              String httpHost, int httpPort, Duration sessionTimeout, EventTimeLimit eventTimes) {
+                              String httpHost, int httpPort, Duration sessionTimeout, EventTimeLimit eventTimes,
+                              KafkaClientSettings kafkaClient) {
 
     /**
      * How many writes the fan-out worker sends at a time; it waits until every earlier burst is answered, so a normal
@@ -107,6 +112,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
                 .http(settings.string("PROCESSOR_HTTP_HOST", "127.0.0.1"), settings.integer("PROCESSOR_HTTP_PORT", 8082))
                 .sessionTimeout(settings.duration("PROCESSOR_SESSION_TIMEOUT", DEFAULT_SESSION_TIMEOUT))
                 .eventTimes(new EventTimeLimit(settings.duration(EventTimeLimit.SETTING, EventTimeLimit.DEFAULT_MAX_SKEW)))
+                .kafkaClient(KafkaClientSettings.from(settings))
                 .build();
     }
 
@@ -155,7 +161,12 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) sessionTimeout.toMillis());
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) (sessionTimeout.toMillis() / 3));
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), PRODUCER_LINGER_MS);
-        return props;
+        return kafkaClient.under(props);
+    }
+
+    /** What an admin client of the processor or its tools needs: the broker and the pass-through client settings. */
+    public Map<String, Object> adminProperties() {
+        return kafkaClient.under(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
     }
 
     /** Names each component of a {@link ProcessorConfig}; {@link #build} refuses one left unset. */
@@ -183,6 +194,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         private int httpPort;
         private Duration sessionTimeout;
         private EventTimeLimit eventTimes = EventTimeLimit.DEFAULT;
+        private KafkaClientSettings kafkaClient = KafkaClientSettings.none();
 
         private Builder() {
         }
@@ -291,13 +303,20 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
             return this;
         }
 
+        /** Properties for every Kafka client; none by default (a plaintext, unauthenticated broker). */
+        public Builder kafkaClient(KafkaClientSettings kafkaClient) {
+            this.kafkaClient = kafkaClient;
+            return this;
+        }
+
         public ProcessorConfig build() {
             return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redisUrl, "redisUrl"),
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
                     maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
                     fanoutWorkerThreads, fanoutDeliveriesPerSecond, fanoutBurst, set(httpHost, "httpHost"), httpPort,
-                    set(sessionTimeout, "sessionTimeout"), set(eventTimes, "eventTimes"));
+                    set(sessionTimeout, "sessionTimeout"), set(eventTimes, "eventTimes"),
+                    set(kafkaClient, "kafkaClient"));
         }
 
         private static <T> T set(T value, String component) {

@@ -18,7 +18,6 @@ import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.redis.RedisRetry;
 import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +27,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -213,7 +211,7 @@ public final class StreamProcessor implements AutoCloseable {
                 topics.noticeEvents().name());
         List<String> internal = List.of(AuthorPartitions.topic(config.applicationId()),
                 config.applicationId() + "-" + FollowerGraph.STORE_NAME + "-changelog");
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()))) {
+        try (Admin admin = Admin.create(config.adminProperties())) {
             Set<String> existing = admin.listTopics().names().get();
             List<String> missing = inputs.stream().filter(topic -> !existing.contains(topic)).toList();
             if (!missing.isEmpty()) throw new IllegalStateException("the event topics " + missing + " do not exist; create them first");

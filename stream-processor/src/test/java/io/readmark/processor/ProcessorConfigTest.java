@@ -35,6 +35,20 @@ class ProcessorConfigTest {
     }
 
     @Test
+    void shouldGiveEveryKafkaClientTheClientSettingsAndRefuseOnesItSetsItself() {
+        ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of(
+                "KAFKA_CLIENT_SECURITY_PROTOCOL", "SASL_SSL", "KAFKA_CLIENT_SASL_MECHANISM", "SCRAM-SHA-512")));
+        for (Map<Object, Object> props : List.<Map<Object, Object>>of(config.streamsProperties(), config.fanoutWorkerProperties(),
+                Map.copyOf(config.adminProperties()))) {
+            assertThat(props).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                    .containsEntry(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
+        }
+
+        ProcessorConfig clash = ProcessorConfig.from(Settings.of(Map.of(), Map.of("KAFKA_CLIENT_COMMIT_INTERVAL_MS", "100")));
+        assertThatThrownBy(clash::streamsProperties).hasMessageContaining("KAFKA_CLIENT_COMMIT_INTERVAL_MS");
+    }
+
+    @Test
     void shouldRefuseToBuildAConfigWithAComponentLeftUnset() {
         assertThatThrownBy(() -> ProcessorConfig.builder().bootstrapServers("kafka:9092").build())
                 .isInstanceOf(NullPointerException.class)

@@ -6,10 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -78,6 +81,22 @@ public final class Settings {
         if (value == null) value = file.getProperty(name);
         if (value == null) value = defaults.get(name);
         return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    /**
+     * Every setting whose name starts with {@code prefix}, from any layer, with its value as {@link #find} gives it
+     * (blank ones left out): a family of settings that are passed on rather than read one by one.
+     */
+    public Map<String, String> withPrefix(String prefix) {
+        Set<String> names = new TreeSet<>();
+        for (Map<?, ?> layer : List.of(overrides, environment, file, defaults)) {
+            layer.keySet().forEach(name -> {
+                if (name instanceof String s && s.startsWith(prefix)) names.add(s);
+            });
+        }
+        Map<String, String> found = new TreeMap<>();
+        names.forEach(name -> find(name).ifPresent(value -> found.put(name, value)));
+        return found;
     }
 
     /** Every setting name looked up so far, here or in a lookup derived from this one. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -22,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * A real single-node Kafka (KRaft, broker and controller combined) running inside this JVM.
  * Guarantees that once {@code start} returns the broker is registered, unfenced and accepting clients on
  * {@link #bootstrapServers()}; {@link #close()} stops it and, for a temp log dir, deletes the data.
+ * {@link #startWithScram} makes that client listener SASL_PLAINTEXT, accepting only its SCRAM user; set-up then goes
+ * through {@link #internalBootstrapServers()}, the plaintext inter-broker listener.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -29,28 +32,43 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private static final int NODE_ID = 1;
     private static final String BROKER_LISTENER = "PLAINTEXT";
+    private static final String SASL_LISTENER = "SASL";
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
     /** A free port can be grabbed by someone else between probing and binding; that race is retried. */
     private static final int BIND_ATTEMPTS = 3;
 
     private final KafkaRaftServer server;
     private final int port;
+    private final int internalPort;
     private final Path logDir;
     private final boolean deleteLogDirOnClose;
     private boolean closed;
 
-    private EmbeddedKafka(KafkaRaftServer server, int port, Path logDir, boolean deleteLogDirOnClose) {
+    private EmbeddedKafka(KafkaRaftServer server, int port, int internalPort, Path logDir, boolean deleteLogDirOnClose) {
         this.server = server;
         this.port = port;
+        this.internalPort = internalPort;
         this.logDir = logDir;
         this.deleteLogDirOnClose = deleteLogDirOnClose;
     }
 
     /** Starts a broker on {@code port} (0 = any free port) with a fresh temp log dir that is deleted on close. */
     public static EmbeddedKafka start(int port) {
+        return startInTempDir(port, null);
+    }
+
+    /**
+     * Starts a broker on any free port whose client listener ({@link #bootstrapServers()}) is SASL_PLAINTEXT with
+     * SCRAM-SHA-512 and knows {@code user} from the start; there is no authorizer, so the user may do anything.
+     */
+    public static EmbeddedKafka startWithScram(ScramUser user) {
+        return startInTempDir(0, Objects.requireNonNull(user, "user"));
+    }
+
+    private static EmbeddedKafka startInTempDir(int port, ScramUser scramUser) {
         Path logDir = TempDirs.create("readmark-kafka-");
         try {
-            return start(port, logDir, true);
+            return start(port, logDir, true, scramUser);
         } catch (RuntimeException e) {
             TempDirs.deleteRecursively(logDir);
             throw e;
@@ -62,10 +80,10 @@ public final class EmbeddedKafka implements AutoCloseable {
      * formatted first if it holds no {@code meta.properties} and is reused (topics, offsets) otherwise.
      */
     public static EmbeddedKafka start(int port, Path logDir) {
-        return start(port, logDir.toAbsolutePath(), false);
+        return start(port, logDir.toAbsolutePath(), false, null);
     }
 
-    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose) {
+    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose, ScramUser scramUser) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
@@ -74,13 +92,16 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         long startNanos = System.nanoTime();
         createDirectories(logDir);
-        KRaftStorage.formatIfNeeded(logDir, NODE_ID, CONTROLLER_LISTENER);
+        KRaftStorage.formatIfNeeded(logDir, NODE_ID, CONTROLLER_LISTENER,
+                scramUser == null ? List.of() : List.of(scramUser.formatArgument()));
         for (int attempt = 1; ; attempt++) {
-            List<Integer> free = LocalPorts.freePorts(2);
+            List<Integer> free = LocalPorts.freePorts(3);
             int brokerPort = port != 0 ? port : free.get(0);
             int controllerPort = free.get(1);
-            KafkaRaftServer server = new KafkaRaftServer(
-                    KafkaConfig.fromProps(brokerConfig(brokerPort, controllerPort, logDir), false), Time.SYSTEM);
+            int internalPort = scramUser == null ? brokerPort : free.get(2);
+            Properties config = brokerConfig(brokerPort, controllerPort, logDir);
+            if (scramUser != null) secure(config, brokerPort, internalPort, controllerPort);
+            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
             try {
                 server.startup();
             } catch (RuntimeException e) {
@@ -94,13 +115,21 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             log.info("Embedded Kafka {} started on localhost:{} in {} ms (log dir {})",
                     AppInfoParser.getVersion(), brokerPort, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(), logDir);
-            return new EmbeddedKafka(server, brokerPort, logDir, deleteLogDirOnClose);
+            return new EmbeddedKafka(server, brokerPort, internalPort, logDir, deleteLogDirOnClose);
         }
     }
 
     /** The bootstrap servers string for clients, e.g. {@code localhost:9092}. */
     public String bootstrapServers() {
         return "localhost:" + port;
+    }
+
+    /**
+     * The plaintext listener brokers talk to each other on, for setting up what a test then uses through
+     * {@link #bootstrapServers()}; the same as that unless the broker was started {@linkplain #startWithScram with SCRAM}.
+     */
+    public String internalBootstrapServers() {
+        return "localhost:" + internalPort;
     }
 
     /** The broker (client) port. */
@@ -118,7 +147,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * Returns once the broker serves metadata (a leader) for every partition of every named topic.
      */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
-        KafkaTopics.createTopics(bootstrapServers(), partitionsByTopic);
+        KafkaTopics.createTopics(internalBootstrapServers(), partitionsByTopic);
     }
 
     /** Stops broker and controller and waits for them; idempotent. Deletes the log dir if it was a temp dir. */
@@ -184,6 +213,18 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("broker.heartbeat.interval.ms", "500");
         p.put("server.max.startup.time.ms", "60000");
         return p;
+    }
+
+    /** The client listener becomes SCRAM-only; the inter-broker listener moves to a plaintext port of its own. */
+    private static void secure(Properties p, int brokerPort, int internalPort, int controllerPort) {
+        p.put("listeners", SASL_LISTENER + "://127.0.0.1:" + brokerPort + "," + BROKER_LISTENER + "://127.0.0.1:" + internalPort
+                + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", SASL_LISTENER + "://localhost:" + brokerPort + "," + BROKER_LISTENER + "://localhost:" + internalPort);
+        p.put("listener.security.protocol.map", SASL_LISTENER + ":SASL_PLAINTEXT," + BROKER_LISTENER + ":PLAINTEXT,"
+                + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("sasl.enabled.mechanisms", ScramUser.MECHANISM);
+        p.put("listener.name." + SASL_LISTENER.toLowerCase(Locale.ROOT) + "." + ScramUser.MECHANISM.toLowerCase(Locale.ROOT)
+                + ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
     }
 
     private static void stopQuietly(KafkaRaftServer server) {

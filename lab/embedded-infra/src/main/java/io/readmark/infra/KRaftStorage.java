@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -37,6 +38,14 @@ final class KRaftStorage {
      * @return the cluster id written, or {@code null} if the directory was already formatted
      */
     static String formatIfNeeded(Path logDir, int nodeId, String controllerListenerName) {
+        return formatIfNeeded(logDir, nodeId, controllerListenerName, List.of());
+    }
+
+    /**
+     * {@link #formatIfNeeded(Path, int, String)} also writing SCRAM credentials into the bootstrap metadata, each as
+     * {@code --add-scram} takes it ({@code SCRAM-SHA-512=[name=alice,password=secret]}).
+     */
+    static String formatIfNeeded(Path logDir, int nodeId, String controllerListenerName, List<String> scramCredentials) {
         if (isFormatted(logDir)) {
             log.debug("KRaft log dir {} is already formatted; reusing it", logDir);
             return null;
@@ -55,6 +64,7 @@ final class KRaftStorage {
                     // so a reused directory does not pin the controller port of an earlier run.
                     .setHasDynamicQuorum(false)
                     .setMetadataLogDirectory(logDir.toString())
+                    .setScramArguments(scramCredentials)
                     .addDirectory(logDir.toString())
                     .run();
         } catch (Exception e) {

@@ -1,6 +1,7 @@
 package io.readmark.infra;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -29,12 +30,17 @@ public final class KafkaTopics {
 
     /** Creates the topics (replication factor 1) that do not exist yet; existing ones are left unchanged. */
     public static void createTopics(String bootstrapServers, Map<String, Integer> partitionsByTopic) {
+        createTopics(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), partitionsByTopic);
+    }
+
+    /** {@link #createTopics(String, Map)} through an admin client of these properties (bootstrap servers, security). */
+    public static void createTopics(Map<String, ?> adminProperties, Map<String, Integer> partitionsByTopic) {
         if (partitionsByTopic.isEmpty()) {
             return;
         }
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG, "readmark-embedded-infra-admin"))) {
+        Map<String, Object> properties = new HashMap<>(adminProperties);
+        properties.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "readmark-embedded-infra-admin");
+        try (Admin admin = Admin.create(properties)) {
             List<NewTopic> topics = partitionsByTopic.entrySet().stream()
                     .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1))
                     .toList();

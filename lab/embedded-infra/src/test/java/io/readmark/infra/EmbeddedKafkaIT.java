@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +25,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -116,11 +118,34 @@ class EmbeddedKafkaIT {
         }
     }
 
+    @Test
+    void acceptsOnlyItsScramUserOnTheClientListener() throws Exception {
+        ScramUser user = new ScramUser("processor", "processor-secret");
+        try (EmbeddedKafka kafka = EmbeddedKafka.startWithScram(user)) {
+            kafka.createTopics(Map.of("secured", 1));
+
+            produce(kafka.bootstrapServers(), user.clientProperties(), "secured", "k", "signed in");
+            assertThat(consumeOne(kafka.internalBootstrapServers(), "secured").value()).isEqualTo("signed in");
+
+            assertThatThrownBy(() -> produce(kafka.bootstrapServers(), Map.of(), "secured", "k", "anonymous"))
+                    .as("a client without credentials").hasRootCauseInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
+            assertThatThrownBy(() -> produce(kafka.bootstrapServers(), new ScramUser("processor", "guessed").clientProperties(),
+                    "secured", "k", "guessed")).hasRootCauseInstanceOf(SaslAuthenticationException.class);
+        }
+    }
+
     static RecordMetadata produce(String bootstrap, String topic, String key, String value) throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        return produce(bootstrap, Map.of(), topic, key, value);
+    }
+
+    static RecordMetadata produce(String bootstrap, Map<String, String> security, String topic, String key, String value)
+            throws Exception {
+        Map<String, Object> config = new HashMap<>(security);
+        config.putAll(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()));
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
             return producer.send(new ProducerRecord<>(topic, key, value)).get();
         }
     }

@@ -1,6 +1,7 @@
 package io.readmark.launcher;
 
 import io.readmark.common.auth.AuthConfig;
+import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.CorsPolicy;
 import io.readmark.infra.EmbeddedKafka;
@@ -13,6 +14,7 @@ import io.readmark.producer.ProducerApiConfig;
 import io.readmark.schemas.Topics;
 import io.readmark.view.ViewApi;
 import io.readmark.view.ViewApiConfig;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -73,7 +75,9 @@ public final class LocalStack implements AutoCloseable {
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
         topics = Topics.from(effective::find);
         int partitions = effective.positiveInteger("READMARK_PARTITIONS", 3);
-        KafkaTopics.createTopics(kafkaBootstrapServers, Map.of(
+        // Through the pass-through client settings, as every other client, so a secured broker works here too.
+        KafkaTopics.createTopics(KafkaClientSettings.from(effective).under(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers)), Map.of(
                 topics.blogEvents().name(), partitions,
                 topics.followEvents().name(), partitions,
                 topics.readEvents().name(), partitions,

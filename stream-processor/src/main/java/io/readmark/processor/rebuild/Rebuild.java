@@ -15,7 +15,6 @@ import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -32,6 +31,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -117,7 +117,7 @@ public final class Rebuild {
         long startNanos = System.nanoTime();
         StreamProcessor.requireTopics(config);
         SkippedRecords skipped = new SkippedRecords();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers()));
+        try (Admin admin = Admin.create(config.adminProperties());
              RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
             RebuildLeftovers leftovers = new RebuildLeftovers(admin, rebuildPrefix, config.stateDir());
             List<String> removed = new ArrayList<>(leftovers.remove(applicationId).removed());
@@ -218,15 +218,18 @@ public final class Rebuild {
     }
 
     private Properties properties(String id) {
-        Properties props = config.streamsProperties(id, config.streamThreads());
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) SESSION_TIMEOUT.toMillis());
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) SESSION_TIMEOUT.toMillis() / 3);
-        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        Map<String, Object> own = new HashMap<>();
+        own.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) SESSION_TIMEOUT.toMillis());
+        own.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) SESSION_TIMEOUT.toMillis() / 3);
+        own.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // 0: no idling, but a task still waits for data the broker has for an empty partition, so an author's follow
         // and blog partitions are interleaved strictly by record timestamp.
-        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L);
+        own.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L);
         // A big-V author's fan-out runs inline, in one process() call; that long a gap between polls is expected here.
-        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG), (int) Duration.ofHours(1).toMillis());
+        own.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG), (int) Duration.ofHours(1).toMillis());
+        Properties props = config.streamsProperties(id, config.streamThreads());
+        // Through the client settings again, so one of them the rebuild sets itself is refused, not silently replaced.
+        props.putAll(config.kafkaClient().under(own));
         return props;
     }
 
