@@ -18,10 +18,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -52,15 +50,9 @@ class FollowerKeyUpgradeIT {
     void shouldDeliverToEveryFollowerStoredUnderTheFormerKeysAfterTheUpgrade() throws Exception {
         String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
         run = "keys-" + UUID.randomUUID();
-        Map<String, String> settings = new HashMap<>(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafka, "PROCESSOR_APPLICATION_ID", run,
-                "READMARK_REDIS_PREFIX", run, "READMARK_TOPIC_BLOG_EVENTS", "blog-" + run, "READMARK_TOPIC_FOLLOW_EVENTS", "follow-" + run,
-                "READMARK_TOPIC_READ_EVENTS", "read-" + run, "READMARK_TOPIC_DLQ", "dlq-" + run, "READMARK_TOPIC_FANOUT", "fanout-" + run,
-                "READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run));
-        settings.putAll(Map.of("PROCESSOR_STREAM_THREADS", "1", "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
-                "PROCESSOR_STATE_DIR", Files.createTempDirectory("keys").toString(), "PROCESSOR_AUTHOR_PARTITIONS", "1",
-                "PROCESSOR_BIGV_THRESHOLD", "5"));
-        KafkaTopics.createTopics(kafka, Map.of("blog-" + run, 1, "follow-" + run, 1, "read-" + run, 1, "dlq-" + run, 1, "fanout-" + run, 1,
-                "notice-" + run, 1, changelog(FollowerGraph.STORE_NAME), 1, changelog(FollowerGraph.COUNTS_STORE_NAME), 1));
+        Map<String, String> settings = OwnTopics.settings(kafka, run);
+        settings.putAll(Map.of("PROCESSOR_AUTHOR_PARTITIONS", "1", "PROCESSOR_BIGV_THRESHOLD", "5"));
+        KafkaTopics.createTopics(kafka, Map.of(changelog(FollowerGraph.STORE_NAME), 1, changelog(FollowerGraph.COUNTS_STORE_NAME), 1));
         // Given the graph as the former keys left it: three followers of one author and one who unfollowed, six of a big-V
         try (KafkaProducer<byte[], byte[]> changelogs = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka,
                 ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer())) {
