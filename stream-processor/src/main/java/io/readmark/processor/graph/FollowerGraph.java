@@ -250,7 +250,7 @@ public final class FollowerGraph {
         try (KeyValueIterator<Bytes, byte[]> followers = pairs.range(from, key(authorId, LAST_SLOT, Long.MAX_VALUE))) {
             while (followers.hasNext()) {
                 KeyValue<Bytes, byte[]> pair = followers.next();
-                // A key of another length is not a pair of this layout (the range is inclusive of its start).
+                // Past the start, which the range includes; and past any key not of this layout.
                 if (pair.key.get().length != KEY_BYTES || pair.key.equals(from)) continue;
                 ByteBuffer key = ByteBuffer.wrap(pair.key.get());
                 long follower = key.getLong(Long.BYTES + Short.BYTES);
