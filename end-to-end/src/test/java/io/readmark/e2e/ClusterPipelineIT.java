@@ -3,6 +3,12 @@ package io.readmark.e2e;
 import io.readmark.launcher.LocalStack;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.readmark.processor.ProcessorConfig;
+import io.readmark.processor.commit.CaughtUp;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -29,6 +35,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,6 +51,9 @@ class ClusterPipelineIT {
 
     private static final long AUTHOR = 7;
     private static final long OTHER_AUTHOR = 8;
+    private static final long BIG_V = 9;
+    /** Over the default big-V threshold: the chunked worker fans the post out. */
+    private static final int BIG_V_FOLLOWERS = 20_000;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final HttpClient http = HttpClient.newHttpClient();
     private static final List<String> serverErrors = new CopyOnWriteArrayList<>();
@@ -49,13 +61,14 @@ class ClusterPipelineIT {
     private static EmbeddedRedisCluster cluster;
     private static LocalStack stack;
     private static String prefix;
+    private static String run;
     private static RedisClusterClient client;
     private static StatefulRedisClusterConnection<String, String> redis;
 
     @BeforeAll
     static void startStackOnCluster() throws Exception {
         cluster = EmbeddedRedisCluster.start(3);
-        String run = UUID.randomUUID().toString().substring(0, 8);
+        run = UUID.randomUUID().toString().substring(0, 8);
         prefix = "cluster-" + run;
         stack = LocalStack.start(Settings.of(Map.ofEntries(
                 Map.entry("KAFKA_BOOTSTRAP_SERVERS", TestInfrastructure.shared().kafkaBootstrapServers()),
@@ -170,6 +183,62 @@ class ClusterPipelineIT {
             assertThat(redis.getConnection("127.0.0.1", port).sync().info("errorstats")).as("errorstats of " + port)
                     .doesNotContain("errorstat_CROSSSLOT", "errorstat_MOVED", "errorstat_ASK", "errorstat_CLUSTERDOWN");
         }
+    }
+
+    /**
+     * The walk goes slot by slot, so a burst of the big-V worker holds runs of followers of one slot, and each run is
+     * one script: at most one per slot the followers occupy, plus one per burst boundary that splits a run. In id
+     * order (a burst of 20 rarely holding two of one slot) it was one script per follower.
+     */
+    @Test
+    void fansABigVPostOutInOneScriptPerRunOfFollowersOfOneSlot() throws Exception {
+        // Given a big-V author's followers, their follows applied (a first follow writes nothing to Redis)
+        List<Long> followers = LongStream.rangeClosed(2_000_001, 2_000_000 + BIG_V_FOLLOWERS).boxed().toList();
+        for (int from = 0; from < followers.size(); from += 1_000) {
+            postBatch(followers.subList(from, from + 1_000).stream().map(follower -> event("Followed",
+                    "\"followerId\":%d,\"authorId\":%d,\"at\":\"2026-01-01T10:00:00Z\"".formatted(follower, BIG_V))).toList());
+        }
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestInfrastructure.shared().kafkaBootstrapServers()))) {
+            CaughtUp.await(admin, "cluster-" + run, List.of("follow-events-" + run, "blog-events-" + run), PATIENCE);
+        }
+        for (int port : cluster.ports()) redis.getConnection("127.0.0.1", port).sync().configResetstat();
+
+        // When the author publishes
+        publish(9001, BIG_V, "2026-01-01T12:00:00Z");
+
+        // Then every follower has it, and the masters ran one delivery script per run of one slot's followers
+        await().atMost(PATIENCE).pollInterval(Duration.ofSeconds(1)).until(() -> unreadOf(followers, BIG_V) == followers.size());
+        long scripts = 0;
+        for (int port : cluster.ports()) {
+            Matcher calls = Pattern.compile("cmdstat_evalsha:calls=(\\d+)").matcher(redis.getConnection("127.0.0.1", port).sync().info("commandstats"));
+            if (calls.find()) scripts += Long.parseLong(calls.group(1));
+        }
+        long slots = followers.stream().map(follower -> SlotHash.getSlot("{u:" + follower + "}")).distinct().count();
+        long bursts = (followers.size() + ProcessorConfig.DEFAULT_FANOUT_BURST - 1) / ProcessorConfig.DEFAULT_FANOUT_BURST;
+        assertThat(scripts).as("%d followers in %d slots, %d bursts", followers.size(), slots, bursts)
+                .isBetween(slots, slots + bursts);
+    }
+
+    /** How many of the users hold an unread count for the author, asked in one pipelined round. */
+    private static long unreadOf(List<Long> users, long author) throws Exception {
+        RedisClusterAsyncCommands<String, String> async = redis.async();
+        List<RedisFuture<String>> counts = users.stream().map(user -> async.hget(prefix + ":{u:" + user + "}:counts", Long.toString(author))).toList();
+        long holding = 0;
+        for (RedisFuture<String> count : counts) if (count.get() != null) holding++;
+        return holding;
+    }
+
+    private static String event(String type, String fields) {
+        return "{\"type\":\"%s\",\"eventId\":\"%s\",%s}".formatted(type, UUID.randomUUID(), fields);
+    }
+
+    /** Posts events as one batch to the producer API; every one must be accepted. */
+    private static void postBatch(List<String> events) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(stack.producerApiUrl() + "/v1/events:batch"))
+                .header("Content-Type", "application/x-ndjson")
+                .POST(HttpRequest.BodyPublishers.ofString(String.join("\n", events))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(Json.MAPPER.readTree(response.body()).get("accepted").asInt()).as(response.body()).isEqualTo(events.size());
     }
 
     /** Two audience names whose keys live on different masters. */
@@ -298,7 +367,7 @@ class ClusterPipelineIT {
 
     /** Posts one event to the producer API; 202 means Kafka acknowledged it, so later posts are ordered after it. */
     private static void post(String type, String fields) throws Exception {
-        String json = "{\"type\":\"%s\",\"eventId\":\"%s\",%s}".formatted(type, UUID.randomUUID(), fields);
+        String json = event(type, fields);
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(stack.producerApiUrl() + "/v1/events"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());

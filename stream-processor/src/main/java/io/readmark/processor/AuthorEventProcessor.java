@@ -3,6 +3,8 @@ package io.readmark.processor;
 import io.readmark.processor.commit.ThreadChanges;
 import io.readmark.processor.deadletters.DeadLetterCategory;
 import io.readmark.processor.deadletters.RejectedRecords;
+import io.readmark.processor.graph.FollowerGraph;
+import io.readmark.processor.graph.FollowerKeyUpgrade;
 import io.readmark.schemas.BlogEvent;
 import io.readmark.schemas.Event;
 import io.readmark.schemas.EventTimeLimit;
@@ -42,6 +44,8 @@ final class AuthorEventProcessor implements Processor<byte[], byte[], byte[], by
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
+        // Before the scheduler resumes a walk or a record changes a pair: both expect the current keys.
+        FollowerKeyUpgrade.run(context.getStateStore(FollowerGraph.STORE_NAME));
         follows.init(context);
         blogs.init(context);
     }

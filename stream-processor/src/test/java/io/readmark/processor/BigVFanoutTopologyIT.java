@@ -1,12 +1,14 @@
 package io.readmark.processor;
 
 import io.readmark.processor.commit.ThreadCommits;
+import io.readmark.processor.fanout.FanoutJob;
 import io.readmark.processor.fanout.FanoutJobs;
 import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.FanoutChunk;
 import io.readmark.schemas.Topics;
+import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
@@ -145,16 +147,19 @@ class BigVFanoutTopologyIT {
         followers(BIGV, 250);
         publish(5001, BIGV);
         driver.advanceWallClockTime(TICK);            // chunks 1-2 sent, no commit yet
-        assertThat(savedCursor()).as("nothing durable, nothing saved").isZero();
+        assertThat(savedJob().durableFollowers()).as("nothing durable, nothing saved").isZero();
 
         commitAndTick();                              // 1-2 durable; chunks 3-4 sent
 
-        assertThat(savedCursor()).as("saved up to the last follower of chunk 2").isEqualTo(1_000 + 2 * CHUNK);
+        long lastOfChunk2 = emittedChunks().get(1).followerIds().getLast();
+        assertThat(savedJob().durableFollowers()).isEqualTo(2 * CHUNK);
+        assertThat(savedJob().durableCursor()).as("saved up to the last follower of chunk 2").isEqualTo(lastOfChunk2);
+        assertThat(savedJob().durableSlot()).as("in its slot").isEqualTo(UnreadKeys.slot(lastOfChunk2));
     }
 
-    private long savedCursor() {
+    private FanoutJob savedJob() {
         org.apache.kafka.streams.state.KeyValueStore<String, byte[]> store = driver.getKeyValueStore(FanoutJobs.STORE_NAME);
-        return new FanoutJobs(store).all().getFirst().durableCursor();
+        return new FanoutJobs(store).all().getFirst();
     }
 
     @Test

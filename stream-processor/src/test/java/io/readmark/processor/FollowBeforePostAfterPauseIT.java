@@ -5,7 +5,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedRedis;
-import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.processor.commit.CaughtUp;
 import io.readmark.store.redis.RedisConnections;
@@ -20,10 +19,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -57,15 +54,8 @@ class FollowBeforePostAfterPauseIT {
     void shouldGiveAFollowThePostsAfterItAlsoWhenTheyAreProcessedFirstAfterALongPause() throws Exception {
         String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
         run = "pause-" + UUID.randomUUID();
-        Map<String, String> settings = new HashMap<>(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafka, "PROCESSOR_APPLICATION_ID", run,
-                "READMARK_REDIS_PREFIX", run, "READMARK_TOPIC_BLOG_EVENTS", "blog-" + run, "READMARK_TOPIC_FOLLOW_EVENTS", "follow-" + run,
-                "READMARK_TOPIC_READ_EVENTS", "read-" + run, "READMARK_TOPIC_DLQ", "dlq-" + run, "READMARK_TOPIC_FANOUT", "fanout-" + run,
-                "READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run,
-                "PROCESSOR_ROLES", "main"));
-        settings.putAll(Map.of("PROCESSOR_STREAM_THREADS", "1", "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
-                "PROCESSOR_STATE_DIR", Files.createTempDirectory("pause").toString()));
-        KafkaTopics.createTopics(kafka, Map.of("blog-" + run, 1, "follow-" + run, 1, "read-" + run, 1, "dlq-" + run, 1, "fanout-" + run, 1,
-                "notice-" + run, 1));
+        Map<String, String> settings = OwnTopics.settings(kafka, run);
+        settings.put("PROCESSOR_ROLES", "main");
         Logger logger = (Logger) LoggerFactory.getLogger(UnreadWriter.class);
         writerLog.start();
         logger.addAppender(writerLog);

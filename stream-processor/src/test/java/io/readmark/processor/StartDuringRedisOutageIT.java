@@ -2,7 +2,6 @@ package io.readmark.processor;
 
 import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedRedis;
-import io.readmark.infra.KafkaTopics;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.Json;
 import io.readmark.store.redis.RedisConnections;
@@ -17,10 +16,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -42,7 +39,7 @@ class StartDuringRedisOutageIT {
         // Given a Redis that is not running, and events already on their topics
         String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
         String run = "outage-start-" + UUID.randomUUID();
-        Map<String, String> settings = settings(kafka, run);
+        Map<String, String> settings = OwnTopics.settings(kafka, run);
         try (EmbeddedRedis redis = EmbeddedRedis.start(0);
              KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka,
                      ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new StringSerializer())) {
@@ -101,7 +98,7 @@ class StartDuringRedisOutageIT {
         String run = "outage-close-" + UUID.randomUUID();
         try (EmbeddedRedis redis = EmbeddedRedis.start(0)) {
             redis.stop();
-            StreamProcessor processor = StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", redis.url()), settings(kafka, run))));
+            StreamProcessor processor = StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", redis.url()), OwnTopics.settings(kafka, run))));
             assertThat(processor.awaitRunning(Duration.ofMillis(300))).isFalse();
 
             // When it is closed, Then it returns promptly and its port is released
@@ -116,20 +113,8 @@ class StartDuringRedisOutageIT {
     void shouldStillRefuseAUrlThatIsNotOne() {
         String kafka = TestInfrastructure.shared().kafkaBootstrapServers();
         String run = "outage-url-" + UUID.randomUUID();
-        assertThatThrownBy(() -> StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", "not a url"), settings(kafka, run)))))
+        assertThatThrownBy(() -> StreamProcessor.start(ProcessorConfig.from(Settings.of(Map.of("REDIS_URL", "not a url"), OwnTopics.settings(kafka, run)))))
                 .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    private static Map<String, String> settings(String kafka, String run) throws Exception {
-        Map<String, String> settings = new HashMap<>(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafka, "PROCESSOR_APPLICATION_ID", run,
-                "READMARK_REDIS_PREFIX", run, "READMARK_TOPIC_BLOG_EVENTS", "blog-" + run, "READMARK_TOPIC_FOLLOW_EVENTS", "follow-" + run,
-                "READMARK_TOPIC_READ_EVENTS", "read-" + run, "READMARK_TOPIC_DLQ", "dlq-" + run, "READMARK_TOPIC_FANOUT", "fanout-" + run,
-                "READMARK_TOPIC_NOTICE_EVENTS", "notice-" + run));
-        settings.putAll(Map.of("PROCESSOR_STREAM_THREADS", "1", "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "0",
-                "PROCESSOR_STATE_DIR", Files.createTempDirectory("outage-start").toString()));
-        KafkaTopics.createTopics(kafka, Map.of("blog-" + run, 1, "follow-" + run, 1, "read-" + run, 1, "dlq-" + run, 1,
-                "fanout-" + run, 1, "notice-" + run, 1));
-        return settings;
     }
 
     private static void send(KafkaProducer<String, String> producer, String topic, long timestamp, String json) {

@@ -116,9 +116,9 @@ class UnreadTopologyTest {
 
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
 
-        assertThat(writes.calls()).as("in follower order, sent at once").containsExactly(
-                deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"),
+        assertThat(writes.calls()).as("in walk order (by Redis slot: 102, 101), sent at once").containsExactly(
                 deliver(102, ALICE, 1001, "2026-01-01T12:00:00Z"),
+                deliver(101, ALICE, 1001, "2026-01-01T12:00:00Z"),
                 FLUSH);
         assertThat(writes.deliveryGroups()).as("in one call").containsExactly(2);
     }
@@ -173,8 +173,8 @@ class UnreadTopologyTest {
 
         assertThat(writes.writes()).as("the publish after its delete delivers nothing; those who followed before it "
                 + "get the delete again").containsExactly(
-                remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"),
                 remove(102, ALICE, 1001, "2026-01-01T14:00:00Z"),
+                remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"),
                 remove(101, ALICE, 1001, "2026-01-01T14:00:00Z"));
     }
 
@@ -495,7 +495,7 @@ class UnreadTopologyTest {
 
         assertThat(writes.writes()).isEmpty();
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
-                .containsExactly(List.of(101L, 102L), List.of(103L));
+                .as("in walk order: by Redis slot").containsExactly(List.of(103L, 102L), List.of(101L));
     }
 
     /**
@@ -509,7 +509,7 @@ class UnreadTopologyTest {
         inputs.deleted(1001, ALICE, "2026-01-01T14:00:00Z");
         driver.advanceWallClockTime(Duration.ofMillis(50));
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode).extracting(FanoutChunk::followerIds)
-                .containsExactly(List.of(102L, 103L), List.of(104L));
+                .containsExactly(List.of(103L, 102L), List.of(104L));
         followed(101, ALICE);
 
         inputs.published(1001, ALICE, "2026-01-01T12:00:00Z");
@@ -518,7 +518,7 @@ class UnreadTopologyTest {
         assertThat(writes.writes()).isEmpty();
         assertThat(chunks.readValuesToList()).map(Topics.CHUNK_SERDE::decode)
                 .extracting(FanoutChunk::kind, FanoutChunk::followerIds)
-                .containsExactly(tuple(FanoutChunk.Kind.REMOVE, List.of(101L, 102L)), tuple(FanoutChunk.Kind.REMOVE, List.of(103L, 104L)));
+                .containsExactly(tuple(FanoutChunk.Kind.REMOVE, List.of(103L, 102L)), tuple(FanoutChunk.Kind.REMOVE, List.of(101L, 104L)));
     }
 
     @Test

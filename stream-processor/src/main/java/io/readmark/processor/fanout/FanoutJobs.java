@@ -1,6 +1,7 @@
 package io.readmark.processor.fanout;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.readmark.schemas.Json;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -48,9 +49,16 @@ public final class FanoutJobs {
         return jobs;
     }
 
+    /**
+     * A job saved before the walk went slot by slot has no {@code durableSlot}: its cursor was the last follower id
+     * covered, in id order. Read as slot 0 it skips only slot 0's followers up to that id, which that walk covered;
+     * the rest of the walk is sent again, harmlessly.
+     */
     private static FanoutJob read(byte[] json) {
         try {
-            return Json.MAPPER.readValue(json, FanoutJob.class);
+            ObjectNode job = (ObjectNode) Json.MAPPER.readTree(json);
+            if (!job.has("durableSlot")) job.put("durableSlot", 0);
+            return Json.MAPPER.treeToValue(job, FanoutJob.class);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable fan-out job in " + STORE_NAME, e);
         }

@@ -31,7 +31,7 @@ public final class FanoutScheduler {
     /** What has been sent for one job, beyond what is saved. */
     private static final class Progress {
         FanoutJob job;
-        long emittedCursor;
+        FollowerGraph.Position emitted;
         long emittedFollowers;
         long emittedInCommit = -1;
         boolean exhausted;
@@ -39,7 +39,7 @@ public final class FanoutScheduler {
 
         Progress(FanoutJob job) {
             this.job = job;
-            this.emittedCursor = job.durableCursor();
+            this.emitted = job.durablePosition();
             this.emittedFollowers = job.durableFollowers();
         }
     }
@@ -72,7 +72,7 @@ public final class FanoutScheduler {
         for (FanoutJob job : jobs.all()) {
             inFlight.put(job.jobId(), new Progress(job));
             log.atInfo().addKeyValue("job", job.jobId()).addKeyValue("author", job.authorId())
-                    .addKeyValue("afterFollower", job.durableCursor()).addKeyValue("done", job.durableFollowers())
+                    .addKeyValue("afterSlot", job.durableSlot()).addKeyValue("afterFollower", job.durableCursor()).addKeyValue("done", job.durableFollowers())
                     .addKeyValue("followers", job.totalFollowers()).log("fan-out resumed");
         }
         countPending();
@@ -106,8 +106,8 @@ public final class FanoutScheduler {
                 complete(progress, nowMillis);
                 continue;
             }
-            if (durable && progress.emittedCursor > progress.job.durableCursor()) {
-                progress.job = progress.job.withDurableProgress(progress.emittedCursor, progress.emittedFollowers);
+            if (durable && !progress.emitted.equals(progress.job.durablePosition())) {
+                progress.job = progress.job.withDurableProgress(progress.emitted, progress.emittedFollowers);
                 jobs.save(progress.job);
                 maybeLogProgress(progress, nowMillis);
             }
@@ -142,10 +142,10 @@ public final class FanoutScheduler {
         FanoutJob job = progress.job;
         // A delivery skips those who followed after the post; a removal goes to everyone who might hold it.
         long followedBefore = job.kind() == FanoutChunk.Kind.DELIVER ? job.atMillis() : Long.MAX_VALUE;
-        graph.forEachFollowerAfter(job.authorId(), progress.emittedCursor, followedBefore, follower -> {
+        graph.forEachFollowerAfter(job.authorId(), progress.emitted, followedBefore, follower -> {
             if (follower != job.authorId()) followers.add(follower);
             return followers.size() < settings.chunkSize();
-        }, follower -> progress.emittedCursor = follower);
+        }, position -> progress.emitted = position);
         if (followers.isEmpty()) return false;
         sink.send(new FanoutChunk(job.jobId(), job.kind(), job.authorId(), job.blogId(), job.atMillis(),
                 job.totalFollowers(), job.startedAtMillis(), followers));

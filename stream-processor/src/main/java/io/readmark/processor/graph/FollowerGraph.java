@@ -1,6 +1,7 @@
 package io.readmark.processor.graph;
 
 import io.readmark.store.unread.UnreadChanges;
+import io.readmark.store.unread.UnreadKeys;
 
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -12,13 +13,16 @@ import org.apache.kafka.streams.state.Stores;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
 
 /**
- * Who follows whom, in a Kafka Streams store keyed {@code authorId ‖ followerId} (two big-endian longs), so one
- * author's followers are one contiguous, ordered range; beside it each author's follower count and big-V flag.
- * Lives in the task of the author's partition, next to the author's blog events.
+ * Who follows whom, in a Kafka Streams store keyed {@code authorId ‖ slot ‖ followerId} (big-endian long, short,
+ * long), so one author's followers are one contiguous range, walked slot by slot: {@code slot} is the Redis Cluster
+ * slot of the follower's keys ({@link UnreadKeys#slot}), and consecutive followers of one slot may share a script.
+ * Beside it each author's follower count and big-V flag. Lives in the task of the author's partition, next to the
+ * author's blog events.
  *
  * <p>Each pair keeps its follow's event time, and a post reaches only followers who followed before it was
  * published: processing order cannot promise that, as a publish replayed after a crash (the store restored from its
@@ -50,6 +54,9 @@ public final class FollowerGraph {
     private static final byte REFOLLOWED = 'R';
     /** More later follows of one pair than this (a pathological producer) keep the newest. */
     static final int MAX_LATER_FOLLOWS = 16;
+    /** A pair's key: author, slot, follower. */
+    static final int KEY_BYTES = 2 * Long.BYTES + Short.BYTES;
+    private static final int LAST_SLOT = 16_383;
 
     private final KeyValueStore<Bytes, byte[]> pairs;
     private final KeyValueStore<Bytes, byte[]> counts;
@@ -217,30 +224,41 @@ public final class FollowerGraph {
         return value != null && value[Long.BYTES] == 1;
     }
 
-    /**
-     * Calls {@code action} for every current follower of the author who followed before {@code beforeMillis}, in
-     * ascending follower id. {@code Long.MAX_VALUE}: every current follower.
-     */
-    public void forEachFollower(long authorId, long beforeMillis, LongConsumer action) {
-        forEachFollowerAfter(authorId, 0, beforeMillis, follower -> {
-            action.accept(follower);
-            return true;
-        }, follower -> { });
+    /** A place in an author's walk: just after {@code followerId} of {@code slot}. */
+    public record Position(int slot, long followerId) {
+        /** Before every follower. */
+        public static final Position START = new Position(0, 0);
+        static final Position END = new Position(LAST_SLOT, Long.MAX_VALUE);
     }
 
     /**
-     * Calls {@code action} for the author's followers with ids above {@code afterFollowerId} who followed before
-     * {@code beforeMillis}, ascending, until it returns false. Lets a big fan-out resume where it stopped.
+     * Calls {@code action} for every current follower of the author who followed before {@code beforeMillis}, slot by
+     * slot ({@link UnreadKeys#slot}), ascending ids within a slot. {@code Long.MAX_VALUE}: every current follower.
+     */
+    public void forEachFollower(long authorId, long beforeMillis, LongConsumer action) {
+        forEachFollowerAfter(authorId, Position.START, beforeMillis, follower -> {
+            action.accept(follower);
+            return true;
+        }, position -> { });
+    }
+
+    /**
+     * Calls {@code action} for the author's followers after {@code after} who followed before {@code beforeMillis}, in
+     * walk order, until it returns false. Lets a big fan-out resume where it stopped.
      *
      * @param walked told of every follower passed, whether it followed in time or not, so a cursor can move past it
      */
-    public void forEachFollowerAfter(long authorId, long afterFollowerId, long beforeMillis, LongPredicate action, LongConsumer walked) {
-        if (afterFollowerId == Long.MAX_VALUE) return;
-        try (KeyValueIterator<Bytes, byte[]> followers = pairs.range(key(authorId, afterFollowerId + 1), key(authorId, Long.MAX_VALUE))) {
+    public void forEachFollowerAfter(long authorId, Position after, long beforeMillis, LongPredicate action, Consumer<Position> walked) {
+        if (after.equals(Position.END)) return;
+        Bytes from = key(authorId, after.slot(), after.followerId());
+        try (KeyValueIterator<Bytes, byte[]> followers = pairs.range(from, key(authorId, LAST_SLOT, Long.MAX_VALUE))) {
             while (followers.hasNext()) {
                 KeyValue<Bytes, byte[]> pair = followers.next();
-                long follower = ByteBuffer.wrap(pair.key.get()).getLong(Long.BYTES);
-                walked.accept(follower);
+                // Past the start, which the range includes; and past any key not of this layout.
+                if (pair.key.get().length != KEY_BYTES || pair.key.equals(from)) continue;
+                ByteBuffer key = ByteBuffer.wrap(pair.key.get());
+                long follower = key.getLong(Long.BYTES + Short.BYTES);
+                walked.accept(new Position(key.getShort(Long.BYTES), follower));
                 if (!isUnfollowed(pair.value) && since(pair.value) < beforeMillis && !action.test(follower)) return;
             }
         }
@@ -332,7 +350,11 @@ public final class FollowerGraph {
     }
 
     private static Bytes key(long authorId, long followerId) {
-        return Bytes.wrap(ByteBuffer.allocate(2 * Long.BYTES).putLong(authorId).putLong(followerId).array());
+        return key(authorId, UnreadKeys.slot(followerId), followerId);
+    }
+
+    static Bytes key(long authorId, int slot, long followerId) {
+        return Bytes.wrap(ByteBuffer.allocate(KEY_BYTES).putLong(authorId).putShort((short) slot).putLong(followerId).array());
     }
 
     private static Bytes authorKey(long authorId) {

@@ -12,15 +12,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import io.readmark.store.unread.UnreadKeys;
+
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.LongStream;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The big-V scheduler on in-memory stores, its chunks collected: chunking, the durable cursor (saved only for chunks
  * forwarded before a completed commit flush, as counted by {@link ThreadCommits}), resuming from it, and cancelling.
+ * Followers 1 to 10 are walked slot by slot: {@code F[i]} is the i-th of them in the walk.
  */
 class FanoutSchedulerTest {
 
@@ -33,10 +39,18 @@ class FanoutSchedulerTest {
     private final KeyValueStore<Bytes, byte[]> pairs = InMemoryStores.bytes(FollowerGraph.STORE_NAME);
     private final KeyValueStore<Bytes, byte[]> counts = InMemoryStores.bytes(FollowerGraph.COUNTS_STORE_NAME);
     private final FollowerGraph graph = new FollowerGraph(pairs, counts, BigVPolicy.withThreshold(1_000));
-    private final FanoutJobs jobs = new FanoutJobs(InMemoryStores.byName(FanoutJobs.STORE_NAME));
+    private final KeyValueStore<String, byte[]> jobStore = InMemoryStores.byName(FanoutJobs.STORE_NAME);
+    private final FanoutJobs jobs = new FanoutJobs(jobStore);
     private final ThreadCommits commits = new ThreadCommits();
     private final List<FanoutChunk> sent = new ArrayList<>();
     private final FanoutScheduler scheduler = scheduler();
+    /** Followers 1 to 10 in walk order: by their Redis Cluster slot, then id. */
+    private static final List<Long> F = LongStream.rangeClosed(1, 10).boxed()
+            .sorted(Comparator.comparingInt((Long follower) -> UnreadKeys.slot(follower)).thenComparing(follower -> follower)).toList();
+
+    private static List<Long> f(int... indexes) {
+        return Arrays.stream(indexes).mapToObj(F::get).toList();
+    }
 
     private FanoutScheduler scheduler() {
         FanoutSettings settings = new FanoutSettings(BigVPolicy.withThreshold(1_000), CHUNK, 2, Duration.ofMillis(50),
@@ -61,10 +75,14 @@ class FanoutSchedulerTest {
 
     /** A delivery to followers 1 to {@code followers}, past its first tick and its chunks taken. */
     private void deliveryPastItsFirstTick(long followers) {
-        followers(1, followers, 0);
+        F.subList(0, (int) followers).forEach(follower -> graph.follow(AUTHOR, follower, 0));
         scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
         scheduler.tick(50);
         takeChunks();
+    }
+
+    private static FollowerGraph.Position at(long follower) {
+        return new FollowerGraph.Position(UnreadKeys.slot(follower), follower);
     }
 
     private FanoutJob savedJob() {
@@ -74,7 +92,7 @@ class FanoutSchedulerTest {
 
     @Test
     void shouldSendBoundedChunksPerTickCoveringEveryFollowerOnceButNotTheAuthor() {
-        followers(1, 5, 0);
+        f(0, 1, 2, 3, 4).forEach(follower -> graph.follow(AUTHOR, follower, 0));
         graph.follow(AUTHOR, AUTHOR, 0);
 
         scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
@@ -82,11 +100,11 @@ class FanoutSchedulerTest {
         assertThat(sent).as("nothing before the first tick").isEmpty();
 
         scheduler.tick(50);
-        assertThat(takeChunks()).as("two chunks a tick").containsExactly(List.of(1L, 2L), List.of(3L, 4L));
+        assertThat(takeChunks()).as("two chunks a tick").containsExactly(f(0, 1), f(2, 3));
         assertThat(scheduler.pendingFollowers()).isEqualTo(2);
 
         scheduler.tick(100);
-        assertThat(takeChunks()).containsExactly(List.of(5L));
+        assertThat(takeChunks()).containsExactly(f(4));
         assertThat(sent).isEmpty();
         assertThat(scheduler.pendingFollowers()).isZero();
     }
@@ -111,39 +129,39 @@ class FanoutSchedulerTest {
 
     @Test
     void shouldDeliverOnlyToThoseWhoFollowedBeforeThePostButRemoveFromEveryone() {
-        followers(1, 2, POSTED_AT - 1);
-        followers(3, 4, POSTED_AT + 1);
+        f(0, 1).forEach(follower -> graph.follow(AUTHOR, follower, POSTED_AT - 1));
+        f(2, 3).forEach(follower -> graph.follow(AUTHOR, follower, POSTED_AT + 1));
 
         scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
         scheduler.start(FanoutChunk.Kind.REMOVE, AUTHOR, BLOG + 1, POSTED_AT, 0);
         for (int tick = 1; tick <= 3; tick++) scheduler.tick(tick * 50L);
 
         assertThat(sent).filteredOn(chunk -> chunk.kind() == FanoutChunk.Kind.DELIVER).extracting(FanoutChunk::followerIds)
-                .containsExactly(List.of(1L, 2L));
+                .containsExactly(f(0, 1));
         assertThat(sent).filteredOn(chunk -> chunk.kind() == FanoutChunk.Kind.REMOVE).extracting(FanoutChunk::followerIds)
-                .containsExactly(List.of(1L, 2L), List.of(3L, 4L));
+                .containsExactly(f(0, 1), f(2, 3));
     }
 
     @Test
     void shouldSaveTheCursorOnlyPastChunksSentBeforeACompletedCommitFlush() {
         followers(1, 10, 0);
         scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 0);
-        assertThat(savedJob().durableCursor()).isZero();
+        assertThat(savedJob().durablePosition()).isEqualTo(FollowerGraph.Position.START);
 
         scheduler.tick(50);
-        assertThat(takeChunks()).containsExactly(List.of(1L, 2L), List.of(3L, 4L));
+        assertThat(takeChunks()).containsExactly(f(0, 1), f(2, 3));
         scheduler.tick(100);
-        assertThat(takeChunks()).as("sending goes on before a commit").containsExactly(List.of(5L, 6L), List.of(7L, 8L));
-        assertThat(savedJob().durableCursor()).as("no commit flushed yet").isZero();
+        assertThat(takeChunks()).as("sending goes on before a commit").containsExactly(f(4, 5), f(6, 7));
+        assertThat(savedJob().durablePosition()).as("no commit flushed yet").isEqualTo(FollowerGraph.Position.START);
 
         commits.flushed();
         scheduler.tick(150);
-        assertThat(savedJob().durableCursor()).as("all sent before the flush").isEqualTo(8);
+        assertThat(savedJob().durablePosition()).as("all sent before the flush").isEqualTo(at(F.get(7)));
         assertThat(savedJob().durableFollowers()).isEqualTo(8);
-        assertThat(takeChunks()).containsExactly(List.of(9L, 10L));
+        assertThat(takeChunks()).containsExactly(f(8, 9));
 
         scheduler.tick(200);
-        assertThat(savedJob().durableCursor()).as("the last chunk is not durable yet").isEqualTo(8);
+        assertThat(savedJob().durablePosition()).as("the last chunk is not durable yet").isEqualTo(at(F.get(7)));
 
         commits.flushed();
         scheduler.tick(250);
@@ -157,7 +175,7 @@ class FanoutSchedulerTest {
         scheduler.tick(50);
         commits.flushed();
         scheduler.tick(100);
-        assertThat(savedJob().durableCursor()).isEqualTo(4);
+        assertThat(savedJob().durablePosition()).isEqualTo(at(F.get(3)));
         sent.clear();
 
         FanoutScheduler restarted = scheduler();
@@ -167,7 +185,23 @@ class FanoutSchedulerTest {
         restarted.tick(200);
 
         assertThat(takeChunks()).as("chunks 5-8 were sent, but no flush made them durable")
-                .containsExactly(List.of(5L, 6L), List.of(7L, 8L), List.of(9L, 10L));
+                .containsExactly(f(4, 5), f(6, 7), f(8, 9));
+    }
+
+    /** Saved before the walk went slot by slot: the cursor is the last follower id the walk in id order covered. */
+    @Test
+    void shouldResumeAJobSavedWithAFollowerIdCursorWithoutMissingAFollower() {
+        followers(1, 10, 0);
+        jobStore.put(FanoutJob.idOf(FanoutChunk.Kind.DELIVER, BLOG), """
+                {"jobId":"deliver-%d","kind":"DELIVER","authorId":%d,"blogId":%d,"atMillis":%d,"totalFollowers":10,
+                "durableCursor":5,"durableFollowers":5,"startedAtMillis":0}""".formatted(BLOG, AUTHOR, BLOG, POSTED_AT).getBytes(UTF_8));
+
+        FanoutScheduler restarted = scheduler();
+        restarted.resume();
+        for (int tick = 1; tick <= 6; tick++) restarted.tick(tick * 50L);
+
+        assertThat(takeChunks().stream().flatMap(List::stream)).as("whatever the old walk covered, none is lost")
+                .containsAll(LongStream.rangeClosed(6, 10).boxed().toList()).doesNotHaveDuplicates();
     }
 
     @Test
@@ -177,7 +211,7 @@ class FanoutSchedulerTest {
         scheduler.start(FanoutChunk.Kind.DELIVER, AUTHOR, BLOG, POSTED_AT, 60);
         scheduler.tick(100);
 
-        assertThat(takeChunks()).as("the walk goes on where it was").containsExactly(List.of(5L, 6L));
+        assertThat(takeChunks()).as("the walk goes on where it was").containsExactly(f(4, 5));
     }
 
     @Test

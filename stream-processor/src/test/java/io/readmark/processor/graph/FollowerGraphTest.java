@@ -1,11 +1,11 @@
 package io.readmark.processor.graph;
 
 import io.readmark.processor.InMemoryStores;
+import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,13 +30,17 @@ class FollowerGraphTest {
     }
 
     @Test
-    void shouldListAnAuthorsFollowersInAscendingIdsAndNoOneElses() {
+    void shouldListAnAuthorsFollowersSlotBySlotAndNoOneElses() {
+        graph.follow(AUTHOR, 10894, 10);
         graph.follow(AUTHOR, 300, 10);
         graph.follow(AUTHOR, 100, 10);
         graph.follow(OTHER, 200, 10);
         graph.follow(AUTHOR, Long.MAX_VALUE, 10);
 
-        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).containsExactly(100L, 300L, Long.MAX_VALUE);
+        assertThat(List.of(300L, Long.MAX_VALUE, 100L, 10894L)).extracting(UnreadKeys::slot)
+                .as("the slots of their keys' hash tags").containsExactly(5536, 13322, 15296, 15296);
+        assertThat(followersBefore(AUTHOR, Long.MAX_VALUE)).as("by slot, then id: 100 and 10894 share a slot")
+                .containsExactly(300L, Long.MAX_VALUE, 100L, 10894L);
         assertThat(followersBefore(OTHER, Long.MAX_VALUE)).containsExactly(200L);
         assertThat(followersBefore(9, Long.MAX_VALUE)).isEmpty();
     }
@@ -48,7 +52,7 @@ class FollowerGraphTest {
         graph.follow(AUTHOR, 300, 30);
 
         assertThat(followersBefore(AUTHOR, 20)).containsExactly(100L);
-        assertThat(followersBefore(AUTHOR, 21)).containsExactly(100L, 200L);
+        assertThat(followersBefore(AUTHOR, 21)).containsExactlyInAnyOrder(100L, 200L);
         assertThat(followersBefore(AUTHOR, 10)).isEmpty();
     }
 
@@ -85,10 +89,11 @@ class FollowerGraphTest {
         List<Long> taken = new ArrayList<>();
         List<Long> walked = new ArrayList<>();
 
-        graph.forEachFollowerAfter(AUTHOR, 1, 50, follower -> {
+        // In walk order (by slot) followers 6, 2, 3, 4, 5, 1.
+        graph.forEachFollowerAfter(AUTHOR, new FollowerGraph.Position(UnreadKeys.slot(6), 6), 50, follower -> {
             taken.add(follower);
             return taken.size() < 3;
-        }, walked::add);
+        }, position -> walked.add(position.followerId()));
 
         assertThat(taken).as("follower 3 followed too late").containsExactly(2L, 4L, 5L);
         assertThat(walked).as("the cursor also moves past the late follower").containsExactly(2L, 3L, 4L, 5L);
@@ -99,7 +104,8 @@ class FollowerGraphTest {
         graph.follow(AUTHOR, Long.MAX_VALUE, 10);
         List<Long> walked = new ArrayList<>();
 
-        graph.forEachFollowerAfter(AUTHOR, Long.MAX_VALUE, Long.MAX_VALUE, follower -> true, walked::add);
+        graph.forEachFollowerAfter(AUTHOR, FollowerGraph.Position.END, Long.MAX_VALUE, follower -> true,
+                position -> walked.add(position.followerId()));
 
         assertThat(walked).isEmpty();
     }
@@ -107,7 +113,7 @@ class FollowerGraphTest {
     /** A pair stored with an empty value has no follow time. */
     @Test
     void shouldTakeAPairWithoutAFollowTimeAsFollowedBeforeEverything() {
-        pairs.put(Bytes.wrap(ByteBuffer.allocate(2 * Long.BYTES).putLong(AUTHOR).putLong(100).array()), new byte[0]);
+        pairs.put(FollowerGraph.key(AUTHOR, UnreadKeys.slot(100), 100), new byte[0]);
 
         assertThat(followersBefore(AUTHOR, Long.MIN_VALUE + 1)).containsExactly(100L);
     }
@@ -251,7 +257,7 @@ class FollowerGraphTest {
 
     @Test
     void shouldKeepLaterFollowsOfAPairStoredBeforeFollowTimesWereKept() {
-        pairs.put(Bytes.wrap(ByteBuffer.allocate(16).putLong(AUTHOR).putLong(100).array()), new byte[0]);
+        pairs.put(FollowerGraph.key(AUTHOR, UnreadKeys.slot(100), 100), new byte[0]);
         graph.follow(AUTHOR, 100, 30);
         assertThat(followersBefore(AUTHOR, 1)).as("still followed before everything").containsExactly(100L);
         assertThat(graph.unfollow(AUTHOR, 100, 20)).isEqualTo(FollowerGraph.UnfollowOutcome.followedAgainAt(30));

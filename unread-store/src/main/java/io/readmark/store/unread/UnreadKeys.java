@@ -1,5 +1,7 @@
 package io.readmark.store.unread;
 
+import io.lettuce.core.cluster.SlotHash;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -32,6 +34,14 @@ public final class UnreadKeys {
 
     public String prefix() {
         return prefix;
+    }
+
+    /**
+     * The Redis Cluster slot of every key of the user: that of its hash tag's text {@code u:<userId>}, whatever the
+     * prefix. Users of one slot may share a script.
+     */
+    public static int slot(long userId) {
+        return SlotHash.getSlot(("u:" + userId).getBytes(StandardCharsets.US_ASCII));
     }
 
     /** Sorted set of the user's unread blogs by one author: member blogId, score publishedAt in ms. */

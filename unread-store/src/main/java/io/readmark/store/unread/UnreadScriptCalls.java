@@ -3,8 +3,6 @@ package io.readmark.store.unread;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.redis.RedisConnections;
 
-import io.lettuce.core.cluster.SlotHash;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -93,7 +91,7 @@ final class UnreadScriptCalls {
     private Collection<List<Long>> sameScriptGroups(List<Long> userIds) {
         if (!cluster || userIds.size() == 1) return List.of(userIds);
         Map<Integer, List<Long>> bySlot = new LinkedHashMap<>();
-        for (long user : userIds) bySlot.computeIfAbsent(SlotHash.getSlot(keys.countsBytes(user)), slot -> new ArrayList<>()).add(user);
+        for (long user : userIds) bySlot.computeIfAbsent(UnreadKeys.slot(user), slot -> new ArrayList<>()).add(user);
         return bySlot.values();
     }
 

@@ -1,5 +1,6 @@
 package io.readmark.store.unread;
 
+import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,20 @@ class UnreadKeysTest {
         assertThat(keys.marks(101)).isEqualTo("rm:{u:101}:marks");
         assertThat(keys.floors(101)).isEqualTo("rm:{u:101}:floors");
         assertThatThrownBy(() -> new UnreadKeys("a{b")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldGiveTheSlotEveryKeyOfTheUserHashesToWhateverThePrefix() {
+        for (String prefix : new String[]{"rm", "another:prefix"}) {
+            UnreadKeys keys = new UnreadKeys(prefix);
+            for (long user : new long[]{0, 1, 101, 10_894, Long.MAX_VALUE}) {
+                assertThat(UnreadKeys.slot(user)).as("user %d under %s", user, prefix)
+                        .isEqualTo(SlotHash.getSlot(keys.counts(user)))
+                        .isEqualTo(SlotHash.getSlot(keys.unreadBytes(user, 7)))
+                        .isEqualTo(SlotHash.getSlot(keys.changes(user)));
+            }
+        }
+        assertThat(UnreadKeys.slot(100)).as("CRC16 of \"u:100\" mod 16384").isEqualTo(15_296);
     }
 
     @Test
