@@ -1,6 +1,7 @@
 package io.readmark.store.notice;
 
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.BoundedHashRead;
 import io.readmark.store.unread.InvalidCursorException;
 import io.readmark.store.unread.PageCursor;
 import io.readmark.store.unread.UnreadKeys;
@@ -70,41 +71,68 @@ public final class NoticeReader {
      * read then costs Redis what one without notices costs.
      */
     public CompletionStage<BroadcastUnread> broadcastUnreadAsync(long userId) {
-        CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
+        CompletionStage<BoundedHashRead.Hash> membershipRead = membershipsAsync(userId);
+        CompletionStage<Map<String, String>> membershipHash = membershipRead.thenApply(BoundedHashRead.Hash::fields);
         Set<String> guessed = hints.audiences(userId);
         KnownReads known = hints.reads(userId);
         CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
         CompletionStage<NoticeIds> earlyIds = early.thenApply(NoticeIds::of);
         CompletionStage<NoticeIds> earlyRead = earlyIds.thenCompose(ids -> readMarksAsync(userId, ids, known, membershipHash));
-        return membershipHash.thenCompose(hash -> {
+        return membershipRead.thenCompose(read -> {
+            Map<String, String> hash = read.fields();
             Memberships memberships = Memberships.of(hash);
             String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
             Set<String> joined = memberships.joined();
+            if (!read.whole()) {
+                // The stamp came in a later call than the early marks: ask for all marks after it.
+                return sampledBroadcastUnread(userId, memberships, joined, known, stamp, hash);
+            }
             if (guessed.containsAll(joined)) {
-                return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read) -> {
-                    remember(userId, joined, known, stamp, asked, read);
-                    return read;
-                }), (notices, read) -> count(memberships, notices, read, clock.getAsLong()));
+                return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read2) -> {
+                    remember(userId, joined, known, stamp, asked, read2);
+                    return read2;
+                }), (notices, read2) -> count(memberships, notices, read2, clock.getAsLong()));
             }
             Set<String> unguessed = new LinkedHashSet<>(joined);
             unguessed.removeAll(guessed);
             CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
             CompletionStage<NoticeIds> lateIds = late.thenCombine(earlyIds, (more, first) -> NoticeIds.of(more).without(first));
             CompletionStage<NoticeIds> lateRead = lateIds.thenCompose(ids -> readMarksAsync(userId, ids));
-            CompletionStage<NoticeIds> read = earlyIds.thenCombine(lateIds, NoticeIds::union)
+            CompletionStage<NoticeIds> marksRead = earlyIds.thenCombine(lateIds, NoticeIds::union)
                     .thenCombine(earlyRead.thenCombine(lateRead, NoticeIds::union), (asked, marks) -> {
                         remember(userId, joined, known, stamp, asked, marks);
                         return marks;
                     });
             return early.thenCombine(late, NoticeReader::concat)
-                    .thenCombine(read, (notices, marks) -> count(memberships, notices, marks, clock.getAsLong()));
+                    .thenCombine(marksRead, (notices, marks) -> count(memberships, notices, marks, clock.getAsLong()));
         });
+    }
+
+    /** A memberships hash too big to read whole: every notice and mark read after the sample that brought the stamp. */
+    private CompletionStage<BroadcastUnread> sampledBroadcastUnread(long userId, Memberships memberships, Set<String> joined,
+                                                                   KnownReads known, String stamp, Map<String, String> hash) {
+        CompletionStage<List<LiveNotice>> notices = liveNoticesOf(NoticeKeys.EVERYONE, joined);
+        CompletionStage<NoticeIds> ids = notices.thenApply(NoticeIds::of);
+        CompletionStage<NoticeIds> marks = ids.thenCompose(asked -> readMarksAsync(userId, asked, known, CompletableFuture.completedFuture(hash))
+                .thenApply(read -> {
+                    remember(userId, joined, known, stamp, asked, read);
+                    return read;
+                }));
+        return notices.thenCombine(marks, (live, read) -> count(memberships, live, read, clock.getAsLong()));
+    }
+
+    /**
+     * The user's audiences hash, whole when it is small; past {@link BoundedHashRead#FIELDS} fields the memberships of
+     * one bounded scan, with {@code #floor} and {@code #reads} exact.
+     */
+    private CompletionStage<BoundedHashRead.Hash> membershipsAsync(long userId) {
+        return BoundedHashRead.readAsync(connection, keys.audiences(userId), NoticeKeys.NOTICE_FLOOR, NoticeKeys.READS_STAMP);
     }
 
     /**
      * The marks among {@code ids}: the known ones when they answer exactly these ids under the stamp the memberships
      * hash holds (then Redis is not asked), else from Redis, in the same flush as the hash when nothing is known.
-     * Redis runs the ZMSCORE after the HGETALL (one connection, one slot): marks are never older than the stamp kept
+     * Redis runs the ZMSCORE after the HSCAN (one connection, one slot): marks are never older than the stamp kept
      * with them, so a stamp can only make a later read ask again, never keep an old answer.
      */
     private CompletionStage<NoticeIds> readMarksAsync(long userId, NoticeIds ids, KnownReads known,
@@ -201,7 +229,8 @@ public final class NoticeReader {
 
     /** The user's memberships and notice floor, from their audiences hash. */
     private Memberships memberships(long userId) {
-        return Memberships.of(connection.sync().hgetall(keys.audiences(userId)));
+        return Memberships.of(BoundedHashRead.read(connection, keys.audiences(userId), NoticeKeys.NOTICE_FLOOR,
+                NoticeKeys.READS_STAMP).fields());
     }
 
     /** The live, unexpired broadcasts of the user's audiences published after they joined, each id once. */

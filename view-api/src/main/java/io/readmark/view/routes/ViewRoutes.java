@@ -58,11 +58,13 @@ public final class ViewRoutes {
      */
     public record CountsBody(long userId, long total, long unseen, long notices,
                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
+                      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
         public static CountsBody of(InboxCounts counts, OptionalInt cap) {
             DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, cap.getAsInt()) : null;
-            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(), display);
+            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(),
+                    counts.blogs().authorsOmitted(), display);
         }
     }
 
