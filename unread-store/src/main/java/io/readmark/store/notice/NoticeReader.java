@@ -37,7 +37,8 @@ import java.util.function.LongSupplier;
  * ({@link LiveNoticeSource}) and the user's own state is only memberships, read marks and floors, so what a user has
  * unread is computed here, when asked. Each command touches one slot: the user's, or one audience's.
  *
- * <p>Worst case per request: the user's membership hash, at most {@value Memberships#MAX_AUDIENCES} audiences of at
+ * <p>Worst case per request: one bounded read of the user's membership hash ({@link BoundedHashRead}, whatever the
+ * hash holds), at most {@value Memberships#MAX_AUDIENCES} audiences of at
  * most the per-audience cap of notices each (from the source), and one {@code ZMSCORE} of those ids; a page adds at
  * most the inbox cap of targeted entries.
  */

@@ -137,9 +137,14 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            malformed("\"" + (text.length() > 20 ? text.substring(0, 20) + "…" : text) + "\" is not a number");
+            malformed(notANumber(text));
             return 0;
         }
+    }
+
+    /** Names a value that is not a number by its first 20 characters at most. */
+    static String notANumber(String text) {
+        return "\"" + (text.length() > 20 ? text.substring(0, 20) + "…" : text) + "\" is not a number";
     }
 
     /** Keeps the first problem: the read fails once the reply is complete, the connection's decoding goes on. */

@@ -14,11 +14,7 @@ import io.lettuce.core.protocol.CommandType;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -38,12 +34,12 @@ public final class UnreadReader {
     /**
      * Counts of a user; a user Redis has never heard of has zero unread. One bounded {@code HSCAN} reads an ordinary
      * user's counts hash whole; past {@link BoundedHashRead#FIELDS} authors a second call answers the totals exactly
-     * and some authors' counts ({@link #sampled}).
+     * and some authors' counts ({@link SampledCounts}).
      */
     public UnreadCounts counts(long userId) {
         CountsHashOutput.Fields fields = redis.dispatch(CommandType.HSCAN, new CountsHashOutput(), scanArgs(userId));
         return fields.whole() ? fields.counts(userId)
-                : sampled(userId, BoundedHashRead.sample(connection, keys.counts(userId), CountsHashOutput.TOTALS));
+                : SampledCounts.of(userId, BoundedHashRead.sample(connection, keys.counts(userId), CountsHashOutput.TOTALS));
     }
 
     /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
@@ -51,45 +47,11 @@ public final class UnreadReader {
         return connection.async().dispatch(CommandType.HSCAN, new CountsHashOutput(), scanArgs(userId))
                 .thenCompose(fields -> fields.whole() ? CompletableFuture.completedFuture(fields.counts(userId))
                         : BoundedHashRead.sampleAsync(connection, keys.counts(userId), CountsHashOutput.TOTALS)
-                                .thenApply(sample -> sampled(userId, sample)));
+                                .thenApply(sample -> SampledCounts.of(userId, sample)));
     }
 
     private CommandArgs<String, String> scanArgs(long userId) {
         return new CommandArgs<>(StringCodec.UTF8).addKey(keys.counts(userId)).add("0").add("COUNT").add(BoundedHashRead.FIELDS);
-    }
-
-    /**
-     * The counts of a hash too big to read whole: total, seen and notices exact, the authors one bounded scan found
-     * with their counts, and how many authors it left out, all of one moment.
-     */
-    private static UnreadCounts sampled(long userId, BoundedHashRead.Sample sample) {
-        long total = number(userId, sample.named().get(0)), seen = number(userId, sample.named().get(1));
-        long notices = number(userId, sample.named().get(2));
-        int present = (int) sample.named().stream().filter(Objects::nonNull).count();
-        Map<Long, Long> authors = new HashMap<>();
-        List<String> scanned = sample.scanned();
-        for (int i = 0; i + 1 < scanned.size(); i += 2) {
-            String field = scanned.get(i);
-            if (!Arrays.asList(CountsHashOutput.TOTALS).contains(field)) authors.put(number(userId, field), number(userId, scanned.get(i + 1)));
-        }
-        long[] ids = new long[authors.size()], counts = new long[authors.size()];
-        int next = 0;
-        for (Map.Entry<Long, Long> author : authors.entrySet()) {
-            ids[next] = author.getKey();
-            counts[next++] = author.getValue();
-        }
-        long omitted = Math.max(0, sample.length() - present - authors.size());
-        return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(ids, counts, next), notices, omitted);
-    }
-
-    private static long number(long userId, String text) {
-        if (text == null) return 0;
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw new NumberFormatException("counts hash of user " + userId + ": \"" + (text.length() > 20 ? text.substring(0, 20) + "…" : text)
-                    + "\" is not a number");
-        }
     }
 
     /**
