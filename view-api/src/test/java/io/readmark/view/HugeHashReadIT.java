@@ -7,7 +7,7 @@ import io.readmark.infra.EmbeddedRedis;
 import io.readmark.schemas.Json;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.redis.RedisConnections;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,8 +49,11 @@ class HugeHashReadIT {
             for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do redis.call('HSET', KEYS[1], ARGV[3] .. i, ARGV[4] .. (ARGV[5] + ARGV[6] * i)) end
             return 0""";
 
+    @AutoClose
     private static final EmbeddedRedis redis = EmbeddedRedis.start(0);
+    @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.on(redis.url());
+    @AutoClose
     private static final RedisConnections connections = RedisConnections.connect(redis.url(), Duration.ofSeconds(30), false);
     private static final RedisClusterCommands<String, String> sync = connections.shared().sync();
 
@@ -87,13 +90,6 @@ class HugeHashReadIT {
     void watchSlowCommands() {
         sync.configSet("slowlog-log-slower-than", "10000");
         sync.slowlogReset();
-    }
-
-    @AfterAll
-    static void stop() {
-        connections.close();
-        view.close();
-        redis.close();
     }
 
     @Test

@@ -49,6 +49,7 @@ public final class NoticeReader {
     private final LiveNoticeSource source;
     private final MembershipHints hints;
     private final LongSupplier clock;
+    private final int hashReadFields;
 
     public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source, LongSupplier clock) {
         this(connection, unreadKeys, source, MembershipHints.NONE, clock);
@@ -56,11 +57,18 @@ public final class NoticeReader {
 
     public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source,
                         MembershipHints hints, LongSupplier clock) {
+        this(connection, unreadKeys, source, hints, clock, BoundedHashRead.FIELDS);
+    }
+
+    /** @param hashReadFields the fields of one {@code HSCAN} of the audiences hash: a hash up to about this many is read whole */
+    public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source,
+                        MembershipHints hints, LongSupplier clock, int hashReadFields) {
         this.connection = connection;
         this.keys = new NoticeKeys(unreadKeys.prefix());
         this.source = source;
         this.hints = hints;
         this.clock = clock;
+        this.hashReadFields = hashReadFields;
     }
 
     /**
@@ -79,33 +87,33 @@ public final class NoticeReader {
         CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
         CompletionStage<NoticeIds> earlyIds = early.thenApply(NoticeIds::of);
         CompletionStage<NoticeIds> earlyRead = earlyIds.thenCompose(ids -> readMarksAsync(userId, ids, known, membershipHash));
-        return membershipRead.thenCompose(read -> {
-            Map<String, String> hash = read.fields();
+        return membershipRead.thenCompose(found -> {
+            Map<String, String> hash = found.fields();
             Memberships memberships = Memberships.of(hash);
             String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
             Set<String> joined = memberships.joined();
-            if (!read.whole()) {
+            if (!found.whole()) {
                 // The stamp came in a later call than the early marks: ask for all marks after it.
                 return sampledBroadcastUnread(userId, memberships, joined, known, stamp, hash);
             }
             if (guessed.containsAll(joined)) {
-                return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read2) -> {
-                    remember(userId, joined, known, stamp, asked, read2);
-                    return read2;
-                }), (notices, read2) -> count(memberships, notices, read2, clock.getAsLong()));
+                return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read) -> {
+                    remember(userId, joined, known, stamp, asked, read);
+                    return read;
+                }), (notices, read) -> count(memberships, notices, read, clock.getAsLong()));
             }
             Set<String> unguessed = new LinkedHashSet<>(joined);
             unguessed.removeAll(guessed);
             CompletionStage<List<LiveNotice>> late = liveNoticesOf(null, unguessed);
             CompletionStage<NoticeIds> lateIds = late.thenCombine(earlyIds, (more, first) -> NoticeIds.of(more).without(first));
             CompletionStage<NoticeIds> lateRead = lateIds.thenCompose(ids -> readMarksAsync(userId, ids));
-            CompletionStage<NoticeIds> marksRead = earlyIds.thenCombine(lateIds, NoticeIds::union)
+            CompletionStage<NoticeIds> read = earlyIds.thenCombine(lateIds, NoticeIds::union)
                     .thenCombine(earlyRead.thenCombine(lateRead, NoticeIds::union), (asked, marks) -> {
                         remember(userId, joined, known, stamp, asked, marks);
                         return marks;
                     });
             return early.thenCombine(late, NoticeReader::concat)
-                    .thenCombine(marksRead, (notices, marks) -> count(memberships, notices, marks, clock.getAsLong()));
+                    .thenCombine(read, (notices, marks) -> count(memberships, notices, marks, clock.getAsLong()));
         });
     }
 
@@ -123,11 +131,11 @@ public final class NoticeReader {
     }
 
     /**
-     * The user's audiences hash, whole when it is small; past {@link BoundedHashRead#FIELDS} fields the memberships of
+     * The user's audiences hash, whole when it is small; past about {@code hashReadFields} fields the memberships of
      * one bounded scan, with {@code #floor} and {@code #reads} exact.
      */
     private CompletionStage<BoundedHashRead.Hash> membershipsAsync(long userId) {
-        return BoundedHashRead.readAsync(connection, keys.audiences(userId), NoticeKeys.NOTICE_FLOOR, NoticeKeys.READS_STAMP);
+        return BoundedHashRead.readAsync(connection, keys.audiences(userId), hashReadFields, NoticeKeys.NOTICE_FLOOR, NoticeKeys.READS_STAMP);
     }
 
     /**
@@ -230,7 +238,7 @@ public final class NoticeReader {
 
     /** The user's memberships and notice floor, from their audiences hash. */
     private Memberships memberships(long userId) {
-        return Memberships.of(BoundedHashRead.read(connection, keys.audiences(userId), NoticeKeys.NOTICE_FLOOR,
+        return Memberships.of(BoundedHashRead.read(connection, keys.audiences(userId), hashReadFields, NoticeKeys.NOTICE_FLOOR,
                 NoticeKeys.READS_STAMP).fields());
     }
 

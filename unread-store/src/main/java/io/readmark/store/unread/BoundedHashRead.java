@@ -23,12 +23,11 @@ import java.util.concurrent.CompletionStage;
  */
 public final class BoundedHashRead {
 
-    /** The fields a read asks one HSCAN for: a hash up to about this many comes whole. */
+    /** The fields a read asks one HSCAN for by default: a hash up to about this many comes whole. */
     public static final int FIELDS = 1000;
 
     private static final String BODY = UnreadScript.resource("hash_sample.lua");
     private static final String SHA = UnreadScript.sha1(BODY);
-    private static final ScanArgs SCAN = ScanArgs.Builder.limit(FIELDS);
 
     /**
      * A hash, whole or in part.
@@ -51,23 +50,26 @@ public final class BoundedHashRead {
     private BoundedHashRead() {
     }
 
-    /** The hash, whole when it is small; else the fields of one bounded scan with {@code named} read exactly. */
-    public static CompletionStage<Hash> readAsync(RedisConnections.Connection connection, String key, String... named) {
-        return connection.async().hscan(key, ScanCursor.INITIAL, SCAN).thenCompose(scan -> scan.isFinished()
+    /**
+     * The hash, whole when one {@code HSCAN} of {@code fields} returns it all; else the fields of one such scan with
+     * {@code named} read exactly.
+     */
+    public static CompletionStage<Hash> readAsync(RedisConnections.Connection connection, String key, int fields, String... named) {
+        return connection.async().hscan(key, ScanCursor.INITIAL, ScanArgs.Builder.limit(fields)).thenCompose(scan -> scan.isFinished()
                 ? CompletableFuture.completedFuture(new Hash(true, scan.getMap(), 0))
-                : sampleAsync(connection, key, named).thenApply(sample -> hash(sample, named)));
+                : sampleAsync(connection, key, fields, named).thenApply(sample -> hash(sample, named)));
     }
 
     /** As {@link #readAsync}, blocking. */
-    public static Hash read(RedisConnections.Connection connection, String key, String... named) {
-        MapScanCursor<String, String> scan = connection.sync().hscan(key, ScanCursor.INITIAL, SCAN);
-        return scan.isFinished() ? new Hash(true, scan.getMap(), 0) : hash(sample(connection, key, named), named);
+    public static Hash read(RedisConnections.Connection connection, String key, int fields, String... named) {
+        MapScanCursor<String, String> scan = connection.sync().hscan(key, ScanCursor.INITIAL, ScanArgs.Builder.limit(fields));
+        return scan.isFinished() ? new Hash(true, scan.getMap(), 0) : hash(sample(connection, key, fields, named), named);
     }
 
     /** One look at a hash too big to read whole: its length, the named fields, the fields of one bounded scan. */
-    static CompletionStage<Sample> sampleAsync(RedisConnections.Connection connection, String key, String... named) {
+    static CompletionStage<Sample> sampleAsync(RedisConnections.Connection connection, String key, int fields, String... named) {
         String[] keys = {key};
-        String[] args = args(named);
+        String[] args = args(fields, named);
         return connection.async().<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, args)
                 .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
                         ? connection.async().<List<Object>>eval(BODY, ScriptOutputType.MULTI, keys, args)
@@ -76,9 +78,9 @@ public final class BoundedHashRead {
     }
 
     /** As {@link #sampleAsync}, blocking. */
-    static Sample sample(RedisConnections.Connection connection, String key, String... named) {
+    static Sample sample(RedisConnections.Connection connection, String key, int fields, String... named) {
         String[] keys = {key};
-        String[] args = args(named);
+        String[] args = args(fields, named);
         try {
             return sample(connection.sync().<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, args));
         } catch (RedisNoScriptException e) {
@@ -86,9 +88,9 @@ public final class BoundedHashRead {
         }
     }
 
-    private static String[] args(String[] named) {
+    private static String[] args(int fields, String[] named) {
         String[] args = new String[named.length + 1];
-        args[0] = Integer.toString(FIELDS);
+        args[0] = Integer.toString(fields);
         System.arraycopy(named, 0, args, 1, named.length);
         return args;
     }
