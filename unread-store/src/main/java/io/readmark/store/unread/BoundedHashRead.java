@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -31,11 +32,10 @@ public final class BoundedHashRead {
 
     /**
      * A hash, whole or in part.
-     * @param whole   whether {@code fields} is the whole hash
-     * @param fields  the hash, or the fields of one bounded scan, and the named fields wherever they were found
-     * @param omitted the hash's fields not in {@code fields} (0 when whole)
+     * @param whole  whether {@code fields} is the whole hash
+     * @param fields the hash, or the fields of one bounded scan and the named fields wherever they were found
      */
-    public record Hash(boolean whole, Map<String, String> fields, long omitted) {
+    public record Hash(boolean whole, Map<String, String> fields) {
     }
 
     /**
@@ -56,14 +56,14 @@ public final class BoundedHashRead {
      */
     public static CompletionStage<Hash> readAsync(RedisConnections.Connection connection, String key, int fields, String... named) {
         return connection.async().hscan(key, ScanCursor.INITIAL, ScanArgs.Builder.limit(fields)).thenCompose(scan -> scan.isFinished()
-                ? CompletableFuture.completedFuture(new Hash(true, scan.getMap(), 0))
+                ? CompletableFuture.completedFuture(new Hash(true, scan.getMap()))
                 : sampleAsync(connection, key, fields, named).thenApply(sample -> hash(sample, named)));
     }
 
     /** As {@link #readAsync}, blocking. */
     public static Hash read(RedisConnections.Connection connection, String key, int fields, String... named) {
         MapScanCursor<String, String> scan = connection.sync().hscan(key, ScanCursor.INITIAL, ScanArgs.Builder.limit(fields));
-        return scan.isFinished() ? new Hash(true, scan.getMap(), 0) : hash(sample(connection, key, fields, named), named);
+        return scan.isFinished() ? new Hash(true, scan.getMap()) : hash(sample(connection, key, fields, named), named);
     }
 
     /** One look at a hash too big to read whole: its length, the named fields, the fields of one bounded scan. */
@@ -113,10 +113,10 @@ public final class BoundedHashRead {
             if (sample.named().get(i) != null) fields.put(named[i], sample.named().get(i));
             else fields.remove(named[i]);
         }
-        return new Hash(false, fields, Math.max(0, sample.length() - fields.size()));
+        return new Hash(false, fields);
     }
 
     private static Throwable unwrap(Throwable failure) {
-        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

@@ -9,10 +9,9 @@ import java.util.Arrays;
 
 /**
  * The reply to {@code HSCAN 0} of a user's counts hash ({@link BoundedHashRead}), parsed as it is decoded: the cursor,
- * then the fields. The counts read is the most frequent
- * request, and decoding it into a map of strings first (a string per field and value, a hash map, then parsing) was
- * a tenth of the view API's CPU per read. RESP2 (a flat array) and RESP3 (a map) both arrive as alternating field and
- * value. A field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
+ * then alternating field and value. The counts read is the most frequent request, and decoding it into a map of
+ * strings first (a string per field and value, a hash map, then parsing) was a tenth of the view API's CPU per read. A
+ * field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
  * {@link Long#parseLong} would have.
  */
 final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
@@ -54,7 +53,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         super(StringCodec.UTF8, new Fields());
     }
 
-    /** The reply's length, in fields and values alike (Lettuce passes a RESP3 map's entries doubled). */
+    /** An array's length: the reply's (cursor and fields), then the fields and values alike. */
     @Override
     public void multi(int count) {
         reserve(count / 2);
