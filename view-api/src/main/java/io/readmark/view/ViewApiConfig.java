@@ -6,6 +6,7 @@ import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
+import io.readmark.store.unread.BoundedHashRead;
 import io.readmark.store.unread.UnreadKeys;
 
 import java.time.Duration;
@@ -33,11 +34,14 @@ import java.util.Objects;
  * @param cors            browser origins whose pages may call the API ({@code VIEW_API_CORS_ORIGINS}; none by default)
  * @param noticeCacheTtl  how long an audience's live notices are kept in memory: a broadcast shows in counts within it
  *                        on every instance (at once where a stream follows the audience); 0 reads Redis every time
+ * @param hashReadFields  the fields one read of a user's counts or audiences hash asks an HSCAN for: a hash up to about
+ *                        this many is read whole, a bigger one in part (totals exact)
  */
 public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
                             AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
-                            StreamSettings streams, CorsPolicy cors, Duration noticeCacheTtl) {
+                            StreamSettings streams, CorsPolicy cors, Duration noticeCacheTtl,
+                            int hashReadFields) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -52,6 +56,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
     public static final String MANAGEMENT_PORT = "VIEW_API_MANAGEMENT_PORT";
     public static final String CORS_ORIGINS = "VIEW_API_CORS_ORIGINS";
     public static final String NOTICE_CACHE_TTL = "VIEW_API_NOTICE_CACHE_TTL";
+    public static final String HASH_READ_FIELDS = "VIEW_API_HASH_READ_FIELDS";
 
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
@@ -75,6 +80,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         Objects.requireNonNull(streams, "streams");
         Objects.requireNonNull(cors, "cors");
         require(noticeCacheTtl != null && !noticeCacheTtl.isNegative(), NOTICE_CACHE_TTL, "a duration, 0 or more", noticeCacheTtl);
+        require(hashReadFields >= 1 && hashReadFields <= 100_000, HASH_READ_FIELDS, "1 to 100000", hashReadFields);
     }
 
     /** Reads every setting, falling back to the defaults of a local run. */
@@ -95,7 +101,8 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
                 HttpLimits.from(settings),
                 StreamSettings.from(settings),
                 CorsPolicy.from(settings, CORS_ORIGINS),
-                settings.duration(NOTICE_CACHE_TTL, Duration.ofSeconds(1)));
+                settings.duration(NOTICE_CACHE_TTL, Duration.ofSeconds(1)),
+                settings.integer(HASH_READ_FIELDS, BoundedHashRead.FIELDS));
     }
 
     /** The key names this configuration reads. */

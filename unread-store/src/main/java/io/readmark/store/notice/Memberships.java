@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * The audiences a user is a member of, and since when: {@link NoticeKeys#EVERYONE} since always, and those whose
  * {@code rm:{u:U}:audiences} field says {@code J<ms>} (audience_member.lua; {@code L<ms>} means left). At most
- * {@link #MAX_AUDIENCES} are considered, the latest joined, so a read's work stays bounded whatever the hash holds.
+ * {@link #MAX_AUDIENCES} are considered, the latest joined among the fields read (a hash too big to read whole is
+ * read in part: {@code BoundedHashRead}), so a read's work stays bounded whatever the hash holds.
  * Beside them the hash's field {@link NoticeKeys#NOTICE_FLOOR}: nothing published or sent at or before it is unread
  * (notices.lua).
  *

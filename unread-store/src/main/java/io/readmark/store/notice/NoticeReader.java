@@ -1,6 +1,7 @@
 package io.readmark.store.notice;
 
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.BoundedHashRead;
 import io.readmark.store.unread.InvalidCursorException;
 import io.readmark.store.unread.PageCursor;
 import io.readmark.store.unread.UnreadKeys;
@@ -36,7 +37,8 @@ import java.util.function.LongSupplier;
  * ({@link LiveNoticeSource}) and the user's own state is only memberships, read marks and floors, so what a user has
  * unread is computed here, when asked. Each command touches one slot: the user's, or one audience's.
  *
- * <p>Worst case per request: the user's membership hash, at most {@value Memberships#MAX_AUDIENCES} audiences of at
+ * <p>Worst case per request: one bounded read of the user's membership hash ({@link BoundedHashRead}, whatever the
+ * hash holds), at most {@value Memberships#MAX_AUDIENCES} audiences of at
  * most the per-audience cap of notices each (from the source), and one {@code ZMSCORE} of those ids; a page adds at
  * most the inbox cap of targeted entries.
  */
@@ -47,6 +49,7 @@ public final class NoticeReader {
     private final LiveNoticeSource source;
     private final MembershipHints hints;
     private final LongSupplier clock;
+    private final int hashReadFields;
 
     public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source, LongSupplier clock) {
         this(connection, unreadKeys, source, MembershipHints.NONE, clock);
@@ -54,11 +57,18 @@ public final class NoticeReader {
 
     public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source,
                         MembershipHints hints, LongSupplier clock) {
+        this(connection, unreadKeys, source, hints, clock, BoundedHashRead.FIELDS);
+    }
+
+    /** @param hashReadFields the fields of one {@code HSCAN} of the audiences hash: a hash up to about this many is read whole */
+    public NoticeReader(RedisConnections.Connection connection, UnreadKeys unreadKeys, LiveNoticeSource source,
+                        MembershipHints hints, LongSupplier clock, int hashReadFields) {
         this.connection = connection;
         this.keys = new NoticeKeys(unreadKeys.prefix());
         this.source = source;
         this.hints = hints;
         this.clock = clock;
+        this.hashReadFields = hashReadFields;
     }
 
     /**
@@ -70,16 +80,22 @@ public final class NoticeReader {
      * read then costs Redis what one without notices costs.
      */
     public CompletionStage<BroadcastUnread> broadcastUnreadAsync(long userId) {
-        CompletionStage<Map<String, String>> membershipHash = connection.async().hgetall(keys.audiences(userId));
+        CompletionStage<BoundedHashRead.Hash> membershipRead = membershipsAsync(userId);
+        CompletionStage<Map<String, String>> membershipHash = membershipRead.thenApply(BoundedHashRead.Hash::fields);
         Set<String> guessed = hints.audiences(userId);
         KnownReads known = hints.reads(userId);
         CompletionStage<List<LiveNotice>> early = liveNoticesOf(NoticeKeys.EVERYONE, guessed);
         CompletionStage<NoticeIds> earlyIds = early.thenApply(NoticeIds::of);
         CompletionStage<NoticeIds> earlyRead = earlyIds.thenCompose(ids -> readMarksAsync(userId, ids, known, membershipHash));
-        return membershipHash.thenCompose(hash -> {
+        return membershipRead.thenCompose(found -> {
+            Map<String, String> hash = found.fields();
             Memberships memberships = Memberships.of(hash);
             String stamp = hash.getOrDefault(NoticeKeys.READS_STAMP, "");
             Set<String> joined = memberships.joined();
+            if (!found.whole()) {
+                // The stamp came in a later call than the early marks: ask for all marks after it.
+                return sampledBroadcastUnread(userId, memberships, joined, known, stamp, hash);
+            }
             if (guessed.containsAll(joined)) {
                 return early.thenCombine(earlyIds.thenCombine(earlyRead, (asked, read) -> {
                     remember(userId, joined, known, stamp, asked, read);
@@ -101,10 +117,31 @@ public final class NoticeReader {
         });
     }
 
+    /** A memberships hash too big to read whole: every notice and mark read after the sample that brought the stamp. */
+    private CompletionStage<BroadcastUnread> sampledBroadcastUnread(long userId, Memberships memberships, Set<String> joined,
+                                                                   KnownReads known, String stamp, Map<String, String> hash) {
+        CompletionStage<List<LiveNotice>> notices = liveNoticesOf(NoticeKeys.EVERYONE, joined);
+        CompletionStage<NoticeIds> ids = notices.thenApply(NoticeIds::of);
+        CompletionStage<NoticeIds> marks = ids.thenCompose(asked -> readMarksAsync(userId, asked, known, CompletableFuture.completedFuture(hash))
+                .thenApply(read -> {
+                    remember(userId, joined, known, stamp, asked, read);
+                    return read;
+                }));
+        return notices.thenCombine(marks, (live, read) -> count(memberships, live, read, clock.getAsLong()));
+    }
+
+    /**
+     * The user's audiences hash, whole when it is small; past about {@code hashReadFields} fields the memberships of
+     * one bounded scan, with {@code #floor} and {@code #reads} exact.
+     */
+    private CompletionStage<BoundedHashRead.Hash> membershipsAsync(long userId) {
+        return BoundedHashRead.readAsync(connection, keys.audiences(userId), hashReadFields, NoticeKeys.NOTICE_FLOOR, NoticeKeys.READS_STAMP);
+    }
+
     /**
      * The marks among {@code ids}: the known ones when they answer exactly these ids under the stamp the memberships
      * hash holds (then Redis is not asked), else from Redis, in the same flush as the hash when nothing is known.
-     * Redis runs the ZMSCORE after the HGETALL (one connection, one slot): marks are never older than the stamp kept
+     * Redis runs the ZMSCORE after the HSCAN (one connection, one slot): marks are never older than the stamp kept
      * with them, so a stamp can only make a later read ask again, never keep an old answer.
      */
     private CompletionStage<NoticeIds> readMarksAsync(long userId, NoticeIds ids, KnownReads known,
@@ -201,7 +238,8 @@ public final class NoticeReader {
 
     /** The user's memberships and notice floor, from their audiences hash. */
     private Memberships memberships(long userId) {
-        return Memberships.of(connection.sync().hgetall(keys.audiences(userId)));
+        return Memberships.of(BoundedHashRead.read(connection, keys.audiences(userId), hashReadFields, NoticeKeys.NOTICE_FLOOR,
+                NoticeKeys.READS_STAMP).fields());
     }
 
     /** The live, unexpired broadcasts of the user's audiences published after they joined, each id once. */

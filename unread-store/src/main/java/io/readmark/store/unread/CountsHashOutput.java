@@ -8,18 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The reply to {@code HGETALL} of a user's counts hash, parsed as it is decoded: the counts read is the most frequent
- * request, and decoding it into a map of strings first (a string per field and value, a hash map, then parsing) was
- * a tenth of the view API's CPU per read. RESP2 (a flat array) and RESP3 (a map) both arrive as alternating field and
- * value. A field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
+ * The reply to {@code HSCAN 0} of a user's counts hash ({@link BoundedHashRead}), parsed as it is decoded: the cursor,
+ * then alternating field and value. The counts read is the most frequent request, and decoding it into a map of
+ * strings first (a string per field and value, a hash map, then parsing) was a tenth of the view API's CPU per read. A
+ * field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
  * {@link Long#parseLong} would have.
  */
 final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
 
-    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices");
+    static final String[] TOTALS = {"total", "seen", "notices"};
+    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices"), DONE = bytes("0");
 
     /** The fields of one reply: total, seen and notices, then one count per author, in the hash's order. */
     static final class Fields {
+        private boolean cursorRead, whole;
         private long total, seen, notices;
         private long[] authorIds = new long[0];
         private long[] counts = new long[0];
@@ -33,7 +35,12 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
          */
         UnreadCounts counts(long userId) {
             if (malformed != null) throw new NumberFormatException("counts hash of user " + userId + ": " + malformed);
-            return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices);
+            return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices, 0);
+        }
+
+        /** Whether the scan's cursor came back 0: these are all of the hash's fields, else only some. */
+        boolean whole() {
+            return whole;
         }
     }
 
@@ -46,7 +53,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         super(StringCodec.UTF8, new Fields());
     }
 
-    /** The reply's length, in fields and values alike (Lettuce passes a RESP3 map's entries doubled). */
+    /** An array's length: the reply's (cursor and fields), then the fields and values alike. */
     @Override
     public void multi(int count) {
         reserve(count / 2);
@@ -61,6 +68,11 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
 
     @Override
     public void set(ByteBuffer bytes) {
+        if (!output.cursorRead) {
+            output.cursorRead = true;
+            output.whole = bytes != null && is(bytes, DONE);
+            return;
+        }
         if (field == null) {
             field = fieldOf(bytes);
             return;
@@ -124,9 +136,14 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            malformed("\"" + (text.length() > 20 ? text.substring(0, 20) + "…" : text) + "\" is not a number");
+            malformed(notANumber(text));
             return 0;
         }
+    }
+
+    /** Names a value that is not a number by its first 20 characters at most. */
+    static String notANumber(String text) {
+        return "\"" + (text.length() > 20 ? text.substring(0, 20) + "…" : text) + "\" is not a number";
     }
 
     /** Keeps the first problem: the read fails once the reply is complete, the connection's decoding goes on. */

@@ -15,6 +15,7 @@ import io.lettuce.core.protocol.CommandType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. */
@@ -23,26 +24,41 @@ public final class UnreadReader {
     private final RedisClusterCommands<String, String> redis;
     private final RedisConnections.Connection connection;
     private final UnreadKeys keys;
+    private final int hashReadFields;
 
     public UnreadReader(RedisConnections.Connection connection, UnreadKeys keys) {
+        this(connection, keys, BoundedHashRead.FIELDS);
+    }
+
+    /** @param hashReadFields the fields of one {@code HSCAN} of the counts hash: a hash up to about this many is read whole */
+    public UnreadReader(RedisConnections.Connection connection, UnreadKeys keys, int hashReadFields) {
         this.connection = connection;
         this.redis = connection.sync();
         this.keys = keys;
+        this.hashReadFields = hashReadFields;
     }
 
-    /** Counts of a user; a user Redis has never heard of has zero unread. */
+    /**
+     * Counts of a user; a user Redis has never heard of has zero unread. One bounded {@code HSCAN} reads an ordinary
+     * user's counts hash whole; past about {@code hashReadFields} authors a second call answers the totals exactly
+     * and some authors' counts ({@link SampledCounts}).
+     */
     public UnreadCounts counts(long userId) {
-        return redis.dispatch(CommandType.HGETALL, new CountsHashOutput(), countsKey(userId)).counts(userId);
+        CountsHashOutput.Fields fields = redis.dispatch(CommandType.HSCAN, new CountsHashOutput(), scanArgs(userId));
+        return fields.whole() ? fields.counts(userId)
+                : SampledCounts.of(userId, BoundedHashRead.sample(connection, keys.counts(userId), hashReadFields, CountsHashOutput.TOTALS));
     }
 
     /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
     public CompletionStage<UnreadCounts> countsAsync(long userId) {
-        return connection.async().dispatch(CommandType.HGETALL, new CountsHashOutput(), countsKey(userId))
-                .thenApply(fields -> fields.counts(userId));
+        return connection.async().dispatch(CommandType.HSCAN, new CountsHashOutput(), scanArgs(userId))
+                .thenCompose(fields -> fields.whole() ? CompletableFuture.completedFuture(fields.counts(userId))
+                        : BoundedHashRead.sampleAsync(connection, keys.counts(userId), hashReadFields, CountsHashOutput.TOTALS)
+                                .thenApply(sample -> SampledCounts.of(userId, sample)));
     }
 
-    private CommandArgs<String, String> countsKey(long userId) {
-        return new CommandArgs<>(StringCodec.UTF8).addKey(keys.counts(userId));
+    private CommandArgs<String, String> scanArgs(long userId) {
+        return new CommandArgs<>(StringCodec.UTF8).addKey(keys.counts(userId)).add("0").add("COUNT").add(hashReadFields);
     }
 
     /**

@@ -89,6 +89,7 @@ class CountsHashOutputTest {
     @Test
     void shouldReadFromTheBufferPositionWithoutMovingIt() {
         CountsHashOutput output = new CountsHashOutput();
+        output.set(ascii("0"));
         ByteBuffer field = ByteBuffer.wrap("..total".getBytes(StandardCharsets.US_ASCII)).position(2);
         ByteBuffer value = ByteBuffer.wrap("..12".getBytes(StandardCharsets.US_ASCII)).position(2);
 
@@ -99,19 +100,41 @@ class CountsHashOutputTest {
         assertThat(value.position()).isEqualTo(2);
     }
 
+    @Test
+    void shouldTellAWholeHashFromPartOfOne() {
+        assertThat(decode(2, "total", "1").whole()).isTrue();
+        assertThat(decodeAfter("17", 2, "total", "1").whole()).isFalse();
+    }
+
     private static CountsHashOutput.Fields decodeUtf8(String field, String value) {
         CountsHashOutput output = new CountsHashOutput();
+        output.multi(2);
+        output.set(ascii("0"));
         output.multi(2);
         output.set(ByteBuffer.wrap(field.getBytes(StandardCharsets.UTF_8)));
         output.set(ByteBuffer.wrap(value.getBytes(StandardCharsets.UTF_8)));
         return output.get();
     }
 
-    /** As Lettuce's decoder calls an output: the announced length (or none, -1), then each field and value. */
+    /** A whole hash (cursor 0), as {@link #decodeAfter}. */
     private static CountsHashOutput.Fields decode(int announced, String... replies) {
+        return decodeAfter("0", announced, replies);
+    }
+
+    /**
+     * As Lettuce's decoder calls an output for an HSCAN reply: the cursor, then the fields' announced length (or none,
+     * -1), then each field and value.
+     */
+    private static CountsHashOutput.Fields decodeAfter(String cursor, int announced, String... replies) {
         CountsHashOutput output = new CountsHashOutput();
+        output.multi(2);
+        output.set(ascii(cursor));
         if (announced >= 0) output.multi(announced);
         for (String reply : replies) output.set(ByteBuffer.wrap(reply.getBytes(StandardCharsets.US_ASCII)));
         return output.get();
+    }
+
+    private static ByteBuffer ascii(String text) {
+        return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
     }
 }

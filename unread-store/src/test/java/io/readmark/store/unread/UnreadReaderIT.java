@@ -74,8 +74,8 @@ class UnreadReaderIT {
         RedisClient client = RedisClient.create(TestInfrastructure.shared().redisUrl());
         client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         try (StatefulRedisConnection<String, String> resp2 = client.connect()) {
-            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.HGETALL, new CountsHashOutput(),
-                    new CommandArgs<>(StringCodec.UTF8).addKey(redis.keys.counts(user))).counts(user);
+            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.HSCAN, new CountsHashOutput(),
+                    new CommandArgs<>(StringCodec.UTF8).addKey(redis.keys.counts(user)).add("0")).counts(user);
             UnreadCounts overResp3 = redis.reader().counts(user);
 
             assertThat(overResp3.total()).isEqualTo(9);

@@ -71,7 +71,8 @@ final class UnreadStream implements ChangeFeed.Listener {
 
     /** The counts as {@code GET /v1/users/{userId}/unread} answers them, and the changes they include. */
     record ChangedBody(long userId, long total, long unseen, long notices,
-                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor, List<Change> changes,
+                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
+                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted, List<Change> changes,
                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int changesOmitted) {
     }
 
@@ -255,7 +256,7 @@ final class UnreadStream implements ChangeFeed.Listener {
                 reading = false;
                 if (ended) return;
                 sent = send(new ChangedBody(userId, counts.total(), counts.unseen(), counts.notices(),
-                        counts.blogs().byAuthor(), changes, changesOmitted));
+                        counts.blogs().byAuthor(), counts.blogs().authorsOmitted(), changes, changesOmitted));
                 scheduleExpiry(counts);
             }
             if (!sent) {

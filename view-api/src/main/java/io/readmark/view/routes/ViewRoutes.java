@@ -58,11 +58,13 @@ public final class ViewRoutes {
      */
     public record CountsBody(long userId, long total, long unseen, long notices,
                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
+                      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
         public static CountsBody of(InboxCounts counts, OptionalInt cap) {
             DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, cap.getAsInt()) : null;
-            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(), display);
+            return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(),
+                    counts.blogs().authorsOmitted(), display);
         }
     }
 
@@ -120,6 +122,7 @@ public final class ViewRoutes {
     private final MembershipHints memberships = new RecentMemberships();
     private final int defaultLimit;
     private final int maxLimit;
+    private final int hashReadFields;
 
     public ViewRoutes(RedisGuard redis, ViewApiConfig config, LiveNoticeSource audiences) {
         this.redis = redis;
@@ -127,6 +130,7 @@ public final class ViewRoutes {
         this.audiences = audiences;
         this.defaultLimit = config.defaultLimit();
         this.maxLimit = config.maxLimit();
+        this.hashReadFields = config.hashReadFields();
     }
 
     public JsonHttpServer register(JsonHttpServer server, Access access, StreamRoute stream, StreamSettings streams) {
@@ -158,13 +162,13 @@ public final class ViewRoutes {
 
     /** Everything a user has unread, as the counts route and the stream read it. */
     public CompletionStage<InboxCounts> readCounts(RedisConnections.Connection connection, long userId) {
-        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys).countsAsync(userId);
+        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys, hashReadFields).countsAsync(userId);
         CompletionStage<BroadcastUnread> broadcasts = noticeReader(connection).broadcastUnreadAsync(userId);
         return blogs.thenCombine(broadcasts, InboxCounts::new);
     }
 
     public NoticeReader noticeReader(RedisConnections.Connection connection) {
-        return new NoticeReader(connection, keys, audiences, memberships, System::currentTimeMillis);
+        return new NoticeReader(connection, keys, audiences, memberships, System::currentTimeMillis, hashReadFields);
     }
 
     Response page(Request request) {
@@ -227,7 +231,7 @@ public final class ViewRoutes {
     }
 
     private <T> T read(long userId, Function<UnreadReader, T> query) {
-        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys)));
+        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys, hashReadFields)));
     }
 
     private Response pageResponse(long userId, String cursor, Function<UnreadReader, UnreadPage> query) {
