@@ -6,6 +6,7 @@ import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.notice.NoticeLimits;
 import io.readmark.store.unread.UnreadLimits;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
  * together: the most stream threads, over all instances, that the author path can use. {@code eventTimes} bounds how far
  * past its record's timestamp an event may be dated.
  */
-public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
+public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
@@ -76,7 +77,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         Set<String> roles = roles(settings);
         return builder()
                 .bootstrapServers(settings.string("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"))
-                .redisUrl(settings.string("REDIS_URL", "redis://localhost:6379"))
+                .redis(RedisEndpoint.from(settings))
                 .redisPrefix(settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX))
                 .topics(Topics.from(settings::find))
                 .applicationId(settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"))
@@ -162,7 +163,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     public static final class Builder {
 
         private String bootstrapServers;
-        private String redisUrl;
+        private RedisEndpoint redis;
         private String redisPrefix;
         private Topics topics;
         private String applicationId;
@@ -192,8 +193,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
             return this;
         }
 
-        public Builder redisUrl(String redisUrl) {
-            this.redisUrl = redisUrl;
+        public Builder redis(RedisEndpoint redis) {
+            this.redis = redis;
             return this;
         }
 
@@ -292,7 +293,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         }
 
         public ProcessorConfig build() {
-            return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redisUrl, "redisUrl"),
+            return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redis, "redis"),
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
                     maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,

@@ -129,13 +129,13 @@ public final class ViewApiFixture implements AutoCloseable {
 
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
     public void breakCountsOf(long userId) {
-        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
+        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redis(), Duration.ofSeconds(5), false);
         writerRedis.shared().sync().set(config.keys().counts(userId), "not a hash");
     }
 
     /** Any writes, applied by the real scripts, acknowledged when this returns. */
     public void write(Consumer<UnreadWriter> changes) {
-        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
+        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redis(), Duration.ofSeconds(5), false);
         try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
             changes.accept(writer);
             writer.awaitAcknowledged();

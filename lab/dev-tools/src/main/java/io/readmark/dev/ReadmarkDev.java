@@ -1,6 +1,7 @@
 package io.readmark.dev;
 
 import io.readmark.bench.Bench;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.bench.LayoutStudy;
 import io.readmark.cli.CommandLineFlags;
 import io.readmark.cli.Readmark;
@@ -86,7 +87,7 @@ public final class ReadmarkDev {
                   Processor      %s
                 Press Ctrl-C to stop.
                 %n""", stack.authenticated() ? "bearer JWT authentication on" : "authentication OFF, for local use only",
-                stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
+                stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), RedisEndpoint.of(stack.redisUrl()),
                 stack.producerApiUrl(), stack.viewApiUrl(), stack.demoUrl(), stack.producerManagementUrl(), stack.viewManagementUrl(),
                 stack.processorUrl());
         stopped.await();
