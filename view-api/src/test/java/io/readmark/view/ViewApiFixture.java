@@ -6,6 +6,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.Json;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadWriter;
 
@@ -125,6 +126,13 @@ public final class ViewApiFixture implements AutoCloseable {
     /** The user saw the inbox, as the stream processor applies an InboxSeen. */
     public void seen(long userId, Instant seenAt) {
         write(writer -> writer.inboxSeen(userId, seenAt.toEpochMilli()));
+    }
+
+    /** Writes from now on with {@code writer}'s credentials (the processor's Redis user) rather than the view API's. */
+    public ViewApiFixture writingAs(RedisEndpoint writer) {
+        if (writerRedis != null) writerRedis.close();
+        writerRedis = RedisConnections.connect(writer, Duration.ofSeconds(5), false);
+        return this;
     }
 
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */

@@ -103,6 +103,22 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         return ports().stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(",", "redis-cluster://", ""));
     }
 
+    /**
+     * Creates these ACL users ({@code ACL SETUSER} tokens each, as {@link DocumentedRedisUsers#rules} gives them) on every
+     * node, then disables the default user: from here on only they get in. After the cluster formed, as forming it
+     * takes commands no deployable's user may send.
+     */
+    public void requireUsers(List<List<String>> rules) {
+        for (int port : ports()) {
+            for (List<String> rule : rules) {
+                List<String> args = new ArrayList<>(List.of("ACL", "SETUSER"));
+                args.addAll(rule);
+                RespCommand.call(port, COMMAND_TIMEOUT, args.toArray(String[]::new));
+            }
+            RespCommand.call(port, COMMAND_TIMEOUT, "ACL", "SETUSER", "default", "off");
+        }
+    }
+
     /** Client ports of the masters, in slot order: the first owns slot 0. */
     public List<Integer> ports() {
         return nodes.stream().map(node -> node.redis().port()).toList();
