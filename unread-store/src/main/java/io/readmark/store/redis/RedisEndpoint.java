@@ -124,8 +124,8 @@ public final class RedisEndpoint {
         try {
             return RedisURI.create(text);
         } catch (RuntimeException e) {
-            // Not the parser's message: it may quote the URL, password included.
-            throw new IllegalArgumentException(URL + " is not a Redis URL: " + masked(), e.getCause() == null ? null : e.getCause());
+            // Neither the parser's message nor its exception: either may quote the URL, password included.
+            throw new IllegalArgumentException(URL + " is not a Redis URL: " + masked());
         }
     }
 
