@@ -3,6 +3,7 @@ package io.readmark.view.push;
 import io.lettuce.core.RedisException;
 import io.readmark.infra.DocumentedRedisUsers;
 import io.readmark.infra.EmbeddedRedisCluster;
+import io.readmark.infra.TlsCertificates;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.view.SseClient;
@@ -14,14 +15,15 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.readmark.view.push.UnreadStreamIT.expectPush;
-import static io.readmark.view.push.UnreadStreamIT.path;
+import static io.readmark.view.push.Pushes.expectPush;
+import static io.readmark.view.push.Pushes.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The view API and the writer on a Redis Cluster that lets in only the documented ACL users: credentials reach every
- * master, those Lettuce learns from the cluster and the Pub/Sub connections to each channel's master alike.
+ * The view API and the writer on a Redis Cluster, over TLS, that lets in only the documented ACL users: credentials and
+ * TLS reach every master, those Lettuce learns from the cluster and the Pub/Sub connections to each channel's master
+ * alike.
  */
 class SecuredRedisClusterIT {
 
@@ -30,7 +32,8 @@ class SecuredRedisClusterIT {
     private static final String PROCESSOR_PASSWORD = "processor-secret-77d0";
     private static final String VIEW_PASSWORD = "view-secret-0c5e";
 
-    private static final EmbeddedRedisCluster CLUSTER = EmbeddedRedisCluster.start(3);
+    private static final TlsCertificates CERTIFICATES = TlsCertificates.create();
+    private static final EmbeddedRedisCluster CLUSTER = EmbeddedRedisCluster.startTls(3, CERTIFICATES);
 
     static {
         CLUSTER.requireUsers(DocumentedRedisUsers.rules(Map.of(PROCESSOR, PROCESSOR_PASSWORD, VIEW, VIEW_PASSWORD)));
@@ -39,14 +42,20 @@ class SecuredRedisClusterIT {
     @AfterAll
     static void stop() {
         CLUSTER.close();
+        CERTIFICATES.close();
+    }
+
+    private static RedisEndpoint as(String user, String password) {
+        return RedisEndpoint.of(CLUSTER.tlsUrl(), user, password).trusting(CERTIFICATES.caFile());
     }
 
     @Test
     void shouldPushChangesFromEveryMasterToTheViewUserNamedInTheUrl() {
         // Only the first seed is reachable as given; the other masters are learned from the cluster.
-        String url = "redis-cluster://" + VIEW + ":" + VIEW_PASSWORD + "@127.0.0.1:" + CLUSTER.ports().getFirst();
-        try (ViewApiFixture view = ViewApiFixture.on(url, Map.of(ViewApiConfig.REDIS_PREFIX, "rm"))) {
-            view.writingAs(RedisEndpoint.of(CLUSTER.url(), PROCESSOR, PROCESSOR_PASSWORD));
+        String url = CLUSTER.tlsUrl().replaceFirst("//", "//" + VIEW + ":" + VIEW_PASSWORD + "@").replaceFirst(",.*", "");
+        try (ViewApiFixture view = ViewApiFixture.on(url, Map.of(ViewApiConfig.REDIS_PREFIX, "rm",
+                RedisEndpoint.TLS_CA_FILE, CERTIFICATES.caFile().toString()))) {
+            view.writingAs(as(PROCESSOR, PROCESSOR_PASSWORD));
             // Users whose slots are spread over the masters.
             for (long user = 601; user <= 606; user++) {
                 try (SseClient stream = view.stream(path(user), Map.of())) {
@@ -62,10 +71,9 @@ class SecuredRedisClusterIT {
 
     @Test
     void shouldRefuseAConnectionWithoutTheUserAndTheViewUsersWrites() {
-        assertThatThrownBy(() -> RedisConnections.connect(CLUSTER.url(), Duration.ofSeconds(5), false).close())
-                .isInstanceOf(RedisException.class);
-        try (RedisConnections view = RedisConnections.connect(RedisEndpoint.of(CLUSTER.url(), VIEW, VIEW_PASSWORD),
-                Duration.ofSeconds(5), false)) {
+        assertThatThrownBy(() -> RedisConnections.connect(RedisEndpoint.of(CLUSTER.tlsUrl()).trusting(CERTIFICATES.caFile()),
+                Duration.ofSeconds(5), false).close()).isInstanceOf(RedisException.class);
+        try (RedisConnections view = RedisConnections.connect(as(VIEW, VIEW_PASSWORD), Duration.ofSeconds(5), false)) {
             for (long user = 601; user <= 606; user++) {
                 String counts = "rm:{u:" + user + "}:counts";
                 assertThat(view.shared().sync().hgetall(counts)).isNotNull();

@@ -21,8 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.readmark.view.push.UnreadStreamIT.expectPush;
-import static io.readmark.view.push.UnreadStreamIT.path;
+import static io.readmark.view.push.Pushes.expectPush;
+import static io.readmark.view.push.Pushes.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
