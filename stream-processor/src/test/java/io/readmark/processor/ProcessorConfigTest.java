@@ -38,7 +38,7 @@ class ProcessorConfigTest {
     void shouldRefuseToBuildAConfigWithAComponentLeftUnset() {
         assertThatThrownBy(() -> ProcessorConfig.builder().bootstrapServers("kafka:9092").build())
                 .isInstanceOf(NullPointerException.class)
-                .hasMessageContaining("redisUrl");
+                .hasMessageContaining("redis");
     }
 
     @Test
