@@ -1,8 +1,6 @@
 package io.readmark.e2e;
 
-import io.readmark.infra.DocumentedRedisUsers;
-import io.readmark.infra.EmbeddedRedis;
-import io.readmark.infra.TlsCertificates;
+import io.readmark.infra.SecuredRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,26 +21,23 @@ class SecuredRedisPipelineIT {
 
     private static final String PASSWORD = "processor-secret-5a9e";
 
-    private static TlsCertificates certificates;
-    private static EmbeddedRedis redis;
+    private static SecuredRedis redis;
     private static PipelineFixture pipeline;
 
     @BeforeAll
     static void startPipeline() throws Exception {
-        certificates = TlsCertificates.create();
-        redis = EmbeddedRedis.startTls(certificates, DocumentedRedisUsers.serverArgs(Map.of("readmark-processor", PASSWORD)));
+        redis = SecuredRedis.start(Map.of("readmark-processor", PASSWORD));
         Path password = Files.writeString(Files.createTempFile("readmark-redis", ".password"), PASSWORD);
         password.toFile().deleteOnExit();
         pipeline = PipelineFixture.start("secured", Map.of("REDIS_URL", redis.url(), "READMARK_REDIS_PREFIX", "rm",
                 "REDIS_USERNAME", "readmark-processor", "REDIS_PASSWORD_FILE", password.toString(),
-                "REDIS_TLS_CA_FILE", certificates.caFile().toString()));
+                "REDIS_TLS_CA_FILE", redis.caFile().toString()));
     }
 
     @AfterAll
     static void stopAll() {
         if (pipeline != null) pipeline.close();
         if (redis != null) redis.close();
-        if (certificates != null) certificates.close();
     }
 
     @Test

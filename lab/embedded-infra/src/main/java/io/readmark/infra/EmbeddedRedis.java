@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real {@code redis-server} child process bound to 127.0.0.1, without persistence unless started with
- * {@link #startPersistent(int)}.
- * Guarantees that {@code start}/{@link #restart()} return only once the server answers {@code PING}, and that
+ * {@link #startPersistent(int)}, speaking TLS only when started with {@link #startTls}.
+ * Guarantees that {@code start}/{@link #restart()} return only once the server answers (plain: {@code PING}), and that
  * {@link #stop()}/{@link #close()} return only once the process has exited (so the port is free again).
  */
 public final class EmbeddedRedis implements AutoCloseable {

@@ -15,9 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Where Redis is and how to prove who we are to it: the URL ({@code redis://}, {@code rediss://} for TLS, the
- * {@code redis-sentinel://} forms, or {@code redis-cluster://} / {@code rediss-cluster://} with comma-separated
- * seeds), an ACL user and password (in the URL, or from settings that override it), and the CA that signs the
+ * Where Redis is and how to prove who we are to it: the URL ({@code redis://}, {@code rediss://} for TLS, or
+ * {@code redis-cluster://} / {@code rediss-cluster://} with comma-separated seeds), an ACL user and password (in the URL, or from settings that override it), and the CA that signs the
  * servers' certificates. Every URI it hands out, seeds and Pub/Sub nodes alike, carries the same credentials and TLS,
  * and nothing it prints shows the password.
  */
@@ -91,7 +90,7 @@ public final class RedisEndpoint {
         }
     }
 
-    /** Whether the URL names a Redis Cluster rather than one server (or a Sentinel-watched one). */
+    /** Whether the URL names a Redis Cluster rather than one server. */
     public boolean isCluster() {
         return url.startsWith(CLUSTER) || url.startsWith(TLS_CLUSTER);
     }

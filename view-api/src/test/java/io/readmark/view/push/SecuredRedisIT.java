@@ -3,15 +3,13 @@ package io.readmark.view.push;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.ScriptOutputType;
-import io.readmark.infra.DocumentedRedisUsers;
-import io.readmark.infra.EmbeddedRedis;
-import io.readmark.infra.TlsCertificates;
+import io.readmark.infra.SecuredRedis;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.view.SseClient;
 import io.readmark.view.ViewApiConfig;
 import io.readmark.view.ViewApiFixture;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,21 +36,14 @@ class SecuredRedisIT {
     private static final String VIEW_PASSWORD = "view-secret-93ab";
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private static final TlsCertificates CERTIFICATES = TlsCertificates.create();
-    private static final EmbeddedRedis REDIS = EmbeddedRedis.startTls(CERTIFICATES,
-            DocumentedRedisUsers.serverArgs(Map.of(PROCESSOR, PROCESSOR_PASSWORD, VIEW, VIEW_PASSWORD)));
+    @AutoClose
+    private static final SecuredRedis REDIS = SecuredRedis.start(Map.of(PROCESSOR, PROCESSOR_PASSWORD, VIEW, VIEW_PASSWORD));
 
     @TempDir
     Path dir;
 
-    @AfterAll
-    static void stop() {
-        REDIS.close();
-        CERTIFICATES.close();
-    }
-
     private static RedisEndpoint as(String user, String password) {
-        return RedisEndpoint.of(REDIS.url(), user, password).trusting(CERTIFICATES.caFile());
+        return RedisEndpoint.of(REDIS.url(), user, password).trusting(REDIS.caFile());
     }
 
     @Test
@@ -60,7 +51,7 @@ class SecuredRedisIT {
         Path password = Files.writeString(dir.resolve("view-password"), VIEW_PASSWORD + "\n");
         try (ViewApiFixture view = ViewApiFixture.on(REDIS.url(), Map.of(ViewApiConfig.REDIS_PREFIX, "rm",
                 RedisEndpoint.USERNAME, VIEW, RedisEndpoint.PASSWORD_FILE, password.toString(),
-                RedisEndpoint.TLS_CA_FILE, CERTIFICATES.caFile().toString()))) {
+                RedisEndpoint.TLS_CA_FILE, REDIS.caFile().toString()))) {
             view.writingAs(as(PROCESSOR, PROCESSOR_PASSWORD));
             view.deliver(11, 7, 1);
             try (SseClient stream = view.stream(path(11), Map.of())) {
@@ -78,7 +69,7 @@ class SecuredRedisIT {
     void shouldRefuseAWrongPasswordNoPasswordAndPlainConnections() {
         assertThatThrownBy(() -> RedisConnections.connect(as(VIEW, "wrong"), TIMEOUT, false).close())
                 .isInstanceOf(RedisConnectionException.class).rootCause().hasMessageContaining("WRONGPASS");
-        try (RedisConnections anonymous = RedisConnections.connect(RedisEndpoint.of(REDIS.url()).trusting(CERTIFICATES.caFile()), TIMEOUT, false)) {
+        try (RedisConnections anonymous = RedisConnections.connect(RedisEndpoint.of(REDIS.url()).trusting(REDIS.caFile()), TIMEOUT, false)) {
             assertThatThrownBy(() -> anonymous.shared().sync().get("rm:{u:11}:live")).hasMessageContaining("NOAUTH");
         } catch (RedisConnectionException e) {
             assertThat(e).rootCause().hasMessageContaining("NOAUTH");
