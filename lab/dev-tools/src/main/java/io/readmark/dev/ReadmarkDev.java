@@ -1,7 +1,6 @@
 package io.readmark.dev;
 
 import io.readmark.bench.Bench;
-import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.bench.LayoutStudy;
 import io.readmark.cli.CommandLineFlags;
 import io.readmark.cli.Readmark;
@@ -11,6 +10,7 @@ import io.readmark.launcher.LocalStack;
 import io.readmark.reliability.SoakConfig;
 import io.readmark.reliability.SoakReport;
 import io.readmark.reliability.SoakRun;
+import io.readmark.store.redis.RedisEndpoint;
 
 import java.io.PrintStream;
 import java.util.HashMap;

@@ -16,9 +16,9 @@ import java.util.Optional;
 
 /**
  * Where Redis is and how to prove who we are to it: the URL ({@code redis://}, {@code rediss://} for TLS, or
- * {@code redis-cluster://} / {@code rediss-cluster://} with comma-separated seeds), an ACL user and password (in the URL, or from settings that override it), and the CA that signs the
- * servers' certificates. Every URI it hands out, seeds and Pub/Sub nodes alike, carries the same credentials and TLS,
- * and nothing it prints shows the password.
+ * {@code redis-cluster://} / {@code rediss-cluster://} with comma-separated seeds), an ACL user and password (in the
+ * URL, or from settings that override it), and the CA that signs the servers' certificates. Every URI it hands out,
+ * seeds and Pub/Sub nodes alike, carries the same credentials and TLS, and nothing it prints shows the password.
  */
 public final class RedisEndpoint {
 
