@@ -7,6 +7,7 @@ import io.readmark.store.reconcile.DriftKind;
 import io.readmark.store.reconcile.ReconcileReport;
 import io.readmark.store.reconcile.Reconciler;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
 
@@ -29,14 +30,14 @@ final class ReconcileCommand {
     static final int TROUBLE = 2;
 
     /** What reconcile reads; a bad setting is an {@link IllegalArgumentException}. */
-    record Config(String redisUrl, Duration redisTimeout, String redisPrefix, int maxUnreadPerAuthor, boolean repair,
+    record Config(RedisEndpoint redis, Duration redisTimeout, String redisPrefix, int maxUnreadPerAuthor, boolean repair,
                   Duration progressInterval) {
 
         static Config from(Settings settings) {
             String prefix = settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX);
             new UnreadKeys(prefix); // a prefix no key name can have fails here, before Redis is asked
             return new Config(
-                    settings.string("REDIS_URL", "redis://localhost:6379"),
+                    RedisEndpoint.from(settings),
                     settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)),
                     prefix,
                     settings.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", UnreadLimits.DEFAULTS.maxUnreadPerAuthor()),
@@ -52,7 +53,7 @@ final class ReconcileCommand {
     static int run(Config config, PrintStream out, PrintStream err, boolean terminal) {
         ProgressLine progress = new ProgressLine(err, terminal, "reconcile", "keys", config.progressInterval(), System::nanoTime);
         ReconcileReport report;
-        try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
+        try (RedisConnections redis = RedisConnections.connect(config.redis(), config.redisTimeout(), false)) {
             report = new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.maxUnreadPerAuthor()).run(config.repair(),
                     (keys, users, drifted, pass) -> progress.update(keys, ProgressLine.UNKNOWN_TOTAL,
                             String.format(Locale.ROOT, "%,d users, %,d drifted (%s)", users, drifted, pass)));

@@ -11,10 +11,12 @@ import io.readmark.common.auth.InvalidTokenException;
 import io.readmark.common.auth.JwtVerifier;
 import io.readmark.common.config.KafkaClientSettings;
 import io.readmark.common.config.Settings;
+import io.readmark.infra.DocumentedRedisUsers;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.producer.ProducerApiConfig;
 import io.readmark.reliability.SoakConfig;
 import io.readmark.schemas.Topics;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.view.ViewApiConfig;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +65,9 @@ class DeploymentFilesTest {
     private static final String KAFKA = "kafka";
     private static final String REDIS = "redis";
     private static final String TOPICS_JOB = "topics";
+    /** Where compose mounts a service's secrets; the test stands in a file of its own for each. */
+    private static final String SECRETS = "/run/secrets/";
+    private static final Path SECRET_FILE = secretFile();
     /** What the build stage builds and the runtime stage copies; the dev tools' jar is never in an image. */
     private static final String PRODUCTION_JAR = "cli/target/readmark.jar";
 
@@ -190,6 +195,35 @@ class DeploymentFilesTest {
             softly.assertThat(healthcheck.group(2)).as("path the healthcheck of service %s probes", service.name())
                     .isEqualTo("/health/ready");
         }));
+    }
+
+    @Test
+    void shouldLetEachServiceIntoRedisOnlyAsItsDocumentedUserWithASecretOfItsOwn() {
+        Service redis = COMPOSE.service(REDIS);
+        String acl = redis.command().replace("$$", "$");
+        List<Service> clients = COMPOSE.builtServices().stream().filter(s -> s.environment().containsKey(RedisEndpoint.URL)).toList();
+
+        assertThat(redis.containerPorts()).as("ports Redis publishes in docker-compose.yml").isEmpty();
+        assertThat(acl).as("command of service %s", REDIS).contains("echo \"user default off\"").contains("--aclfile /tmp/users.acl");
+        assertThat(clients).extracting(Service::name).containsExactlyInAnyOrder("stream-processor", "view-api");
+        assertSoftly(softly -> clients.forEach(service -> {
+            Map<String, String> env = service.environment();
+            String user = env.get(RedisEndpoint.USERNAME);
+            String secret = env.getOrDefault(RedisEndpoint.PASSWORD_FILE, "");
+            softly.assertThat(secret).as("%s of service %s", RedisEndpoint.PASSWORD_FILE, service.name()).startsWith(SECRETS);
+            softly.assertThat(service.node().path("secrets").toString()).as("secrets of service %s", service.name())
+                    .contains("\"" + secret.substring(Math.min(secret.length(), SECRETS.length())) + "\"");
+            softly.assertThat(env).as("environment of service %s", service.name()).doesNotContainKey(RedisEndpoint.PASSWORD);
+            softly.assertThat(env.get(RedisEndpoint.URL)).as("%s of service %s", RedisEndpoint.URL, service.name()).doesNotContain("@");
+            // Its user, with exactly the documented rules and the password of its own secret.
+            String documented = "user " + String.join(" ", DocumentedRedisUsers.rules(Map.of(user, "$(cat " + secret + ")")).getFirst());
+            softly.assertThat(acl).as("the ACL file service %s writes, for the user of service %s", REDIS, service.name())
+                    .contains("echo \"" + documented + "\"");
+            softly.assertThat(RedisEndpoint.from(settingsOf(service))).as("Redis endpoint of service %s", service.name())
+                    .hasToString("redis://redis:6379 as " + user + " (password set)");
+        }));
+        assertThat(clients.stream().map(s -> s.environment().get(RedisEndpoint.PASSWORD_FILE)).distinct())
+                .as("secrets of the services").hasSameSizeAs(clients);
     }
 
     @Test
@@ -407,8 +441,18 @@ class DeploymentFilesTest {
         Map<String, String> mounted = new HashMap<>();
         service.mounts().stream().filter(mount -> mount.type().equals("bind"))
                 .forEach(mount -> mounted.put(mount.target(), KEYS.publicKeyFile(mount.source()).toString()));
-        env.replaceAll((name, value) -> mounted.getOrDefault(value, value));
+        env.replaceAll((name, value) -> value.startsWith(SECRETS) ? SECRET_FILE.toString() : mounted.getOrDefault(value, value));
         return Settings.of(Map.of(), env);
+    }
+
+    private static Path secretFile() {
+        try {
+            Path file = Files.createTempFile("readmark-compose-secret", ".password");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, "compose-test-password\n");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The read-only mount holding the public key the service's {@code AUTH_*} key setting names. */

@@ -1,18 +1,25 @@
 package io.readmark.cli;
 
 import io.readmark.common.config.Settings;
+import io.readmark.infra.SecuredRedis;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadWriter;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,7 +27,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@code readmark reconcile [--repair]}: flags, report, exit status, on a real Redis. */
+/** {@code readmark reconcile [--repair]}: flags, report, exit status, on a real Redis (one secured with ACL users and TLS too). */
 class ReconcileCommandIT {
 
     private static final String REDIS_URL = TestInfrastructure.shared().redisUrl();
@@ -70,6 +77,46 @@ class ReconcileCommandIT {
         assertThat(again).isEqualTo(ReconcileCommand.CLEAN);
         assertThat(out()).contains("no drift");
         assertThat(redis.shared().sync().hgetall(keys.counts(2))).isEqualTo(Map.of("7", "1", "total", "1"));
+    }
+
+    @Test
+    void shouldReportDriftAsItsOwnRedisUserButRepairOnlyAsTheProcessors(@TempDir Path dir) throws IOException {
+        // Given a TLS-only Redis under the documented users, and a user whose count is wrong
+        Map<String, String> passwords = Map.of("readmark-processor", "processor-secret-1b2d", "readmark-reconcile", "reconcile-secret-e8f3");
+        try (SecuredRedis secured = SecuredRedis.start(passwords);
+             RedisConnections processor = RedisConnections.connect(RedisEndpoint.of(secured.url(), "readmark-processor",
+                     passwords.get("readmark-processor")).trusting(secured.caFile()), Duration.ofSeconds(5), false)) {
+            UnreadKeys documented = new UnreadKeys("rm");
+            try (UnreadWriter writer = new UnreadWriter(processor.openBinary(), documented, UnreadLimits.DEFAULTS, 100)) {
+                writer.deliver(2, 7, 102, 1_767_225_600_000L);
+                writer.awaitAcknowledged();
+            }
+            processor.shared().sync().hset(documented.counts(2), Map.of("7", "5", "total", "5"));
+
+            // When reconciling as reconcile's user, repairing as it, then repairing as the processor's
+            int found = reconcileAs(secured, dir, "readmark-reconcile", passwords);
+            int refused = reconcileAs(secured, dir, "readmark-reconcile", passwords, "--repair");
+            Map<String, String> afterRefusal = processor.shared().sync().hgetall(documented.counts(2));
+            int repaired = reconcileAs(secured, dir, "readmark-processor", passwords, "--repair");
+
+            // Then the drift is found, left alone by the refused repair, and repaired by the processor's user
+            assertThat(found).as(err()).isEqualTo(ReconcileCommand.DRIFT);
+            assertThat(out()).contains("user 2: wrong-count, author 7: counts 5, set holds 1");
+            assertThat(refused).isNotEqualTo(ReconcileCommand.CLEAN);
+            assertThat(afterRefusal).isEqualTo(Map.of("7", "5", "total", "5"));
+            assertThat(repaired).as(err()).isEqualTo(ReconcileCommand.CLEAN);
+            assertThat(processor.shared().sync().hgetall(documented.counts(2))).isEqualTo(Map.of("7", "1", "total", "1"));
+            assertThat(out() + err()).doesNotContain(passwords.values());
+        }
+    }
+
+    /** As an operator runs it: user and CA from flags, the password from a file. */
+    private int reconcileAs(SecuredRedis secured, Path dir, String user, Map<String, String> passwords, String... more) throws IOException {
+        Path password = Files.writeString(dir.resolve(user + ".password"), passwords.get(user));
+        List<String> flags = new ArrayList<>(List.of("--redis-url", secured.url(), "--readmark-redis-prefix", "rm",
+                "--redis-username", user, "--redis-password-file", password.toString(), "--redis-tls-ca-file", secured.caFile().toString()));
+        flags.addAll(List.of(more));
+        return reconcile(flags.toArray(String[]::new));
     }
 
     @Test

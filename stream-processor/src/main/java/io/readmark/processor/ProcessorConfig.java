@@ -7,6 +7,7 @@ import io.readmark.processor.fanout.FanoutSettings;
 import io.readmark.processor.graph.BigVPolicy;
 import io.readmark.schemas.EventTimeLimit;
 import io.readmark.schemas.Topics;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.notice.NoticeLimits;
 import io.readmark.store.unread.UnreadLimits;
@@ -34,7 +35,7 @@ import java.util.stream.Collectors;
  * past its record's timestamp an event may be dated. {@code kafkaClient} is passed on to every Kafka client (security,
  * TLS, SASL) under the processor's own settings.
  */
-public record ProcessorConfig(String bootstrapServers, String redisUrl, String redisPrefix, Topics topics,
+public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
                               UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
@@ -81,7 +82,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         Set<String> roles = roles(settings);
         return builder()
                 .bootstrapServers(settings.string("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"))
-                .redisUrl(settings.string("REDIS_URL", "redis://localhost:6379"))
+                .redis(RedisEndpoint.from(settings))
                 .redisPrefix(settings.string("READMARK_REDIS_PREFIX", UnreadKeys.DEFAULT_PREFIX))
                 .topics(Topics.from(settings::find))
                 .applicationId(settings.string("PROCESSOR_APPLICATION_ID", "readmark-processor"))
@@ -173,7 +174,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
     public static final class Builder {
 
         private String bootstrapServers;
-        private String redisUrl;
+        private RedisEndpoint redis;
         private String redisPrefix;
         private Topics topics;
         private String applicationId;
@@ -204,8 +205,8 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
             return this;
         }
 
-        public Builder redisUrl(String redisUrl) {
-            this.redisUrl = redisUrl;
+        public Builder redis(RedisEndpoint redis) {
+            this.redis = redis;
             return this;
         }
 
@@ -310,7 +311,7 @@ public record ProcessorConfig(String bootstrapServers, String redisUrl, String r
         }
 
         public ProcessorConfig build() {
-            return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redisUrl, "redisUrl"),
+            return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redis, "redis"),
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
                     maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,

@@ -104,7 +104,7 @@ public final class StreamProcessor implements AutoCloseable {
     private void attempt(Duration nextRetry) {
         RedisConnections connection;
         try {
-            connection = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false, metrics.registry());
+            connection = RedisConnections.connect(config.redis(), config.redisTimeout(), false, metrics.registry());
         } catch (RedisException e) {
             synchronized (this) {
                 if (closed) return;

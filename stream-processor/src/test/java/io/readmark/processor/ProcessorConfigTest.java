@@ -20,7 +20,7 @@ class ProcessorConfigTest {
     void shouldDefaultToALocalSetup() {
         ProcessorConfig config = ProcessorConfig.from(Settings.of(Map.of(), Map.of()));
         assertThat(config.bootstrapServers()).isEqualTo("localhost:9092");
-        assertThat(config.redisUrl()).isEqualTo("redis://localhost:6379");
+        assertThat(config.redis()).hasToString("redis://localhost:6379");
         assertThat(config.topics().blogEvents().name()).isEqualTo("blog-events");
         assertThat(config.topics().deadLetters().name()).isEqualTo("readmark-dlq");
         assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(1000);
@@ -52,7 +52,7 @@ class ProcessorConfigTest {
     void shouldRefuseToBuildAConfigWithAComponentLeftUnset() {
         assertThatThrownBy(() -> ProcessorConfig.builder().bootstrapServers("kafka:9092").build())
                 .isInstanceOf(NullPointerException.class)
-                .hasMessageContaining("redisUrl");
+                .hasMessageContaining("redis");
     }
 
     @Test
@@ -84,7 +84,7 @@ class ProcessorConfigTest {
                 "PROCESSOR_COMMIT_INTERVAL", "PT0.5S", "READMARK_MAX_UNREAD_PER_AUTHOR", "99",
                 "PROCESSOR_HTTP_HOST", "127.0.0.1", "PROCESSOR_HTTP_PORT", "9102")));
         assertThat(config.bootstrapServers()).isEqualTo("kafka:29092");
-        assertThat(config.redisUrl()).startsWith("redis-cluster://");
+        assertThat(config.redis().isCluster()).isTrue();
         assertThat(config.topics().blogEvents().name()).isEqualTo("posts");
         assertThat(config.commitInterval()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.limits().maxUnreadPerAuthor()).isEqualTo(99);

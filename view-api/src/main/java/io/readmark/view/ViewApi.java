@@ -85,7 +85,7 @@ public final class ViewApi implements AutoCloseable {
         OpenStreams streams = null;
         JsonHttpServer server = null;
         try {
-            redis = RedisConnector.start(config.redisUrl(), config.redisTimeout(), metrics.registry(), loops);
+            redis = RedisConnector.start(config.redis(), config.redisTimeout(), metrics.registry(), loops);
             // The shared circuit opens on failures of two callers at least: one user's failing reads open only theirs.
             CircuitBreaker breaker = new CircuitBreaker("Redis", config.circuitFailures(), config.circuitOpen(), System::nanoTime, 2);
             UserBreakers users = new UserBreakers(config.circuitFailures(), config.circuitOpen(), System::nanoTime);

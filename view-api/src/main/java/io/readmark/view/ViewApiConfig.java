@@ -7,6 +7,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.common.http.CorsPolicy;
 import io.readmark.common.http.HttpLimits;
 import io.readmark.store.unread.BoundedHashRead;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadKeys;
 
 import java.time.Duration;
@@ -18,7 +19,7 @@ import java.util.Objects;
  *
  * @param host            interface to listen on
  * @param port            HTTP port; 0 picks a free one
- * @param redisUrl        {@code redis://host:port} or {@code redis-cluster://host:port[,host:port...]}
+ * @param redis           where Redis is and how to authenticate to it ({@code REDIS_URL} and the {@code REDIS_*} settings)
  * @param redisPrefix     key namespace shared with the stream processor that writes the keys
  * @param redisTimeout    how long one Redis command (and a readiness PING) may take before the answer is 503
  * @param defaultLimit    page size when a request names none
@@ -37,7 +38,7 @@ import java.util.Objects;
  * @param hashReadFields  the fields one read of a user's counts or audiences hash asks an HSCAN for: a hash up to about
  *                        this many is read whole, a bigger one in part (totals exact)
  */
-public record ViewApiConfig(String host, int port, String redisUrl, String redisPrefix, Duration redisTimeout,
+public record ViewApiConfig(String host, int port, RedisEndpoint redis, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
                             AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
                             StreamSettings streams, CorsPolicy cors, Duration noticeCacheTtl,
@@ -45,7 +46,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
-    public static final String REDIS_URL = "REDIS_URL";
+    public static final String REDIS_URL = RedisEndpoint.URL;
     public static final String REDIS_PREFIX = "READMARK_REDIS_PREFIX";
     public static final String REDIS_TIMEOUT = "VIEW_API_REDIS_TIMEOUT";
     public static final String DEFAULT_LIMIT = "VIEW_API_DEFAULT_LIMIT";
@@ -61,7 +62,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
         require(port >= 0 && port <= 65_535, PORT, "a port 0..65535", port);
-        require(redisUrl != null && !redisUrl.isBlank(), REDIS_URL, "a redis:// or redis-cluster:// URL", redisUrl);
+        Objects.requireNonNull(redis, "redis");
         try {
             new UnreadKeys(redisPrefix);
         } catch (IllegalArgumentException e) {
@@ -88,7 +89,7 @@ public record ViewApiConfig(String host, int port, String redisUrl, String redis
         return new ViewApiConfig(
                 settings.string(HOST, "0.0.0.0"),
                 settings.integer(PORT, 8081),
-                settings.string(REDIS_URL, "redis://localhost:6379"),
+                RedisEndpoint.from(settings),
                 settings.string(REDIS_PREFIX, UnreadKeys.DEFAULT_PREFIX),
                 settings.duration(REDIS_TIMEOUT, Duration.ofSeconds(1)),
                 settings.integer(DEFAULT_LIMIT, 20),

@@ -1,6 +1,8 @@
 package io.readmark.view;
 
 import io.readmark.view.push.StreamSettings;
+import io.readmark.store.redis.RedisEndpoint;
+import io.readmark.store.redis.RedisEndpoint;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
@@ -34,7 +36,7 @@ class ViewApiConfigTest {
         // When
         ViewApiConfig config = fromEnvironment(Map.of());
         // Then
-        assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, "redis://localhost:6379",
+        assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, RedisEndpoint.of("redis://localhost:6379"),
                 UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off(),
                 "127.0.0.1", 9081, HttpLimits.defaults(), StreamSettings.DEFAULTS, CorsPolicy.none(), Duration.ofSeconds(1),
                 1000));
@@ -83,7 +85,7 @@ class ViewApiConfigTest {
         ViewApiConfig config = fromEnvironment(environment);
         // Then
         assertThat(config).usingRecursiveComparison().ignoringFields("auth")
-                .isEqualTo(new ViewApiConfig("127.0.0.1", 9090, "redis-cluster://r1:7000,r2:7001",
+                .isEqualTo(new ViewApiConfig("127.0.0.1", 9090, RedisEndpoint.of("redis-cluster://r1:7000,r2:7001"),
                         "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off(),
                         "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
                                 .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout()),

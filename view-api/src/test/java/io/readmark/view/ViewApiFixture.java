@@ -6,6 +6,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.schemas.Json;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadWriter;
 
@@ -127,15 +128,22 @@ public final class ViewApiFixture implements AutoCloseable {
         write(writer -> writer.inboxSeen(userId, seenAt.toEpochMilli()));
     }
 
+    /** Writes from now on with {@code writer}'s credentials (the processor's Redis user) rather than the view API's. */
+    public ViewApiFixture writingAs(RedisEndpoint writer) {
+        if (writerRedis != null) writerRedis.close();
+        writerRedis = RedisConnections.connect(writer, Duration.ofSeconds(5), false);
+        return this;
+    }
+
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
     public void breakCountsOf(long userId) {
-        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
+        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redis(), Duration.ofSeconds(5), false);
         writerRedis.shared().sync().set(config.keys().counts(userId), "not a hash");
     }
 
     /** Any writes, applied by the real scripts, acknowledged when this returns. */
     public void write(Consumer<UnreadWriter> changes) {
-        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(5), false);
+        if (writerRedis == null) writerRedis = RedisConnections.connect(config.redis(), Duration.ofSeconds(5), false);
         try (UnreadWriter writer = new UnreadWriter(writerRedis.openBinary(), config.keys(), UnreadLimits.DEFAULTS, 1000)) {
             changes.accept(writer);
             writer.awaitAcknowledged();

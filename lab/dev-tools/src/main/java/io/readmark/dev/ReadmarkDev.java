@@ -10,6 +10,7 @@ import io.readmark.launcher.LocalStack;
 import io.readmark.reliability.SoakConfig;
 import io.readmark.reliability.SoakReport;
 import io.readmark.reliability.SoakRun;
+import io.readmark.store.redis.RedisEndpoint;
 
 import java.io.PrintStream;
 import java.util.HashMap;
@@ -86,7 +87,7 @@ public final class ReadmarkDev {
                   Processor      %s
                 Press Ctrl-C to stop.
                 %n""", stack.authenticated() ? "bearer JWT authentication on" : "authentication OFF, for local use only",
-                stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), stack.redisUrl(),
+                stack.kafkaBootstrapServers(), String.join(", ", stack.topics().allNames()), RedisEndpoint.of(stack.redisUrl()),
                 stack.producerApiUrl(), stack.viewApiUrl(), stack.demoUrl(), stack.producerManagementUrl(), stack.viewManagementUrl(),
                 stack.processorUrl());
         stopped.await();

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real {@code redis-server} child process bound to 127.0.0.1, without persistence unless started with
- * {@link #startPersistent(int)}.
- * Guarantees that {@code start}/{@link #restart()} return only once the server answers {@code PING}, and that
+ * {@link #startPersistent(int)}, speaking TLS only when started with {@link #startTls}.
+ * Guarantees that {@code start}/{@link #restart()} return only once the server answers (plain: {@code PING}), and that
  * {@link #stop()}/{@link #close()} return only once the process has exited (so the port is free again).
  */
 public final class EmbeddedRedis implements AutoCloseable {
@@ -33,16 +33,18 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final Path workDir;
     private final List<String> extraArgs;
     private final boolean persistent;
+    private final boolean tls;
     private final Thread shutdownHook;
     private volatile Process process;
     private boolean closed;
 
-    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs, boolean persistent) {
+    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs, boolean persistent, boolean tls) {
         this.binary = binary;
         this.port = port;
         this.workDir = workDir;
         this.extraArgs = List.copyOf(extraArgs);
         this.persistent = persistent;
+        this.tls = tls;
         // A child process outlives the JVM unless killed; this covers callers that never reach close().
         this.shutdownHook = new Thread(this::killProcess, "embedded-redis-" + port + "-shutdown");
     }
@@ -63,7 +65,19 @@ public final class EmbeddedRedis implements AutoCloseable {
      * production Redis with an append-only file. For outage tests that must find the data again.
      */
     public static EmbeddedRedis startPersistent(int port) {
-        return start(port, RedisBinary.locate(), List.of(), true);
+        return start(port, RedisBinary.locate(), List.of(), true, false);
+    }
+
+    /**
+     * Starts a server on a free port that speaks TLS only, with the certificate {@code certificates} signed, and more
+     * flags such as ACL users ({@code --user "name on >password ..."}); {@link #url()} is then {@code rediss://}.
+     */
+    public static EmbeddedRedis startTls(TlsCertificates certificates, List<String> extraArgs) {
+        List<String> args = new ArrayList<>(List.of("--tls-cert-file", certificates.certFile().toString(),
+                "--tls-key-file", certificates.keyFile().toString(), "--tls-ca-cert-file", certificates.caFile().toString(),
+                "--tls-auth-clients", "no"));
+        args.addAll(extraArgs);
+        return start(0, RedisBinary.locate(), args, false, true);
     }
 
     /** Starts the given {@code redis-server} executable; visible for tests of the bundled fallback. */
@@ -73,16 +87,16 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /** As {@link #start(int, Path)}, with more redis-server flags (e.g. cluster mode); relative paths resolve in the work dir. */
     static EmbeddedRedis start(int port, Path binary, List<String> extraArgs) {
-        return start(port, binary, extraArgs, false);
+        return start(port, binary, extraArgs, false, false);
     }
 
-    private static EmbeddedRedis start(int port, Path binary, List<String> extraArgs, boolean persistent) {
+    private static EmbeddedRedis start(int port, Path binary, List<String> extraArgs, boolean persistent, boolean tls) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
         for (int attempt = 1; ; attempt++) {
             int chosen = port != 0 ? port : LocalPorts.freePort();
-            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs, persistent);
+            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs, persistent, tls);
             try {
                 redis.launch();
                 Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
@@ -100,9 +114,9 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
-    /** {@code redis://127.0.0.1:PORT}. */
+    /** {@code redis://127.0.0.1:PORT}, or {@code rediss://} when started with {@link #startTls}. */
     public String url() {
-        return "redis://127.0.0.1:" + port;
+        return (tls ? "rediss" : "redis") + "://127.0.0.1:" + port;
     }
 
     public int port() {
@@ -167,7 +181,7 @@ public final class EmbeddedRedis implements AutoCloseable {
             throw new PortInUseException(port, "");
         }
         List<String> command = new ArrayList<>(List.of(binary.toString(),
-                "--port", String.valueOf(port),
+                "--port", String.valueOf(tls ? 0 : port),
                 "--bind", "127.0.0.1",
                 "--save", "",
                 "--appendonly", persistent ? "yes" : "no",
@@ -175,6 +189,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--protected-mode", "no",
                 "--daemonize", "no",
                 "--dir", workDir.toString()));
+        if (tls) command.addAll(List.of("--tls-port", String.valueOf(port)));
         command.addAll(extraArgs);
         Path logFile = workDir.resolve("redis.log");
         long startNanos = System.nanoTime();
@@ -192,7 +207,7 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     private void awaitPong(Path logFile) {
         long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        while (!RedisPing.ping(port, PING_TIMEOUT)) {
+        while (!answers(logFile)) {
             if (!process.isAlive()) {
                 process = null;
                 String output = readQuietly(logFile);
@@ -216,6 +231,14 @@ public final class EmbeddedRedis implements AutoCloseable {
                 throw new IllegalStateException("Interrupted while starting redis-server", e);
             }
         }
+    }
+
+    /**
+     * Whether the server is up: it answers PING, or, speaking TLS only (which the plain PING cannot), it has logged
+     * that it accepts connections.
+     */
+    private boolean answers(Path logFile) {
+        return tls ? readQuietly(logFile).contains("Ready to accept connections") : RedisPing.ping(port, PING_TIMEOUT);
     }
 
     private void killProcess() {

@@ -28,8 +28,8 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     /** Where every redis-server before 7.0 (the bundled one is 6.2) puts the cluster bus; 7.0+ defaults to it too. */
     static final int BUS_PORT_OFFSET = 10_000;
 
-    /** A node; its cluster bus listens on {@code port + BUS_PORT_OFFSET}. */
-    private record Node(EmbeddedRedis redis) {
+    /** A node; its cluster bus listens on {@code port + BUS_PORT_OFFSET}; {@code tlsPort} 0 when it speaks no TLS. */
+    private record Node(EmbeddedRedis redis, int tlsPort) {
         int busPort() {
             return redis.port() + BUS_PORT_OFFSET;
         }
@@ -52,6 +52,19 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
      * @throws IllegalStateException if the nodes do not start or the cluster does not form
      */
     public static EmbeddedRedisCluster start(int masters) {
+        return start(masters, null);
+    }
+
+    /**
+     * As {@link #start(int)}, each node also speaking TLS with the certificate {@code certificates} signed, on a port
+     * of its own ({@link #tlsUrl()}), and the cluster bus in TLS only. The plain ports stay, for forming the cluster
+     * and its tests; a TLS client learns the nodes' TLS ports from the cluster. Needs redis-server 7.0 or later.
+     */
+    public static EmbeddedRedisCluster startTls(int masters, TlsCertificates certificates) {
+        return start(masters, certificates);
+    }
+
+    private static EmbeddedRedisCluster start(int masters, TlsCertificates certificates) {
         if (masters < 1) {
             throw new IllegalArgumentException("a cluster needs at least one master, was " + masters);
         }
@@ -60,7 +73,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         List<Node> started = new ArrayList<>(masters);
         try {
             for (int i = 0; i < masters; i++) {
-                started.add(startNode(binary));
+                started.add(startNode(binary, certificates));
             }
             EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(started);
             cluster.assignSlotsAndMeet();
@@ -103,6 +116,28 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         return ports().stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(",", "redis-cluster://", ""));
     }
 
+    /**
+     * Creates these ACL users ({@code ACL SETUSER} tokens each, as {@link DocumentedRedisUsers#rules} gives them) on every
+     * node, then disables the default user: from here on only they get in. After the cluster formed, as forming it
+     * takes commands no deployable's user may send.
+     */
+    public void requireUsers(List<List<String>> rules) {
+        for (int port : ports()) {
+            for (List<String> rule : rules) {
+                List<String> args = new ArrayList<>(List.of("ACL", "SETUSER"));
+                args.addAll(rule);
+                RespCommand.call(port, COMMAND_TIMEOUT, args.toArray(String[]::new));
+            }
+            RespCommand.call(port, COMMAND_TIMEOUT, "ACL", "SETUSER", "default", "off");
+        }
+    }
+
+    /** {@code rediss-cluster://127.0.0.1:t1,...}, the masters' TLS ports, for a cluster started with {@link #startTls}. */
+    public String tlsUrl() {
+        if (nodes.getFirst().tlsPort() == 0) throw new IllegalStateException("this cluster speaks no TLS");
+        return nodes.stream().map(node -> "127.0.0.1:" + node.tlsPort()).collect(Collectors.joining(",", "rediss-cluster://", ""));
+    }
+
     /** Client ports of the masters, in slot order: the first owns slot 0. */
     public List<Integer> ports() {
         return nodes.stream().map(node -> node.redis().port()).toList();
@@ -129,7 +164,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         }
     }
 
-    private static Node startNode(Path binary) {
+    private static Node startNode(Path binary, TlsCertificates certificates) {
         for (int attempt = 1; ; attempt++) {
             // Redis 6.2 cannot be told a bus port (7.0's cluster-port), so the client port is one whose + 10000 is free.
             int port = LocalPorts.freePortWithFreeOffset(BUS_PORT_OFFSET);
@@ -140,8 +175,17 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                     "--cluster-node-timeout", "2000",
                     // Otherwise the node that sends every MEET never learns its own address and reports it empty.
                     "--cluster-announce-ip", "127.0.0.1");
+            int tlsPort = certificates == null ? 0 : LocalPorts.freePort();
+            if (certificates != null) {
+                clusterArgs = new ArrayList<>(clusterArgs);
+                // The bus port named, as with TLS on it would otherwise move to tls-port + 10000.
+                clusterArgs.addAll(List.of("--tls-port", String.valueOf(tlsPort), "--tls-cluster", "yes",
+                        "--cluster-port", String.valueOf(port + BUS_PORT_OFFSET),
+                        "--tls-cert-file", certificates.certFile().toString(), "--tls-key-file", certificates.keyFile().toString(),
+                        "--tls-ca-cert-file", certificates.caFile().toString(), "--tls-auth-clients", "no"));
+            }
             try {
-                return new Node(EmbeddedRedis.start(port, binary, clusterArgs));
+                return new Node(EmbeddedRedis.start(port, binary, clusterArgs), tlsPort);
             } catch (EmbeddedRedis.PortInUseException e) {
                 if (attempt >= BIND_ATTEMPTS) {
                     throw e;

@@ -59,7 +59,7 @@ public final class RedisLossRecovery {
     /** @param stateDir where the rebuild keeps the follower graph while it runs */
     public static Outcome run(Harness harness, Path stateDir) throws InterruptedException {
         ProcessorConfig config = harness.processorConfig(stateDir);
-        try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
+        try (RedisConnections redis = RedisConnections.connect(config.redis(), config.redisTimeout(), false)) {
             redis.shared().sync().flushall();
         }
         killAtAnEighth(harness, stateDir);
@@ -120,7 +120,7 @@ public final class RedisLossRecovery {
     }
 
     private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {
-        try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), Duration.ofSeconds(10), false)) {
+        try (RedisConnections redis = RedisConnections.connect(config.redis(), Duration.ofSeconds(10), false)) {
             return new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.limits().maxUnreadPerAuthor())
                     .run(false, (keys, users, drifted, pass) -> { });
         }

@@ -56,7 +56,7 @@ class InterruptedRebuildIT {
 
             Instant stamp = Instant.now();
             for (Map.Entry<String, StopAt> stop : STOPS.entrySet()) {
-                try (RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
+                try (RedisConnections redis = RedisConnections.connect(config.redis(), config.redisTimeout(), false)) {
                     redis.shared().sync().flushall();
                 }
                 Rebuild stopped = new Rebuild(config, stamp);

@@ -118,7 +118,7 @@ public final class Rebuild {
         StreamProcessor.requireTopics(config);
         SkippedRecords skipped = new SkippedRecords();
         try (Admin admin = Admin.create(config.adminProperties());
-             RedisConnections redis = RedisConnections.connect(config.redisUrl(), config.redisTimeout(), false)) {
+             RedisConnections redis = RedisConnections.connect(config.redis(), config.redisTimeout(), false)) {
             RebuildLeftovers leftovers = new RebuildLeftovers(admin, rebuildPrefix, config.stateDir());
             List<String> removed = new ArrayList<>(leftovers.remove(applicationId).removed());
             RebuildOffsets authors = RebuildOffsets.capture(admin,

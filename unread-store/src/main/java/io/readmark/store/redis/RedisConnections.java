@@ -9,6 +9,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -31,7 +32,6 @@ import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -39,8 +39,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * One Lettuce client per process, standalone or cluster as the URL says: {@code redis://host:port} or
- * {@code redis-cluster://host:port[,host:port...]}. Hands out the shared connection for reads and dedicated
+ * One Lettuce client per process, standalone or cluster as the {@link RedisEndpoint} says, with its credentials and
+ * TLS on every connection, Pub/Sub included. Hands out the shared connection for reads and dedicated
  * connections for pipelined writers, both through the command interfaces standalone and cluster have in common.
  */
 public final class RedisConnections implements AutoCloseable {
@@ -67,7 +67,6 @@ public final class RedisConnections implements AutoCloseable {
         }
     }
 
-    private static final String CLUSTER_SCHEME = "redis-cluster://";
     /**
      * Reconnect attempts from 100 ms apart up to 1 s apart. Lettuce's default grows to 30 s, so a Redis back after a
      * 20 s outage went unnoticed for up to 15 s more while writers waited.
@@ -79,14 +78,14 @@ public final class RedisConnections implements AutoCloseable {
     private final boolean cluster;
     private final Connection shared;
     private final ClientOptions pubSubOptions;
-    private final RedisURI standalone; // null on a cluster
+    private final RedisEndpoint endpoint;
     private RedisClient pubSubClient; // guarded by this; created on first use
 
-    private RedisConnections(ClientResources resources, AbstractRedisClient client, RedisURI standalone, ClientOptions pubSubOptions) {
+    private RedisConnections(ClientResources resources, AbstractRedisClient client, RedisEndpoint endpoint, ClientOptions pubSubOptions) {
         this.resources = resources;
         this.client = client;
-        this.cluster = standalone == null;
-        this.standalone = standalone;
+        this.cluster = endpoint.isCluster();
+        this.endpoint = endpoint;
         this.pubSubOptions = pubSubOptions;
         try {
             this.shared = open();
@@ -137,40 +136,57 @@ public final class RedisConnections implements AutoCloseable {
      */
     public static RedisConnections connect(String url, Duration commandTimeout, boolean failFastWhenDisconnected,
                                            ClientResources resources) {
+        return connect(RedisEndpoint.of(url), commandTimeout, failFastWhenDisconnected, resources);
+    }
+
+    /** As {@link #connect(String, Duration, boolean)}, with the endpoint's credentials and TLS. */
+    public static RedisConnections connect(RedisEndpoint endpoint, Duration commandTimeout, boolean failFastWhenDisconnected) {
+        return connect(endpoint, commandTimeout, failFastWhenDisconnected, ClientResources.builder().reconnectDelay(RECONNECT_DELAY).build());
+    }
+
+    /** As {@link #connect(String, Duration, boolean, MeterRegistry)}, with the endpoint's credentials and TLS. */
+    public static RedisConnections connect(RedisEndpoint endpoint, Duration commandTimeout, boolean failFastWhenDisconnected,
+                                           MeterRegistry registry) {
+        return connect(endpoint, commandTimeout, failFastWhenDisconnected, resources(registry));
+    }
+
+    /** As {@link #connect(String, Duration, boolean, ClientResources)}, with the endpoint's credentials and TLS. */
+    public static RedisConnections connect(RedisEndpoint endpoint, Duration commandTimeout, boolean failFastWhenDisconnected,
+                                           ClientResources resources) {
         ClientOptions.DisconnectedBehavior whenDown = failFastWhenDisconnected
                 ? ClientOptions.DisconnectedBehavior.REJECT_COMMANDS : ClientOptions.DisconnectedBehavior.DEFAULT;
         SocketOptions socket = SocketOptions.builder().connectTimeout(commandTimeout).keepAlive(true).build();
         TimeoutOptions timeouts = TimeoutOptions.enabled(commandTimeout);
-        if (isCluster(url)) {
-            List<RedisURI> seeds = Arrays.stream(url.substring(CLUSTER_SCHEME.length()).split(","))
-                    .map(hostPort -> RedisURI.create("redis://" + hostPort.trim())).toList();
-            RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+        SslOptions ssl = endpoint.sslOptions().orElseGet(() -> SslOptions.builder().build());
+        ClientOptions pubSubOptions = pubSubOptions(socket, timeouts, ssl);
+        if (endpoint.isCluster()) {
+            // Lettuce gives the nodes it learns from the cluster the first seed's credentials and TLS.
+            RedisClusterClient client = RedisClusterClient.create(resources, endpoint.seeds());
             // Follow failovers and reshards: refresh the slot map on MOVED/ASK and every 30 s.
             ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
                     .enableAllAdaptiveRefreshTriggers().enablePeriodicRefresh(Duration.ofSeconds(30)).build();
-            client.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+            client.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).sslOptions(ssl)
                     .disconnectedBehavior(whenDown).topologyRefreshOptions(refresh).build());
-            return new RedisConnections(resources, client, null, pubSubOptions(socket, timeouts));
+            return new RedisConnections(resources, client, endpoint, pubSubOptions);
         }
-        RedisURI uri = RedisURI.create(url);
-        RedisClient client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+        RedisClient client = RedisClient.create(resources, endpoint.seeds().getFirst());
+        client.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).sslOptions(ssl)
                 .disconnectedBehavior(whenDown).build());
-        return new RedisConnections(resources, client, uri, pubSubOptions(socket, timeouts));
+        return new RedisConnections(resources, client, endpoint, pubSubOptions);
     }
 
     /**
      * Pub/Sub connections do not reconnect by themselves: messages published while one was down are lost, so its
      * subscriber must learn that it broke (and start over from a fresh read) rather than resume as if nothing happened.
      */
-    private static ClientOptions pubSubOptions(SocketOptions socket, TimeoutOptions timeouts) {
-        return ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).autoReconnect(false)
+    private static ClientOptions pubSubOptions(SocketOptions socket, TimeoutOptions timeouts, SslOptions ssl) {
+        return ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).sslOptions(ssl).autoReconnect(false)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build();
     }
 
-    /** Whether {@code url} names a Redis Cluster ({@code redis-cluster://}) rather than a standalone Redis. */
+    /** Whether {@code url} names a Redis Cluster rather than a standalone Redis. */
     public static boolean isCluster(String url) {
-        return url.startsWith(CLUSTER_SCHEME);
+        return RedisEndpoint.of(url).isCluster();
     }
 
     /** The process-wide shared connection (thread-safe, multiplexed). */
@@ -208,13 +224,14 @@ public final class RedisConnections implements AutoCloseable {
 
     /**
      * The address of the node that serves {@code channel} as a sharded Pub/Sub channel: the server itself when
-     * standalone, on a cluster the master of the channel's slot (a shard channel hashes to a slot as a key does).
+     * standalone, on a cluster the master of the channel's slot (a shard channel hashes to a slot as a key does), with
+     * the configured credentials and TLS, which the cluster's own node addresses lack.
      */
     public RedisURI pubSubNode(String channel) {
-        if (!cluster) return standalone;
+        if (!cluster) return endpoint.seeds().getFirst();
         RedisClusterNode node = ((RedisClusterClient) client).getPartitions().getMasterBySlot(SlotHash.getSlot(channel));
         if (node == null) throw new RedisConnectionException("no master serves the slot of " + channel);
-        return node.getUri();
+        return endpoint.node(node.getUri().getHost(), node.getUri().getPort());
     }
 
     /** A new Pub/Sub connection to {@code node} (see {@link #pubSubNode}) that does not reconnect; the caller closes it. */

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.EventLoopGroup;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisEndpoint;
 import io.readmark.store.redis.RedisRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,7 @@ public final class RedisConnector implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RedisConnector.class);
 
-    private final String url;
+    private final RedisEndpoint endpoint;
     private final Duration commandTimeout;
     private final MeterRegistry registry;
     private final EventLoopGroup loops;
@@ -33,8 +34,8 @@ public final class RedisConnector implements AutoCloseable {
     private volatile RequestConnections connections;
     private boolean closed; // guarded by this
 
-    private RedisConnector(String url, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
-        this.url = url;
+    private RedisConnector(RedisEndpoint endpoint, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
+        this.endpoint = endpoint;
         this.commandTimeout = commandTimeout;
         this.registry = registry;
         this.loops = loops;
@@ -45,9 +46,9 @@ public final class RedisConnector implements AutoCloseable {
      *
      * @param loops the HTTP server's event loops, which its connections share ({@link RequestConnections})
      */
-    public static RedisConnector start(String url, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
-        RedisConnector connector = new RedisConnector(url, commandTimeout, registry, loops);
-        int all = RequestConnections.countFor(url, loops);
+    public static RedisConnector start(RedisEndpoint endpoint, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
+        RedisConnector connector = new RedisConnector(endpoint, commandTimeout, registry, loops);
+        int all = RequestConnections.countFor(endpoint, loops);
         Gauge.builder("readmark.redis.connections.down", connector, c -> c.disconnected(all))
                 .description("Redis connections of the requests' event loops that are not connected; reads go on the others")
                 .register(registry);
@@ -80,12 +81,12 @@ public final class RedisConnector implements AutoCloseable {
     private void attempt(Duration nextRetry) {
         RequestConnections connected;
         try {
-            connected = RequestConnections.connect(url, commandTimeout, registry, loops);
+            connected = RequestConnections.connect(endpoint, commandTimeout, registry, loops);
         } catch (RedisException e) {
             synchronized (this) {
                 if (closed) return;
                 log.warn("Redis at {} is unreachable ({}); answering 503 and connecting again in {} ms",
-                        redacted(url), e.getMessage(), nextRetry.toMillis());
+                        endpoint, e.getMessage(), nextRetry.toMillis());
                 retries.schedule(() -> attempt(RedisRetry.after(nextRetry)), nextRetry.toMillis(), TimeUnit.MILLISECONDS);
             }
             return;
@@ -97,12 +98,7 @@ public final class RedisConnector implements AutoCloseable {
             }
             connections = connected;
         }
-        log.info("view-api connected to Redis at {}", redacted(url));
-    }
-
-    /** The URL without a password, for the log. */
-    private static String redacted(String url) {
-        return url.replaceFirst("//[^/@]*@", "//");
+        log.info("view-api connected to Redis at {}", endpoint);
     }
 
     /** Stops connecting and closes the connection; idempotent. */

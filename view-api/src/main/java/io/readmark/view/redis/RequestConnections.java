@@ -6,6 +6,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.redis.RedisEndpoint;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,16 +35,16 @@ public final class RequestConnections implements AutoCloseable {
     }
 
     /**
-     * Connects to Redis at {@code url}, failing fast while disconnected, with every command's latency recorded in
+     * Connects to Redis at {@code endpoint}, failing fast while disconnected, with every command's latency recorded in
      * {@code registry}.
      *
      * @param loops the HTTP server's event loops (NIO, as Lettuce's transport without native libraries)
      * @throws io.lettuce.core.RedisException when Redis cannot be reached now
      */
-    static RequestConnections connect(String url, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
-        if (RedisConnections.isCluster(url)) {
+    static RequestConnections connect(RedisEndpoint endpoint, Duration commandTimeout, MeterRegistry registry, EventLoopGroup loops) {
+        if (endpoint.isCluster()) {
             return new RequestConnections(new EventExecutor[0],
-                    new RedisConnections[]{RedisConnections.connect(url, commandTimeout, true, registry)}, null);
+                    new RedisConnections[]{RedisConnections.connect(endpoint, commandTimeout, true, registry)}, null);
         }
         ClientResources shared = RedisConnections.resources(registry);
         List<EventExecutor> executors = new ArrayList<>();
@@ -52,7 +53,7 @@ public final class RequestConnections implements AutoCloseable {
             for (EventExecutor loop : loops) {
                 ClientResources pinned = shared.mutate()
                         .eventLoopGroupProvider(new PinnedEventLoop((EventLoop) loop)).nettyCustomizer(new ConsolidatedFlushes()).build();
-                clients.add(RedisConnections.connect(url, commandTimeout, true, pinned));
+                clients.add(RedisConnections.connect(endpoint, commandTimeout, true, pinned));
                 executors.add(loop);
             }
         } catch (RuntimeException e) {
@@ -96,8 +97,8 @@ public final class RequestConnections implements AutoCloseable {
     }
 
     /** How many connections requests use: one per event loop, or a cluster's one. */
-    static int countFor(String url, EventLoopGroup loops) {
-        if (RedisConnections.isCluster(url)) return 1;
+    static int countFor(RedisEndpoint endpoint, EventLoopGroup loops) {
+        if (endpoint.isCluster()) return 1;
         int count = 0;
         for (EventExecutor ignored : loops) count++;
         return count;

@@ -20,8 +20,8 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 
-import static io.readmark.view.push.UnreadStreamIT.json;
-import static io.readmark.view.push.UnreadStreamIT.path;
+import static io.readmark.view.push.Pushes.json;
+import static io.readmark.view.push.Pushes.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

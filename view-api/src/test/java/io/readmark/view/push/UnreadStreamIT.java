@@ -4,13 +4,9 @@ import io.readmark.view.SseClient;
 import io.readmark.view.ViewApiFixture;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.readmark.schemas.Json;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +16,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static io.readmark.view.ViewApiFixture.metric;
+import static io.readmark.view.push.Pushes.expectPush;
+import static io.readmark.view.push.Pushes.json;
+import static io.readmark.view.push.Pushes.path;
 import static io.readmark.view.ViewApiFixture.publishedAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,29 +34,6 @@ public class UnreadStreamIT {
     @AutoClose
     private static final ViewApiFixture view = ViewApiFixture.onSharedRedis(Map.of(StreamSettings.HEARTBEAT, "PT0.3S"));
     private static final AtomicLong users = new AtomicLong(5_000);
-
-    static String path(long user) {
-        return "/v1/users/" + user + "/unread/stream";
-    }
-
-    static JsonNode json(String data) {
-        try {
-            return Json.MAPPER.readTree(data);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The next push: its changes are {@code changes}, and its counts are what a GET answers right after. */
-    static JsonNode expectPush(ViewApiFixture view, SseClient stream, long user, String changes) {
-        JsonNode body = json(stream.nextEvent("counts").data());
-        assertThat(body.get("changes").toString()).isEqualTo(changes);
-        ObjectNode counts = ((ObjectNode) body).deepCopy();
-        counts.remove("changes");
-        counts.remove("changesOmitted");
-        assertThat(counts.toString()).isEqualTo(view.get("/v1/users/" + user + "/unread").body());
-        return body;
-    }
 
     @Test
     void shouldSendTheSnapshotThenEveryChangeWithTheCountsAFollowingGetReturns() {

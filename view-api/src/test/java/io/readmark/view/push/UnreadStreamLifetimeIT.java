@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import static io.readmark.view.ViewApiFixture.metric;
 import static io.readmark.view.push.UnreadStreamAccessIT.SECRET;
 import static io.readmark.view.push.UnreadStreamAccessIT.token;
-import static io.readmark.view.push.UnreadStreamIT.json;
-import static io.readmark.view.push.UnreadStreamIT.path;
+import static io.readmark.view.push.Pushes.json;
+import static io.readmark.view.push.Pushes.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

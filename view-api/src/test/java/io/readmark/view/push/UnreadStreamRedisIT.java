@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.readmark.view.push.UnreadStreamIT.expectPush;
+import static io.readmark.view.push.Pushes.expectPush;
 import static io.readmark.view.ViewApiFixture.metric;
-import static io.readmark.view.push.UnreadStreamIT.path;
+import static io.readmark.view.push.Pushes.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

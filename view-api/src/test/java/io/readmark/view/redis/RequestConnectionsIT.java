@@ -1,6 +1,7 @@
 package io.readmark.view.redis;
 
 import io.lettuce.core.KillArgs;
+import io.readmark.store.redis.RedisEndpoint;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -33,7 +34,7 @@ class RequestConnectionsIT {
     private static final EmbeddedRedis redis = EmbeddedRedis.start(0);
     private static final EventLoopGroup loops = new MultiThreadIoEventLoopGroup(3, NioIoHandler.newFactory());
     private static final RequestConnections connections =
-            RequestConnections.connect(redis.url(), Duration.ofSeconds(1), new SimpleMeterRegistry(), loops);
+            RequestConnections.connect(RedisEndpoint.of(redis.url()), Duration.ofSeconds(1), new SimpleMeterRegistry(), loops);
 
     @AfterAll
     static void stop() {

@@ -1,0 +1,71 @@
+package io.readmark.store.redis;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslVerifyMode;
+import io.readmark.common.config.Settings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RedisEndpointTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldGiveEveryClusterSeedAndLearnedNodeTheSchemeAndCredentialsOfTheUrl() {
+        RedisEndpoint endpoint = RedisEndpoint.of("rediss-cluster://alice:s3cret@r1:7000, r2:7001");
+
+        List<RedisURI> seeds = endpoint.seeds();
+        RedisURI node = endpoint.node("10.0.0.9", 7002);
+
+        assertThat(endpoint.isCluster()).isTrue();
+        assertThat(seeds).extracting(RedisURI::getHost).containsExactly("r1", "r2");
+        for (RedisURI uri : List.of(seeds.get(0), seeds.get(1), node)) {
+            assertThat(uri.isSsl()).as("TLS of %s", uri).isTrue();
+            assertThat(uri.getVerifyMode()).isEqualTo(SslVerifyMode.FULL);
+            assertThat(uri.getCredentialsProvider().resolveCredentials().block().getUsername()).isEqualTo("alice");
+            assertThat(uri.getCredentialsProvider().resolveCredentials().block().getPassword()).containsExactly("s3cret".toCharArray());
+        }
+        assertThat(node.getHost()).isEqualTo("10.0.0.9");
+        assertThat(node.getPort()).isEqualTo(7002);
+    }
+
+    @Test
+    void shouldTakeThePasswordFromItsFileOverTheUrlAndNeverPrintIt() throws IOException {
+        Path file = Files.writeString(dir.resolve("password"), "from-file\n");
+        RedisEndpoint endpoint = RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.URL, "rediss://bob:in-url@h:6380",
+                RedisEndpoint.USERNAME, "carol", RedisEndpoint.PASSWORD_FILE, file.toString(), RedisEndpoint.TLS_VERIFY, "ca")));
+
+        RedisURI uri = endpoint.seeds().getFirst();
+
+        assertThat(uri.getCredentialsProvider().resolveCredentials().block().getUsername()).isEqualTo("carol");
+        assertThat(uri.getCredentialsProvider().resolveCredentials().block().getPassword()).containsExactly("from-file".toCharArray());
+        assertThat(uri.getVerifyMode()).isEqualTo(SslVerifyMode.CA);
+        assertThat(endpoint.toString()).doesNotContain("in-url").doesNotContain("from-file").contains("rediss://bob:***@h:6380");
+    }
+
+    @Test
+    void shouldRefuseTwoPasswordsAUserWithoutOneAndAnUnknownVerifyMode() {
+        assertThatThrownBy(() -> RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.PASSWORD, "a",
+                RedisEndpoint.PASSWORD_FILE, "/nowhere")))).hasMessageContaining(RedisEndpoint.PASSWORD_FILE);
+        assertThatThrownBy(() -> RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.USERNAME, "dave"))))
+                .hasMessageContaining(RedisEndpoint.USERNAME);
+        assertThatThrownBy(() -> RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.TLS_VERIFY, "none"))))
+                .hasMessageContaining(RedisEndpoint.TLS_VERIFY);
+    }
+
+    @Test
+    void shouldNotQuoteThePasswordOfAUrlThatDoesNotParse() {
+        assertThatThrownBy(() -> RedisEndpoint.of("ftp://eve:hunter2@h:1")).hasMessageContaining(RedisEndpoint.URL)
+                .hasMessageNotContaining("hunter2");
+    }
+}
