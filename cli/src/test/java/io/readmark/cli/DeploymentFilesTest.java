@@ -54,8 +54,10 @@ import static org.assertj.core.api.SoftAssertions.assertSoftly;
 class DeploymentFilesTest {
 
     private static final Path ROOT = DeploymentFiles.repositoryRoot();
-    /** The compose file needs no variables: its Kafka passwords have defaults, for a try on one machine. */
-    private static final Compose COMPOSE = Compose.read(ROOT.resolve("docker-compose.yml"), Map.of());
+    /** The Kafka passwords, which the compose file requires and the README writes to {@code .env}. */
+    private static final Compose COMPOSE = Compose.read(ROOT.resolve("docker-compose.yml"), Map.of(
+            "KAFKA_BROKER_PASSWORD", "broker-secret", "KAFKA_TOPICS_PASSWORD", "topics-secret",
+            "KAFKA_PROCESSOR_PASSWORD", "processor-secret", "KAFKA_PRODUCER_API_PASSWORD", "producer-secret"));
     /**
      * A key pair for every file a service mounts from {@code keys/}, which the README has users make and git ignores:
      * the test stands in for them so the services' configurations load their keys as in the containers.
