@@ -48,7 +48,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
      * author's write and read queue behind at most two bursts in Redis. A burst of deliveries goes out as one script
      * (per slot on a cluster), and Redis runs it whole, so a small burst keeps a normal author's commands from waiting
      * long; with fewer deliveries in flight Redis waits for the worker more often, so the fan-out is slower
-     * (docs/BENCHMARKS.md, "What a normal author waits for: the worker's scripts in Redis").
+     * (docs/big-v.md, "The path").
      */
     public static final int DEFAULT_FANOUT_BURST = 20;
     /**
