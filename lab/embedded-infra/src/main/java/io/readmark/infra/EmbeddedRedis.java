@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * A real {@code redis-server} child process bound to 127.0.0.1, without persistence unless started with
  * {@link #startPersistent(int)}, speaking TLS only when started with {@link #startTls}.
  * Guarantees that {@code start}/{@link #restart()} return only once the server answers (plain: {@code PING}), and that
- * {@link #stop()}/{@link #close()} return only once the process has exited (so the port is free again).
+ * {@link #stop()}/{@link #kill()}/{@link #close()} return only once the process has exited (so the port is free again).
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
@@ -146,6 +146,22 @@ public final class EmbeddedRedis implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         log.info("redis-server on 127.0.0.1:{} stopped", port);
+    }
+
+    /**
+     * SIGKILLs the server, as a crashed host would lose it, and waits for it to exit; {@link #restart()} starts it
+     * again on the same port and work dir (a cluster node keeps its {@code nodes.conf}).
+     */
+    public synchronized void kill() {
+        Process p = process;
+        if (p == null) return;
+        process = null;
+        try {
+            p.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.info("redis-server on 127.0.0.1:{} killed", port);
     }
 
     /**
