@@ -189,18 +189,12 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
 
     /** Whether the node on {@code port} is a replica in sync with its master. */
     public boolean isSyncedReplica(int port) {
-        String info = RespCommand.call(port, COMMAND_TIMEOUT, "INFO", "replication");
-        return info.contains("role:slave") && info.contains("master_link_status:up") && info.contains("master_sync_in_progress:0");
+        return node(port).isSyncedReplica();
     }
 
-    /**
-     * Cuts the replication link of the replica on {@code port}, which keeps its data but stops receiving writes:
-     * it is told a wrong password for its master and its link closed, so it cannot resync until restarted. How a
-     * replica lags when the network between it and its master fails, made certain rather than a matter of timing.
-     */
+    /** Cuts the replication link of the replica on {@code port}, as {@link EmbeddedRedis#cutReplication()} does. */
     public void cutReplication(int replicaPort) {
-        RespCommand.call(replicaPort, COMMAND_TIMEOUT, "CONFIG", "SET", "masterauth", "wrong-on-purpose");
-        RespCommand.call(replicaPort, COMMAND_TIMEOUT, "CLIENT", "KILL", "TYPE", "master");
+        node(replicaPort).cutReplication();
     }
 
     private EmbeddedRedis node(int port) {
@@ -289,7 +283,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         }
         long deadline = System.nanoTime() + FORM_TIMEOUT.toNanos();
         for (Node replica : nodes.subList(masters, nodes.size())) {
-            while (!isSyncedReplica(replica.redis().port())) {
+            while (!replica.redis().isSyncedReplica()) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("replica on port " + replica.redis().port() + " did not sync within " + FORM_TIMEOUT);
                 }
