@@ -27,6 +27,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration PING_TIMEOUT = Duration.ofMillis(250);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
     private static final int BIND_ATTEMPTS = 3;
 
     private final Path binary;
@@ -94,7 +95,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 replica.close();
                 throw new IllegalStateException("replica on port " + replica.port() + " did not sync within " + STARTUP_TIMEOUT);
             }
-            pause(); // polling: nothing signals a finished sync
+            pause(POLL_INTERVAL); // polling: nothing signals a finished sync
         }
         return replica;
     }
@@ -280,7 +281,7 @@ public final class EmbeddedRedis implements AutoCloseable {
             }
             // Polling: redis-server has no readiness signal other than answering.
             try {
-                pause();
+                pause(POLL_INTERVAL);
             } catch (IllegalStateException e) {
                 killProcess();
                 throw e;
@@ -288,9 +289,10 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
-    private static void pause() {
+    /** A poll's pause, for waits on redis-server that nothing signals (in this package too). */
+    static void pause(Duration interval) {
         try {
-            Thread.sleep(10);
+            Thread.sleep(interval);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for redis-server", e);

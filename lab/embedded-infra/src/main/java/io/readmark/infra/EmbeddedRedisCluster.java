@@ -25,6 +25,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     static final int SLOTS = 16_384;
     private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
     private static final int BIND_ATTEMPTS = 3;
     /** Where every redis-server before 7.0 (the bundled one is 6.2) puts the cluster bus; 7.0+ defaults to it too. */
     static final int BUS_PORT_OFFSET = 10_000;
@@ -287,7 +288,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("replica on port " + replica.redis().port() + " did not sync within " + FORM_TIMEOUT);
                 }
-                pause();
+                EmbeddedRedis.pause(POLL_INTERVAL);
             }
         }
     }
@@ -322,16 +323,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
             }
             // Polling: gossip has no completion signal, and a fresh master holds back cluster_state:ok for
             // 2 s after it started (CLUSTER_WRITABLE_DELAY).
-            pause();
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(20);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while forming the Redis Cluster", e);
+            EmbeddedRedis.pause(POLL_INTERVAL);
         }
     }
 
