@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.readmark.processor.commit.ReplicaSettingCheck;
 import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.processor.deadletters.DeadLetterCategory;
@@ -122,6 +123,7 @@ public final class StreamProcessor implements AutoCloseable {
             }
             redis = connection;
             waitingForRedis.set(0);
+            ReplicaSettingCheck.warning(connection, config.waitReplicas()).ifPresent(log::warn);
             List<StreamsApp> created = createApps(config, connection, metrics.registry());
             created.forEach(StreamsApp::start);
             apps = List.copyOf(created);
