@@ -33,11 +33,12 @@ import java.util.stream.Collectors;
  * {@code authorPartitions} is the partition count of the internal topic that brings an author's follows and posts
  * together: the most stream threads, over all instances, that the author path can use. {@code eventTimes} bounds how far
  * past its record's timestamp an event may be dated. {@code kafkaClient} is passed on to every Kafka client (security,
- * TLS, SASL) under the processor's own settings.
+ * TLS, SASL) under the processor's own settings. {@code waitReplicas} is how many replicas of each Redis master must
+ * have a thread's writes before its offsets commit (0: none, for a Redis without replicas).
  */
 public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
-                              UnreadLimits limits, int maxPendingWrites, Duration redisTimeout,
+                              UnreadLimits limits, int maxPendingWrites, int waitReplicas, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
                               int fanoutWorkerThreads, int fanoutDeliveriesPerSecond, int fanoutBurst,
                               String httpHost, int httpPort, Duration sessionTimeout, EventTimeLimit eventTimes,
@@ -66,10 +67,15 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
      * in flight (docs/BENCHMARKS.md).
      */
     private static final int PRODUCER_LINGER_MS = 1;
+    /** Replicas that must have every write before offsets commit: what makes a Redis failover lose nothing. */
+    public static final String WAIT_REPLICAS = "READMARK_REDIS_WAIT_REPLICAS";
 
     public ProcessorConfig {
         if (httpPort < 0 || httpPort > 65_535) {
             throw new IllegalArgumentException("PROCESSOR_HTTP_PORT must be between 0 and 65535, was " + httpPort);
+        }
+        if (waitReplicas < 0) {
+            throw new IllegalArgumentException(WAIT_REPLICAS + " must be 0 or more, was " + waitReplicas);
         }
         if (fanoutBurst <= 0) throw new IllegalArgumentException("PROCESSOR_FANOUT_BURST must be positive, was " + fanoutBurst);
         // The broker refuses a join outside its group.min/max.session.timeout.ms (6 s to 30 min by default).
@@ -97,6 +103,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
                                 settings.positiveInteger("READMARK_MAX_NOTICES_PER_AUDIENCE", NoticeLimits.DEFAULTS.maxNoticesPerAudience()),
                                 settings.positiveInteger("READMARK_MAX_TARGETED_NOTICES", NoticeLimits.DEFAULTS.maxTargetedNotices()))))
                 .maxPendingWrites(settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000))
+                .waitReplicas(settings.integer(WAIT_REPLICAS, 0))
                 .redisTimeout(settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)))
                 .fanout(new FanoutSettings(bigVPolicy(settings),
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNK_SIZE", 2_000),
@@ -184,6 +191,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
         private Path stateDir;
         private UnreadLimits limits;
         private int maxPendingWrites;
+        private int waitReplicas;
         private Duration redisTimeout;
         private FanoutSettings fanout;
         private boolean runMain;
@@ -255,6 +263,11 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
             return this;
         }
 
+        public Builder waitReplicas(int waitReplicas) {
+            this.waitReplicas = waitReplicas;
+            return this;
+        }
+
         public Builder redisTimeout(Duration redisTimeout) {
             this.redisTimeout = redisTimeout;
             return this;
@@ -314,7 +327,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
             return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redis, "redis"),
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
-                    maxPendingWrites, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
+                    maxPendingWrites, waitReplicas, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
                     fanoutWorkerThreads, fanoutDeliveriesPerSecond, fanoutBurst, set(httpHost, "httpHost"), httpPort,
                     set(sessionTimeout, "sessionTimeout"), set(eventTimes, "eventTimes"),
                     set(kafkaClient, "kafkaClient"));

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
+import io.readmark.processor.commit.ReplicaSettingCheck;
 import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.processor.deadletters.DeadLetterCategory;
@@ -122,6 +123,7 @@ public final class StreamProcessor implements AutoCloseable {
             }
             redis = connection;
             waitingForRedis.set(0);
+            ReplicaSettingCheck.warning(connection, config.waitReplicas()).ifPresent(log::warn);
             List<StreamsApp> created = createApps(config, connection, metrics.registry());
             created.forEach(StreamsApp::start);
             apps = List.copyOf(created);
@@ -145,7 +147,7 @@ public final class StreamProcessor implements AutoCloseable {
         List<StreamsApp> apps = new ArrayList<>();
         if (config.runMain()) {
             WriterPerThread writers = new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(),
-                    meters.deliveries("main"), meters.redisWriteRetries("main"));
+                    meters.deliveries("main"), meters.redisWriteRetries("main"), config.waitReplicas());
             ThreadCommits commits = new ThreadCommits();
             Topics topics = config.topics();
             meters.expectDeadLetters(List.of(topics.blogEvents().name(), topics.followEvents().name(), topics.readEvents().name(),
@@ -156,7 +158,7 @@ public final class StreamProcessor implements AutoCloseable {
         }
         if (config.runFanoutWorker()) {
             WriterPerThread writers = new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(),
-                    meters.deliveries("fanout"), meters.redisWriteRetries("fanout"));
+                    meters.deliveries("fanout"), meters.redisWriteRetries("fanout"), config.waitReplicas());
             meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",

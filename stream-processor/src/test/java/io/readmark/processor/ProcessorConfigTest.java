@@ -121,6 +121,14 @@ class ProcessorConfigTest {
     }
 
     @Test
+    void shouldWaitForNoReplicaUnlessTold() {
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of())).waitReplicas()).isZero();
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of(ProcessorConfig.WAIT_REPLICAS, "1"))).waitReplicas()).isEqualTo(1);
+        assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of(ProcessorConfig.WAIT_REPLICAS, "-1"))))
+                .hasMessageContaining(ProcessorConfig.WAIT_REPLICAS);
+    }
+
+    @Test
     void shouldRejectANonPositiveCap() {
         assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_UNREAD_PER_AUTHOR", "0"))))
                 .hasMessageContaining("READMARK_MAX_UNREAD_PER_AUTHOR");

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * A real {@code redis-server} child process bound to 127.0.0.1, without persistence unless started with
  * {@link #startPersistent(int)}, speaking TLS only when started with {@link #startTls}.
  * Guarantees that {@code start}/{@link #restart()} return only once the server answers (plain: {@code PING}), and that
- * {@link #stop()}/{@link #close()} return only once the process has exited (so the port is free again).
+ * {@link #stop()}/{@link #kill()}/{@link #close()} return only once the process has exited (so the port is free again).
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
@@ -26,6 +26,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration PING_TIMEOUT = Duration.ofMillis(250);
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
     private static final int BIND_ATTEMPTS = 3;
 
     private final Path binary;
@@ -78,6 +80,45 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--tls-auth-clients", "no"));
         args.addAll(extraArgs);
         return start(0, RedisBinary.locate(), args, false, true);
+    }
+
+    /**
+     * Starts a replica of {@code master} on a free port, and returns once it is in sync. The master is told to start
+     * a full sync at once rather than after Redis's diskless-sync delay.
+     */
+    public static EmbeddedRedis startReplicaOf(EmbeddedRedis master) {
+        RespCommand.call(master.port(), COMMAND_TIMEOUT, "CONFIG", "SET", "repl-diskless-sync-delay", "0");
+        EmbeddedRedis replica = start(0, RedisBinary.locate(), List.of("--replicaof", "127.0.0.1", String.valueOf(master.port())));
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (!replica.isSyncedReplica()) {
+            if (System.nanoTime() > deadline) {
+                replica.close();
+                throw new IllegalStateException("replica on port " + replica.port() + " did not sync within " + STARTUP_TIMEOUT);
+            }
+            pause(POLL_INTERVAL); // polling: nothing signals a finished sync
+        }
+        return replica;
+    }
+
+    /** Whether this server is a replica in sync with its master. */
+    public boolean isSyncedReplica() {
+        String info = RespCommand.call(port, COMMAND_TIMEOUT, "INFO", "replication");
+        return info.contains("role:slave") && info.contains("master_link_status:up") && info.contains("master_sync_in_progress:0");
+    }
+
+    /**
+     * Cuts this replica's link to its master: it keeps its data but receives no more writes, as when the network between
+     * them fails. It is told a wrong password for its master and its link closed, so it cannot resync until
+     * {@link #restoreReplication()}; a lag made certain rather than a matter of timing.
+     */
+    public void cutReplication() {
+        RespCommand.call(port, COMMAND_TIMEOUT, "CONFIG", "SET", "masterauth", "wrong-on-purpose");
+        RespCommand.call(port, COMMAND_TIMEOUT, "CLIENT", "KILL", "TYPE", "master");
+    }
+
+    /** Lets a replica cut by {@link #cutReplication()} resync, which it does within a second or so. */
+    public void restoreReplication() {
+        RespCommand.call(port, COMMAND_TIMEOUT, "CONFIG", "SET", "masterauth", "");
     }
 
     /** Starts the given {@code redis-server} executable; visible for tests of the bundled fallback. */
@@ -146,6 +187,22 @@ public final class EmbeddedRedis implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         log.info("redis-server on 127.0.0.1:{} stopped", port);
+    }
+
+    /**
+     * SIGKILLs the server, as a crashed host would lose it, and waits for it to exit; {@link #restart()} starts it
+     * again on the same port and work dir (a cluster node keeps its {@code nodes.conf}).
+     */
+    public synchronized void kill() {
+        Process p = process;
+        if (p == null) return;
+        process = null;
+        try {
+            p.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.info("redis-server on 127.0.0.1:{} killed", port);
     }
 
     /**
@@ -224,12 +281,21 @@ public final class EmbeddedRedis implements AutoCloseable {
             }
             // Polling: redis-server has no readiness signal other than answering.
             try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
+                pause(POLL_INTERVAL);
+            } catch (IllegalStateException e) {
                 killProcess();
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while starting redis-server", e);
+                throw e;
             }
+        }
+    }
+
+    /** A poll's pause, for waits on redis-server that nothing signals (in this package too). */
+    static void pause(Duration interval) {
+        try {
+            Thread.sleep(interval);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for redis-server", e);
         }
     }
 

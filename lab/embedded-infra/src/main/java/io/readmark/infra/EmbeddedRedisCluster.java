@@ -11,11 +11,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A throwaway Redis Cluster of real {@code redis-server} masters (no replicas) on loopback, for tests that must see
- * slots, MOVED and CROSSSLOT: the {@code redis-server} on {@code PATH}, else the one bundled with embedded-redis, so
- * it needs nothing installed. Guarantees {@link #start} returns only once every node reports {@code cluster_state:ok}
- * and knows every other node (or throws, never returns a half-formed cluster), and {@link #close()} stops every
- * process and deletes every node's directory.
+ * A throwaway Redis Cluster of real {@code redis-server} masters on loopback, for tests that must see slots, MOVED and
+ * CROSSSLOT, and with {@link #startWithReplicas} a replica per master for failover tests: the {@code redis-server} on
+ * {@code PATH}, else the one bundled with embedded-redis, so it needs nothing installed. Guarantees {@code start}
+ * returns only once every node reports {@code cluster_state:ok} and knows every other node, and every replica is in
+ * sync (or throws, never returns a half-formed cluster), and {@link #close()} stops every process and deletes every
+ * node's directory.
  */
 public final class EmbeddedRedisCluster implements AutoCloseable {
 
@@ -24,6 +25,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     static final int SLOTS = 16_384;
     private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
     private static final int BIND_ATTEMPTS = 3;
     /** Where every redis-server before 7.0 (the bundled one is 6.2) puts the cluster bus; 7.0+ defaults to it too. */
     static final int BUS_PORT_OFFSET = 10_000;
@@ -39,11 +41,17 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     record SlotRange(int first, int last) {
     }
 
+    /** A cluster fit for failover tests: a dead master is noticed, and its replica promoted, within a few seconds. */
+    private static final String FAILOVER_NODE_TIMEOUT_MS = "1000";
+
+    /** Masters first, in slot order, then the replicas, the i-th replicating the i-th master. */
     private final List<Node> nodes;
+    private final int masters;
     private boolean closed;
 
-    private EmbeddedRedisCluster(List<Node> nodes) {
+    private EmbeddedRedisCluster(List<Node> nodes, int masters) {
         this.nodes = List.copyOf(nodes);
+        this.masters = masters;
     }
 
     /**
@@ -64,22 +72,37 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         return start(masters, certificates);
     }
 
+    /**
+     * As {@link #start(int)}, each master with a replica in sync, and a node timeout of a second: a SIGKILLed master
+     * ({@link #kill}) is failed over to its replica automatically within seconds. Full syncs start at once rather
+     * than after Redis's diskless-sync delay.
+     */
+    public static EmbeddedRedisCluster startWithReplicas(int masters) {
+        return start(masters, null, true);
+    }
+
     private static EmbeddedRedisCluster start(int masters, TlsCertificates certificates) {
+        return start(masters, certificates, false);
+    }
+
+    private static EmbeddedRedisCluster start(int masters, TlsCertificates certificates, boolean withReplicas) {
         if (masters < 1) {
             throw new IllegalArgumentException("a cluster needs at least one master, was " + masters);
         }
         Path binary = RedisBinary.locate();
         long startNanos = System.nanoTime();
-        List<Node> started = new ArrayList<>(masters);
+        int count = withReplicas ? 2 * masters : masters;
+        List<Node> started = new ArrayList<>(count);
         try {
-            for (int i = 0; i < masters; i++) {
-                started.add(startNode(binary, certificates));
+            for (int i = 0; i < count; i++) {
+                started.add(startNode(binary, certificates, withReplicas));
             }
-            EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(started);
+            EmbeddedRedisCluster cluster = new EmbeddedRedisCluster(started, masters);
             cluster.assignSlotsAndMeet();
             cluster.awaitFormed();
-            log.info("Redis Cluster of {} masters formed on 127.0.0.1 ports {} in {} ms", masters, cluster.ports(),
-                    Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+            if (withReplicas) cluster.replicateAndSync();
+            log.info("Redis Cluster of {} masters{} formed on 127.0.0.1 ports {} in {} ms", masters,
+                    withReplicas ? " with a replica each" : "", cluster.ports(), Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
             return cluster;
         } catch (RuntimeException | Error e) {
             started.forEach(node -> node.redis().close()); // never leak processes of a half-formed cluster
@@ -138,9 +161,46 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         return nodes.stream().map(node -> "127.0.0.1:" + node.tlsPort()).collect(Collectors.joining(",", "rediss-cluster://", ""));
     }
 
-    /** Client ports of the masters, in slot order: the first owns slot 0. */
+    /** Client ports of the masters as started, in slot order: the first owns slot 0. */
     public List<Integer> ports() {
-        return nodes.stream().map(node -> node.redis().port()).toList();
+        return nodes.subList(0, masters).stream().map(node -> node.redis().port()).toList();
+    }
+
+    /** The client port of the replica started for the master started on {@code masterPort}. */
+    public int replicaOf(int masterPort) {
+        int index = ports().indexOf(masterPort);
+        if (index < 0 || nodes.size() == masters) throw new IllegalArgumentException("no replica started for " + masterPort);
+        return nodes.get(masters + index).redis().port();
+    }
+
+    /** SIGKILLs the node on {@code port}, as a crashed host; its replica, if any, takes over once the others agree. */
+    public void kill(int port) {
+        node(port).kill();
+    }
+
+    /** Starts the node on {@code port} again with its {@code nodes.conf}; a master failed over rejoins as a replica. */
+    public void restart(int port) {
+        node(port).restart();
+    }
+
+    /** Whether the node on {@code port} answers as a master (a replica promoted does, once it won the election). */
+    public boolean isMaster(int port) {
+        return RespCommand.call(port, COMMAND_TIMEOUT, "INFO", "replication").contains("role:master");
+    }
+
+    /** Whether the node on {@code port} is a replica in sync with its master. */
+    public boolean isSyncedReplica(int port) {
+        return node(port).isSyncedReplica();
+    }
+
+    /** Cuts the replication link of the replica on {@code port}, as {@link EmbeddedRedis#cutReplication()} does. */
+    public void cutReplication(int replicaPort) {
+        node(replicaPort).cutReplication();
+    }
+
+    private EmbeddedRedis node(int port) {
+        return nodes.stream().map(Node::redis).filter(redis -> redis.port() == port).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node of this cluster on port " + port));
     }
 
     /** The node processes; visible for tests of {@link #close()}. */
@@ -164,20 +224,20 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         }
     }
 
-    private static Node startNode(Path binary, TlsCertificates certificates) {
+    private static Node startNode(Path binary, TlsCertificates certificates, boolean forFailover) {
         for (int attempt = 1; ; attempt++) {
             // Redis 6.2 cannot be told a bus port (7.0's cluster-port), so the client port is one whose + 10000 is free.
             int port = LocalPorts.freePortWithFreeOffset(BUS_PORT_OFFSET);
-            List<String> clusterArgs = List.of(
+            List<String> clusterArgs = new ArrayList<>(List.of(
                     "--cluster-enabled", "yes",
                     // Relative, so it lands in the node's private work dir (EmbeddedRedis runs redis-server there).
                     "--cluster-config-file", "nodes.conf",
-                    "--cluster-node-timeout", "2000",
+                    "--cluster-node-timeout", forFailover ? FAILOVER_NODE_TIMEOUT_MS : "2000",
                     // Otherwise the node that sends every MEET never learns its own address and reports it empty.
-                    "--cluster-announce-ip", "127.0.0.1");
+                    "--cluster-announce-ip", "127.0.0.1"));
+            if (forFailover) clusterArgs.addAll(List.of("--repl-diskless-sync-delay", "0"));
             int tlsPort = certificates == null ? 0 : LocalPorts.freePort();
             if (certificates != null) {
-                clusterArgs = new ArrayList<>(clusterArgs);
                 // The bus port named, as with TLS on it would otherwise move to tls-port + 10000.
                 clusterArgs.addAll(List.of("--tls-port", String.valueOf(tlsPort), "--tls-cluster", "yes",
                         "--cluster-port", String.valueOf(port + BUS_PORT_OFFSET),
@@ -196,9 +256,9 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     }
 
     private void assignSlotsAndMeet() {
-        List<SlotRange> ranges = slotRanges(nodes.size());
+        List<SlotRange> ranges = slotRanges(masters);
         try {
-            for (int i = 0; i < nodes.size(); i++) {
+            for (int i = 0; i < masters; i++) {
                 int port = nodes.get(i).redis().port();
                 // Distinct epochs up front (as redis-cli does), rather than waiting for the collision resolution.
                 RespCommand.call(port, COMMAND_TIMEOUT, "CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1));
@@ -213,6 +273,23 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
             }
         } catch (RespCommand.ErrorReply e) {
             throw new IllegalStateException("Could not form the Redis Cluster: " + e.getMessage(), e);
+        }
+    }
+
+    /** Makes each replica replicate its master (which it knows once formed) and waits until every one is in sync. */
+    private void replicateAndSync() {
+        for (int i = 0; i < masters; i++) {
+            String masterId = RespCommand.call(nodes.get(i).redis().port(), COMMAND_TIMEOUT, "CLUSTER", "MYID").strip();
+            RespCommand.call(nodes.get(masters + i).redis().port(), COMMAND_TIMEOUT, "CLUSTER", "REPLICATE", masterId);
+        }
+        long deadline = System.nanoTime() + FORM_TIMEOUT.toNanos();
+        for (Node replica : nodes.subList(masters, nodes.size())) {
+            while (!replica.redis().isSyncedReplica()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("replica on port " + replica.redis().port() + " did not sync within " + FORM_TIMEOUT);
+                }
+                EmbeddedRedis.pause(POLL_INTERVAL);
+            }
         }
     }
 
@@ -241,17 +318,12 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Redis Cluster of " + nodes.size() + " masters did not reach"
+                throw new IllegalStateException("Redis Cluster of " + nodes.size() + " nodes did not reach"
                         + " cluster_state:ok with every node known within " + FORM_TIMEOUT + "; last views:" + seen);
             }
             // Polling: gossip has no completion signal, and a fresh master holds back cluster_state:ok for
             // 2 s after it started (CLUSTER_WRITABLE_DELAY).
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while forming the Redis Cluster", e);
-            }
+            EmbeddedRedis.pause(POLL_INTERVAL);
         }
     }
 

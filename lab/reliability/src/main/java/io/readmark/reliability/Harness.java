@@ -54,7 +54,14 @@ public final class Harness implements AutoCloseable {
 
     /** Starts one more processor process (roles main and fan-out), not waiting until it is ready. */
     public ProcessorProcess startProcessor(String name) {
-        ProcessorProcess processor = new ProcessorProcess(name, pipeline.processorEnvironment(shape.bigVThreshold()), workDir);
+        return startProcessor(name, Map.of());
+    }
+
+    /** As {@link #startProcessor(String)}, with settings added to the run's: a mechanism a scenario turns on or off. */
+    public ProcessorProcess startProcessor(String name, Map<String, String> moreSettings) {
+        Map<String, String> environment = new HashMap<>(pipeline.processorEnvironment(shape.bigVThreshold()));
+        environment.putAll(moreSettings);
+        ProcessorProcess processor = new ProcessorProcess(name, environment, workDir);
         processors.add(processor);
         processor.start();
         return processor;

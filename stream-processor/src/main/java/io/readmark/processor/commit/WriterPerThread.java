@@ -17,7 +17,7 @@ import java.util.function.LongConsumer;
 /**
  * One pipelined {@link UnreadWriter} per stream thread, shared by that thread's tasks. The producer flush that
  * precedes every offset commit awaits the flushing thread's own writer first ({@link #awaitCurrentThread()},
- * {@link RedisFirstClientSupplier}), so no offset is committed ahead of Redis.
+ * {@link RedisFirstClientSupplier}), so no offset is committed ahead of Redis, nor, when asked, ahead of its replicas.
  */
 public final class WriterPerThread implements ThreadChanges, AutoCloseable {
 
@@ -29,6 +29,7 @@ public final class WriterPerThread implements ThreadChanges, AutoCloseable {
     private final int maxPendingWrites;
     private final LongConsumer deliveriesApplied;
     private final LongConsumer writesRetried;
+    private final int waitReplicas;
     private final ThreadLocal<UnreadWriter> perThread = new ThreadLocal<>();
     private final Set<UnreadWriter> all = ConcurrentHashMap.newKeySet();
 
@@ -37,27 +38,29 @@ public final class WriterPerThread implements ThreadChanges, AutoCloseable {
      */
     public WriterPerThread(RedisConnections redis, UnreadKeys keys, UnreadLimits limits, int maxPendingWrites,
                          LongConsumer deliveriesApplied) {
-        this(redis, keys, limits, maxPendingWrites, deliveriesApplied, retried -> { });
+        this(redis, keys, limits, maxPendingWrites, deliveriesApplied, retried -> { }, 0);
     }
 
     /**
      * @param writesRetried told how many writes a writer sends again after Redis failed them
+     * @param waitReplicas  how many replicas of each master must have a thread's writes before its flush returns
      */
     public WriterPerThread(RedisConnections redis, UnreadKeys keys, UnreadLimits limits, int maxPendingWrites,
-                         LongConsumer deliveriesApplied, LongConsumer writesRetried) {
+                         LongConsumer deliveriesApplied, LongConsumer writesRetried, int waitReplicas) {
         this.redis = redis;
         this.keys = keys;
         this.limits = limits;
         this.maxPendingWrites = maxPendingWrites;
         this.deliveriesApplied = deliveriesApplied;
         this.writesRetried = writesRetried;
+        this.waitReplicas = waitReplicas;
     }
 
     @Override
     public UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
-            writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied, writesRetried);
+            writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied, writesRetried, waitReplicas);
             perThread.set(writer);
             all.add(writer);
         }

@@ -204,7 +204,8 @@ public final class Rebuild {
     }
 
     private WriterPerThread writers(RedisConnections redis, UnreadKeys keys) {
-        return new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { });
+        return new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { }, retried -> { },
+                config.waitReplicas());
     }
 
     /**

@@ -28,6 +28,8 @@ import java.util.function.LongConsumer;
  * ends as if each had succeeded the first time.
  * A chained write (an all-read) sends its next steps once Redis answered the step before, within the same
  * {@link #awaitAcknowledged()}: they too are acknowledged before it returns.
+ * Asked to wait for replicas, it keeps the acknowledged writes until {@link ReplicaAcknowledgement} confirmed them too,
+ * and sends them again, as a failed round, when it cannot: a failover can lose only writes not yet confirmed.
  */
 final class ScriptPipeline implements AutoCloseable {
 
@@ -41,6 +43,9 @@ final class ScriptPipeline implements AutoCloseable {
     private final int maxPending;
     private final LongConsumer deliveriesApplied;
     private final LongConsumer writesRetried;
+    private final ReplicaAcknowledgement replicas;
+    /** Writes Redis applied that {@link #replicas} has not confirmed yet (only when it is enabled). */
+    private final List<ScriptCall> unconfirmed = new ArrayList<>();
     private final List<PendingWrite> pending = new ArrayList<>();
     /** How many of {@link #pending}, from the first, are known answered ({@link #awaitUnansweredAtMost}). */
     private int answeredThrough;
@@ -53,12 +58,13 @@ final class ScriptPipeline implements AutoCloseable {
 
     /** See {@link UnreadWriter}'s constructors for what each argument means. */
     ScriptPipeline(RedisConnections.BinaryConnection connection, int maxPending, LongConsumer deliveriesApplied,
-                   LongConsumer writesRetried) {
+                   LongConsumer writesRetried, int waitReplicas) {
         this.connection = connection;
         this.redis = connection.async();
         this.maxPending = maxPending;
         this.deliveriesApplied = deliveriesApplied;
         this.writesRetried = writesRetried;
+        this.replicas = new ReplicaAcknowledgement(connection, waitReplicas);
         loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
     }
@@ -89,6 +95,7 @@ final class ScriptPipeline implements AutoCloseable {
     }
 
     private void addPending(ScriptCall write) {
+        replicas.beforeSending(write);
         ScriptOutputType output = write.next() == null ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
         CompletableFuture<Object> result = redis.evalsha(write.script().sha(), output, write.keys(), write.args()).toCompletableFuture();
         pending.add(new PendingWrite(write, result));
@@ -137,11 +144,21 @@ final class ScriptPipeline implements AutoCloseable {
             List<ScriptCall> toSend = new ArrayList<>();
             for (int i = applied; i < pending.size(); i++) toSend.add(pending.get(i).write());
             for (int i = 0; i < applied; i++) toSend.addAll(nextOf(pending.get(i)));
+            if (replicas.enabled()) for (int i = 0; i < applied; i++) unconfirmed.add(pending.get(i).write());
             pending.clear();
             pendingChanges = 0;
             answeredThrough = 0;
+            if (firstFailed < 0 && toSend.isEmpty()) {
+                lastError = unreplicated();
+                if (lastError != null) {
+                    firstFailed = 0;
+                    onlyNoScript = false;
+                    toSend.addAll(unconfirmed);
+                }
+                unconfirmed.clear();
+            }
             if (firstFailed < 0) {
-                if (retries > 0) {
+                if (retries > 0 && toSend.isEmpty()) {
                     long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
                     log.atInfo().addKeyValue("failedForMs", failedForMs).addKeyValue("retries", retries)
                             .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
@@ -168,6 +185,19 @@ final class ScriptPipeline implements AutoCloseable {
             if (noScript) loadScriptsAgain();
             toSend.forEach(this::addPending);
             flush();
+        }
+    }
+
+    /**
+     * Null once the replicas confirmed every applied write, else why not: then they are all sent again, in order, as
+     * after a failure (on a promoted replica that missed some, they apply again; idempotent, in order, exact).
+     */
+    private Throwable unreplicated() {
+        try {
+            replicas.confirm();
+            return null;
+        } catch (ReplicaAcknowledgement.NotReplicated e) {
+            return e;
         }
     }
 

@@ -46,9 +46,18 @@ public final class UnreadWriter implements UnreadChanges, AutoCloseable {
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
                         LongConsumer deliveriesApplied, LongConsumer writesRetried) {
+        this(connection, keys, limits, maxPending, deliveriesApplied, writesRetried, 0);
+    }
+
+    /**
+     * @param waitReplicas how many replicas of each master written to must have the writes before
+     *                     {@link #awaitAcknowledged()} returns ({@code WAIT}); 0 waits for none
+     */
+    public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
+                        LongConsumer deliveriesApplied, LongConsumer writesRetried, int waitReplicas) {
         this.notices = new NoticeScriptCalls(keys, limits.notices());
         this.unread = new UnreadScriptCalls(keys, limits, connection.stateful() instanceof StatefulRedisClusterConnection);
-        this.pipeline = new ScriptPipeline(connection, maxPending, deliveriesApplied, writesRetried);
+        this.pipeline = new ScriptPipeline(connection, maxPending, deliveriesApplied, writesRetried, waitReplicas);
         this.submit = pipeline::submit;
     }
 
@@ -164,8 +173,8 @@ public final class UnreadWriter implements UnreadChanges, AutoCloseable {
     }
 
     /**
-     * Blocks until Redis acknowledged every submitted script; failed ones are sent again, with backoff, until they
-     * succeed. While Redis is unreachable it logs each failed round, and once the writes go through again how long
+     * Blocks until Redis acknowledged every submitted script, and the replicas asked for have them; failed ones are
+     * sent again, with backoff, until they succeed. While Redis is unreachable it logs each failed round, and once the writes go through again how long
      * they failed.
      */
     public void awaitAcknowledged() {
