@@ -54,17 +54,18 @@ public final class ViewRoutes {
     /**
      * {@code GET /v1/users/{userId}/unread}: {@code total} covers blogs and notices; {@code notices} the unread notices,
      * broadcast and targeted; byAuthor keys are author ids, as JSON object keys must be strings; {@code unseen} the
-     * unread blogs published after the user last saw the inbox; {@code display} only when the request named a cap.
+     * unread blogs published after the user last saw the inbox; {@code version} the user's state version;
+     * {@code display} only when the request named a cap.
      */
     public record CountsBody(long userId, long total, long unseen, long notices,
                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
-                      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted,
+                      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted, long version,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
         public static CountsBody of(InboxCounts counts, OptionalInt cap) {
             DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, cap.getAsInt()) : null;
             return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(),
-                    counts.blogs().authorsOmitted(), display);
+                    counts.blogs().authorsOmitted(), counts.blogs().version(), display);
         }
     }
 
