@@ -152,13 +152,19 @@ public final class ViewRoutes {
     /**
      * The badge read, the most frequent request: served from the event loop with Lettuce's async API, no thread hop.
      * The blog counts and the user's notice state go out in one flush; only a user whose audiences changed since their
-     * last read here costs a second round trip ({@link NoticeReader#broadcastUnreadAsync}).
+     * last read here costs a second round trip ({@link NoticeReader#broadcastUnreadAsync}). An {@code If-None-Match}
+     * naming the answer's tag ({@link CountsTag}) is answered {@code 304}, without a body.
      */
     CompletionStage<Response> counts(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
         OptionalInt cap = cap(request.query("cap"));
-        return redis.callForAsync(userId, connection -> readCounts(connection, userId))
-                .thenApply(counts -> Response.ok(CountsBody.of(counts, cap)));
+        Optional<String> ifNoneMatch = request.header("If-None-Match");
+        return redis.callForAsync(userId, connection -> readCounts(connection, userId)).thenApply(counts -> {
+            String tag = CountsTag.of(counts);
+            Response response = CountsTag.matches(ifNoneMatch, tag) ? new Response(304, null) : Response.ok(CountsBody.of(counts, cap));
+            // Caches may keep it but must ask first: a badge changes at any moment.
+            return response.withHeader("ETag", tag).withHeader("Cache-Control", "private, no-cache");
+        });
     }
 
     /** Everything a user has unread, as the counts route and the stream read it. */
