@@ -65,7 +65,7 @@ class RebuildCommandIT {
         // Then it exits 0, the follower has the post, and the summary says what happened
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isEqualTo(RebuildCommand.DONE);
         try (RedisConnections redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false)) {
-            assertThat(redis.shared().sync().hgetall(new UnreadKeys(run).counts(101))).isEqualTo(Map.of("7", "1", "total", "1"));
+            assertThat(withoutVersion(redis.shared().sync().hgetall(new UnreadKeys(run).counts(101)))).isEqualTo(Map.of("7", "1", "total", "1"));
         }
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .startsWith("rebuild done: 3 records in 0:00:")
@@ -157,5 +157,12 @@ class RebuildCommandIT {
     /** A record timestamp at the event's own time: an event dated far past its record is refused. */
     private static long at(String instant) {
         return Instant.parse(instant).toEpochMilli();
+    }
+
+    /** A counts hash without its state version, which starts at the time of the user's first change. */
+    private static Map<String, String> withoutVersion(Map<String, String> counts) {
+        Map<String, String> fields = new java.util.HashMap<>(counts);
+        fields.remove("v");
+        return fields;
     }
 }

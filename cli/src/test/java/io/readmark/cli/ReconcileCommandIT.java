@@ -76,7 +76,7 @@ class ReconcileCommandIT {
         assertThat(repairReport).contains("drift: 1 users", "repaired: 1 of 1 users");
         assertThat(again).isEqualTo(ReconcileCommand.CLEAN);
         assertThat(out()).contains("no drift");
-        assertThat(redis.shared().sync().hgetall(keys.counts(2))).isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(withoutVersion(redis.shared().sync().hgetall(keys.counts(2)))).isEqualTo(Map.of("7", "1", "total", "1"));
     }
 
     @Test
@@ -96,7 +96,7 @@ class ReconcileCommandIT {
             // When reconciling as reconcile's user, repairing as it, then repairing as the processor's
             int found = reconcileAs(secured, dir, "readmark-reconcile", passwords);
             int refused = reconcileAs(secured, dir, "readmark-reconcile", passwords, "--repair");
-            Map<String, String> afterRefusal = processor.shared().sync().hgetall(documented.counts(2));
+            Map<String, String> afterRefusal = withoutVersion(processor.shared().sync().hgetall(documented.counts(2)));
             int repaired = reconcileAs(secured, dir, "readmark-processor", passwords, "--repair");
 
             // Then the drift is found, left alone by the refused repair, and repaired by the processor's user
@@ -105,7 +105,7 @@ class ReconcileCommandIT {
             assertThat(refused).isNotEqualTo(ReconcileCommand.CLEAN);
             assertThat(afterRefusal).isEqualTo(Map.of("7", "5", "total", "5"));
             assertThat(repaired).as(err()).isEqualTo(ReconcileCommand.CLEAN);
-            assertThat(processor.shared().sync().hgetall(documented.counts(2))).isEqualTo(Map.of("7", "1", "total", "1"));
+            assertThat(withoutVersion(processor.shared().sync().hgetall(documented.counts(2)))).isEqualTo(Map.of("7", "1", "total", "1"));
             assertThat(out() + err()).doesNotContain(passwords.values());
         }
     }
@@ -168,5 +168,12 @@ class ReconcileCommandIT {
 
     private String err() {
         return err.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A counts hash without its state version, which starts at the time of the user's first change. */
+    private static Map<String, String> withoutVersion(Map<String, String> counts) {
+        Map<String, String> fields = new java.util.HashMap<>(counts);
+        fields.remove("v");
+        return fields;
     }
 }

@@ -140,6 +140,12 @@ class ApiContractIT {
         String counts = "/v1/users/{userId}/unread";
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", own, null, null, 200);
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread?cap=99", service, null, null, 200);
+        String tag = call(viewUrl, "GET", "/v1/users/" + user + "/unread", own, null, null).headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> notModified = http.send(HttpRequest.newBuilder(URI.create(viewUrl + "/v1/users/" + user + "/unread"))
+                .header("Authorization", bearer(own)).header("If-None-Match", tag).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(notModified.statusCode()).isEqualTo(304);
+        view.check("GET", counts, notModified);
+        exercised.add("GET " + counts + " 304");
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread?cap=0", own, null, null, 400);
         check(view, viewUrl, "GET", counts, "/v1/users/-1/unread", service, null, null, 400);
         check(view, viewUrl, "GET", counts, "/v1/users/" + user + "/unread", null, null, null, 401);

@@ -281,7 +281,9 @@ class RebuildIT {
                     Map<String, String> fields = new TreeMap<>(sync.hgetall(key));
                     // The read marks' stamp is new with every change: whether there is one is state, its value not.
                     fields.computeIfPresent(NoticeKeys.READS_STAMP, (field, stamp) -> "stamped");
-                    keys.put(key, fields);
+                    // The state version counts the changes made, which a replay in passes makes otherwise.
+                    if (key.endsWith(":counts")) fields.remove("v");
+                    if (!fields.isEmpty()) keys.put(key, fields);
                 }
                 default -> keys.put(key, "unexpected type " + sync.type(key));
             }

@@ -82,9 +82,9 @@ class StartDuringRedisOutageIT {
                 try (RedisConnections reader = RedisConnections.connect(redis.url(), Duration.ofSeconds(5), false)) {
                     UnreadKeys keys = new UnreadKeys(run);
                     await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-                        assertThat(reader.shared().sync().hgetall(keys.counts(101))).isEqualTo(Map.of("7", "3", "total", "3"));
-                        assertThat(reader.shared().sync().hgetall(keys.counts(102))).isEqualTo(Map.of("7", "4", "total", "4"));
-                        assertThat(reader.shared().sync().hgetall(keys.counts(103))).isEqualTo(Map.of("7", "4", "total", "4"));
+                        assertThat(withoutVersion(reader.shared().sync().hgetall(keys.counts(101)))).isEqualTo(Map.of("7", "3", "total", "3"));
+                        assertThat(withoutVersion(reader.shared().sync().hgetall(keys.counts(102)))).isEqualTo(Map.of("7", "4", "total", "4"));
+                        assertThat(withoutVersion(reader.shared().sync().hgetall(keys.counts(103)))).isEqualTo(Map.of("7", "4", "total", "4"));
                     });
                 }
             }
@@ -124,5 +124,12 @@ class StartDuringRedisOutageIT {
 
     private HttpResponse<String> get(String url) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A counts hash without its state version, which starts at the time of the user's first change. */
+    private static Map<String, String> withoutVersion(Map<String, String> counts) {
+        Map<String, String> fields = new java.util.HashMap<>(counts);
+        fields.remove("v");
+        return fields;
     }
 }

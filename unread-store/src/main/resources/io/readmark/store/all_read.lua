@@ -17,7 +17,7 @@ if not floor or tonumber(read_at) > tonumber(floor) then
   local notice_floor_moved = tonumber(read_at) > notice_floor(KEYS[1])
   redis.call('HSET', KEYS[1], 'all', read_at)
   copy_notice_floor(KEYS[1], KEYS[3])
-  if notice_floor_moved then notify(KEYS[4], KEYS[5], 'notice-read') end
+  if notice_floor_moved then notify(KEYS[2], KEYS[4], KEYS[5], 'notice-read') end
 end
 local reply = redis.call('HSCAN', KEYS[2], cursor, 'COUNT', ARGV[3])
 local found = {reply[1]}

@@ -8,5 +8,5 @@
 -- other script.
 local watermark = redis.call('HGET', KEYS[3], 'seen')
 local removed = remove_through(KEYS[1], KEYS[2], KEYS[4], ARGV[1], ARGV[2], ARGV[3], watermark)
-if removed > 0 then notify(KEYS[5], KEYS[6], 'all-read', ARGV[1]) end
+if removed > 0 then notify(KEYS[2], KEYS[5], KEYS[6], 'all-read', ARGV[1]) end
 return removed

@@ -7,7 +7,7 @@
 --         added it since the caller read the fields: read them again).
 --         'sets': only whether each passed set has its count (the scan over unread keys).
 -- Returns a flat list of findings, each four strings: kind, field, found, expected
---   bad-field A|total|seen v   (field notices is check_notices.lua's)   a field that is zero, negative or not an integer, or a field that is no author id
+--   bad-field A|total|seen v   (field notices is check_notices.lua's; v, the version, is not checked)   a field that is zero, negative or not an integer, or a field that is no author id
 --   wrong-count A c z     counts[A] == c but ZCARD(unread:A) == z
 --   missing-count A z 0   unread:A holds z entries, counts has no field A
 --   orphan-set A z 0      unread:A holds z entries, the user has no counts at all
@@ -65,6 +65,8 @@ if mode == 'user' then
       seen = value
     elseif field == 'notices' then
       -- targeted notices: checked against the inbox by check_notices.lua
+    elseif field == 'v' then
+      -- the state version (notify.lua): it only counts changes, nothing to check it against
     elseif not is_author(field) then
       report('bad-field', field, value, 'no such field')
     elseif size_of[field] == nil then

@@ -6,7 +6,7 @@
 -- Returns the findings, each four values: {'wrong-notice-floor', '#floor', found, expected} unless audiences.#floor is
 -- the larger floor (missing when neither is set), {'wrong-notices', 'notices', found, expected} unless counts.notices
 -- (missing = 0) is the number of inbox entries above both floors without a read mark (notices.lua); in 'repair' mode
--- each is set right. Or {'wrong-type', key, type, expected type}. {} when all is well. O(inbox cap log n).
+-- each is set right, a repaired count bumping the state version. Or {'wrong-type', key, type, expected type}. {} when all is well. O(inbox cap log n).
 for i, expected in ipairs({'hash', 'hash', 'zset', 'zset', 'hash'}) do
   local key_type = type_of(KEYS[i])
   if key_type ~= expected and key_type ~= 'none' then
@@ -29,6 +29,7 @@ if found then n = integer(found) end
 if n ~= unread or (found and n <= 0) then
   if ARGV[1] == 'repair' then
     if unread > 0 then redis.call('HSET', KEYS[1], 'notices', unread) else redis.call('HDEL', KEYS[1], 'notices') end
+    bump_version(KEYS[1]) -- a change the user sees (notify.lua); no stream is told, as for every repaired floor
   end
   for _, v in ipairs({'wrong-notices', 'notices', tostring(found or '0'), tostring(unread)}) do findings[#findings + 1] = v end
 end

@@ -12,5 +12,5 @@ for k = 0, #KEYS - 7, 7 do
   delta = delta + follower_delta
   if follower_changed then changed[#changed + 1] = k end
 end
-notify_each(changed, change_message('delivered', post.author, post.blog))
+notify_each(changed, 'delivered', post.author, post.blog)
 return delta

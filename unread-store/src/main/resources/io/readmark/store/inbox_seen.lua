@@ -18,5 +18,5 @@ else
   redis.call('HDEL', KEYS[2], 'seen')
 end
 -- Only when the unseen count moved: a watermark over nothing unread changes nothing the user sees.
-if seen ~= before then notify(KEYS[4], KEYS[5], 'seen') end
+if seen ~= before then notify(KEYS[2], KEYS[4], KEYS[5], 'seen') end
 return 1

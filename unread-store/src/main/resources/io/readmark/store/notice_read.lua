@@ -29,5 +29,5 @@ local changes = stamp and tonumber(string.match(stamp, '%.(%d+)$')) or 0
 local now = redis.call('TIME')
 redis.call('HSET', KEYS[7], '#reads', now[1] .. string.format('%06d', tonumber(now[2])) .. '.' .. (changes + 1))
 adjust_notices(KEYS[3], delta)
-notify(KEYS[5], KEYS[6], 'notice-read', id)
+notify(KEYS[3], KEYS[5], KEYS[6], 'notice-read', id)
 return 1

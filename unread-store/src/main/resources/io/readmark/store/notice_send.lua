@@ -25,5 +25,10 @@ if excess > 0 then
   end
 end
 adjust_notices(KEYS[2], delta)
-if added_unread then notify(KEYS[5], KEYS[6], 'notice', id) end
+if added_unread then
+  notify(KEYS[2], KEYS[5], KEYS[6], 'notice', id)
+elseif delta ~= 0 then
+  -- a notice sent read pushed an unread one past the cap: the count fell
+  notify(KEYS[2], KEYS[5], KEYS[6], 'notice-dropped')
+end
 return delta

@@ -24,6 +24,6 @@ end
 -- Also when the floor moved: broadcasts (everyone's and the audiences') are counted when read, from keys in other
 -- slots, so whether it passed one only a read can tell.
 if unread ~= before or floor_moved then
-  notify(KEYS[5], KEYS[6], 'notice-read')
+  notify(KEYS[4], KEYS[5], KEYS[6], 'notice-read')
 end
 return unread - before

@@ -3,7 +3,9 @@
 -- a read sees, and none is sent for a replay that changed nothing.
 -- live_key rm:{u:U}:live (a stream is open for U: set, with a TTL, by the view API), channel rm:{u:U}:changes: both
 -- carry the user's hash tag and come in KEYS, so the script stays in one slot on Redis Cluster.
--- The message is 'kind [author [blog]]'. Sharded SPUBLISH where Redis has it (7.0+, which is also when
+-- Every such change also bumps the user's state version, counts field v, whether anyone listens: one more per
+-- change, none for a replay. A new v starts at the time in microseconds, so after Redis was lost and rebuilt a user's
+-- versions start above any they had. The message is 'version kind [author [blog]]'. Sharded SPUBLISH where Redis has it (7.0+, which is also when
 -- redis.REDIS_VERSION_NUM appeared); PUBLISH before. Nothing is published while nobody listens: PUBLISH is replicated
 -- and, on a cluster, broadcast to every node, and a user with no open stream is the common case.
 
@@ -17,28 +19,42 @@ local function broadcast(channel, message)
   end
 end
 
-local function change_message(kind, author, blog)
-  local message = kind
+-- counts_key's version after one more change; a number (exact: below 2^53 until the year 2255).
+local function bump_version(counts_key)
+  local version = redis.call('HINCRBY', counts_key, 'v', 1)
+  if version == 1 then
+    local now = redis.call('TIME')
+    version = redis.call('HINCRBY', counts_key, 'v', now[1] .. string.format('%06d', tonumber(now[2])))
+  end
+  return version
+end
+
+local function change_message(version, kind, author, blog)
+  local message = string.format('%.0f', version) .. ' ' .. kind
   if author then message = message .. ' ' .. author end
   if blog then message = message .. ' ' .. blog end
   return message
 end
 
--- A change of one user's state, published only while a stream of theirs is live.
-local function notify(live_key, channel, kind, author, blog)
+-- A change of one user's state: its version bumped, published only while a stream of theirs is live.
+local function notify(counts_key, live_key, channel, kind, author, blog)
+  local version = bump_version(counts_key)
   if redis.call('EXISTS', live_key) == 0 then return end
-  broadcast(channel, change_message(kind, author, blog))
+  broadcast(channel, change_message(version, kind, author, blog))
 end
 
--- The users at the KEYS offsets `changed` (each one's live key at k + 6, its channel at k + 7, as the delivery and
--- removal scripts lay out their keys) changed alike: one MGET of their live keys (at most 100, one slot) instead of
--- an EXISTS each, as most have no stream open, then a publish to each live one.
-local function notify_each(changed, message)
+-- The users at the KEYS offsets `changed` (each one's counts at k + 2, live key at k + 6, channel at k + 7, as the
+-- delivery and removal scripts lay out their keys) changed alike: each one's version bumped, one MGET of their live
+-- keys (at most 100, one slot) instead of an EXISTS each, as most have no stream open, then a publish to each live one.
+local function notify_each(changed, kind, author, blog)
   if #changed == 0 then return end
-  local live_keys = {}
-  for i, k in ipairs(changed) do live_keys[i] = KEYS[k + 6] end
+  local live_keys, versions = {}, {}
+  for i, k in ipairs(changed) do
+    versions[i] = bump_version(KEYS[k + 2])
+    live_keys[i] = KEYS[k + 6]
+  end
   local live = redis.call('MGET', unpack(live_keys))
   for i, k in ipairs(changed) do
-    if live[i] then broadcast(KEYS[k + 7], message) end
+    if live[i] then broadcast(KEYS[k + 7], change_message(versions[i], kind, author, blog)) end
   end
 end

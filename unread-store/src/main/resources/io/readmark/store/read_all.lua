@@ -10,5 +10,5 @@ local author, read_at = ARGV[1], ARGV[2]
 local limits = redis.call('HMGET', KEYS[3], author, 'seen')
 local removed = remove_through(KEYS[1], KEYS[2], KEYS[4], author, read_at, ARGV[3], limits[2])
 if not limits[1] or tonumber(read_at) > tonumber(limits[1]) then redis.call('HSET', KEYS[3], author, read_at) end
-if removed > 0 then notify(KEYS[5], KEYS[6], 'read-all', author) end
+if removed > 0 then notify(KEYS[2], KEYS[5], KEYS[6], 'read-all', author) end
 return removed

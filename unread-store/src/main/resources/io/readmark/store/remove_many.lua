@@ -13,5 +13,5 @@ for k = 0, #KEYS - 7, 7 do
     changed[#changed + 1] = k
   end
 end
-notify_each(changed, change_message(removal.kind, removal.author, removal.blog))
+notify_each(changed, removal.kind, removal.author, removal.blog)
 return removed

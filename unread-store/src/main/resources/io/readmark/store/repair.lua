@@ -33,7 +33,7 @@ end
 
 local written, deleted, trimmed = 0, 0, 0
 for _, field in ipairs(fields) do
-  if field ~= 'total' and field ~= 'seen' and field ~= 'notices' and not is_author(field) then
+  if field ~= 'total' and field ~= 'seen' and field ~= 'notices' and field ~= 'v' and not is_author(field) then
     redis.call('HDEL', KEYS[1], field)
     deleted = deleted + 1
   end
@@ -85,5 +85,5 @@ end
 -- The merged index is dropped here and built again by the caller from the sets, slice by slice (rebuild_merged.lua):
 -- one script copying a heavy user's million entries would hold Redis for seconds. UNLINK frees it in the background.
 redis.call('UNLINK', KEYS[3])
-if written + deleted + trimmed > 0 then notify(KEYS[#KEYS - 1], KEYS[#KEYS], 'repaired') end
+if written + deleted + trimmed > 0 then notify(KEYS[1], KEYS[#KEYS - 1], KEYS[#KEYS], 'repaired') end
 return {'repaired', tostring(written), tostring(deleted), tostring(trimmed)}

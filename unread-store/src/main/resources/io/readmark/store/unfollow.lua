@@ -28,5 +28,5 @@ local floor = redis.call('HGET', KEYS[3], author)
 if not floor or tonumber(at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, at) end
 adjust_counts(KEYS[2], author, -#dropped, -seen)
 -- Only what the user sees: an unfollow of an author with nothing unread changes no count.
-if #dropped > 0 then notify(KEYS[5], KEYS[6], 'unfollowed', author) end
+if #dropped > 0 then notify(KEYS[2], KEYS[5], KEYS[6], 'unfollowed', author) end
 return #dropped

@@ -26,5 +26,5 @@ end
 -- the two was followed.
 if not floor or tonumber(unfollowed_at) > tonumber(floor) then redis.call('HSET', KEYS[3], author, unfollowed_at) end
 local dropped = remove_through(KEYS[1], KEYS[2], KEYS[4], author, followed_at, ARGV[4], redis.call('HGET', KEYS[3], 'seen'))
-if dropped > 0 then notify(KEYS[5], KEYS[6], 'unfollowed', author) end
+if dropped > 0 then notify(KEYS[2], KEYS[5], KEYS[6], 'unfollowed', author) end
 return dropped

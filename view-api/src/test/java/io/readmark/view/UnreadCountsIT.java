@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.net.http.HttpResponse;
 
 import static io.readmark.view.ViewApiFixture.contentType;
+import static io.readmark.view.ViewApiFixture.versionMasked;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class UnreadCountsIT {
@@ -29,7 +30,7 @@ class UnreadCountsIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(contentType(response)).isEqualTo("application/json");
-        assertThat(response.body()).isEqualTo("{\"userId\":101,\"total\":3,\"unseen\":3,\"notices\":0,\"byAuthor\":{\"7\":2,\"9\":1}}");
+        assertThat(versionMasked(response)).isEqualTo("{\"userId\":101,\"total\":3,\"unseen\":3,\"notices\":0,\"byAuthor\":{\"7\":2,\"9\":1},\"version\":V}");
     }
 
     @Test
@@ -43,7 +44,7 @@ class UnreadCountsIT {
         HttpResponse<String> response = view.get("/v1/users/103/unread?cap=1");
 
         // Then
-        assertThat(response.body()).isEqualTo("{\"userId\":103,\"total\":3,\"unseen\":1,\"notices\":0,\"byAuthor\":{\"7\":2,\"9\":1},"
+        assertThat(versionMasked(response)).isEqualTo("{\"userId\":103,\"total\":3,\"unseen\":1,\"notices\":0,\"byAuthor\":{\"7\":2,\"9\":1},\"version\":V,"
                 + "\"display\":{\"total\":\"1+\",\"unseen\":\"1\",\"notices\":\"0\",\"byAuthor\":{\"7\":\"1+\",\"9\":\"1\"}}}");
     }
 
@@ -55,7 +56,7 @@ class UnreadCountsIT {
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"userId\":424242,\"total\":0,\"unseen\":0,\"notices\":0,\"byAuthor\":{}}");
+        assertThat(response.body()).isEqualTo("{\"userId\":424242,\"total\":0,\"unseen\":0,\"notices\":0,\"byAuthor\":{},\"version\":0}");
     }
 
     @Test
@@ -88,7 +89,7 @@ class UnreadCountsIT {
 
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).isEqualTo("{\"userId\":1,\"total\":120,\"unseen\":120,\"notices\":0,\"byAuthor\":{\"7\":100,\"9\":20},"
+        assertThat(versionMasked(response)).isEqualTo("{\"userId\":1,\"total\":120,\"unseen\":120,\"notices\":0,\"byAuthor\":{\"7\":100,\"9\":20},\"version\":V,"
                 + "\"display\":{\"total\":\"99+\",\"unseen\":\"99+\",\"notices\":\"0\",\"byAuthor\":{\"7\":\"99+\",\"9\":\"20\"}}}");
     }
 
@@ -102,7 +103,7 @@ class UnreadCountsIT {
         HttpResponse<String> response = view.get("/v1/users/102/unread?cap=3");
 
         // Then
-        assertThat(response.body()).isEqualTo("{\"userId\":102,\"total\":4,\"unseen\":4,\"notices\":0,\"byAuthor\":{\"7\":3,\"9\":1},"
+        assertThat(versionMasked(response)).isEqualTo("{\"userId\":102,\"total\":4,\"unseen\":4,\"notices\":0,\"byAuthor\":{\"7\":3,\"9\":1},\"version\":V,"
                 + "\"display\":{\"total\":\"3+\",\"unseen\":\"3+\",\"notices\":\"0\",\"byAuthor\":{\"7\":\"3\",\"9\":\"1\"}}}");
     }
 
@@ -116,6 +117,6 @@ class UnreadCountsIT {
         // Then
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo(
-                "{\"userId\":424243,\"total\":0,\"unseen\":0,\"notices\":0,\"byAuthor\":{},\"display\":{\"total\":\"0\",\"unseen\":\"0\",\"notices\":\"0\",\"byAuthor\":{}}}");
+                "{\"userId\":424243,\"total\":0,\"unseen\":0,\"notices\":0,\"byAuthor\":{},\"version\":0,\"display\":{\"total\":\"0\",\"unseen\":\"0\",\"notices\":\"0\",\"byAuthor\":{}}}");
     }
 }

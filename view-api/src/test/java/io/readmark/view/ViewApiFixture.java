@@ -163,6 +163,11 @@ public final class ViewApiFixture implements AutoCloseable {
         return send(method, pathAndQuery, null);
     }
 
+    /** A GET with one more request header, such as {@code If-None-Match}. */
+    public HttpResponse<String> get(String pathAndQuery, String header, String value) {
+        return send(api.port(), "GET", pathAndQuery, null, Map.of(header, value));
+    }
+
     /** A GET on the management port: health and metrics. */
     public HttpResponse<String> management(String path) {
         return send(api.managementPort(), "GET", path, null);
@@ -173,10 +178,15 @@ public final class ViewApiFixture implements AutoCloseable {
     }
 
     private HttpResponse<String> send(int port, String method, String pathAndQuery, String authorization) {
+        return send(port, method, pathAndQuery, authorization, Map.of());
+    }
+
+    private HttpResponse<String> send(int port, String method, String pathAndQuery, String authorization, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
                 .timeout(Duration.ofSeconds(10))
                 .method(method, HttpRequest.BodyPublishers.noBody());
         if (authorization != null) request.header("Authorization", authorization);
+        headers.forEach(request::header);
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -193,6 +203,11 @@ public final class ViewApiFixture implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("not JSON: " + response.body(), e);
         }
+    }
+
+    /** The body with a state version other than 0 written {@code V}: it starts at the time of the user's first change. */
+    public static String versionMasked(HttpResponse<String> response) {
+        return response.body().replaceFirst("\"version\":[1-9][0-9]*", "\"version\":V");
     }
 
     public static String contentType(HttpResponse<String> response) {

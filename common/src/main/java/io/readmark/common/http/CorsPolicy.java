@@ -26,9 +26,9 @@ import java.util.stream.Collectors;
 public record CorsPolicy(Set<String> origins, boolean any) {
 
     /** Request headers a page may send; everything the APIs read. */
-    static final String ALLOWED_HEADERS = "Authorization, Content-Type, Last-Event-ID";
+    static final String ALLOWED_HEADERS = "Authorization, Content-Type, If-None-Match, Last-Event-ID";
     /** Response headers a page may read beyond the safelisted ones. */
-    private static final String EXPOSED_HEADERS = "Retry-After, WWW-Authenticate";
+    private static final String EXPOSED_HEADERS = "ETag, Retry-After, WWW-Authenticate";
     /** How long a browser may cache a preflight's answer. */
     private static final Duration MAX_AGE = Duration.ofMinutes(10);
 

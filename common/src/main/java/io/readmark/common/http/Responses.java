@@ -45,8 +45,8 @@ final class Responses {
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                 Unpooled.wrappedBuffer(body));
         if (contentType != null) response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
-        // A 204 has no body and so, by RFC 9110, no Content-Length either.
-        if (status != 204) response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        // A 204 has no body and so, by RFC 9110, no Content-Length either; a 304's would have to be the 200's length.
+        if (status != 204 && status != 304) response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         return response;
     }
 

@@ -51,7 +51,7 @@ class CorsTest {
         assertThat(answer.status()).isEqualTo(204);
         assertThat(header(answer, "Access-Control-Allow-Origin")).contains(ALLOWED);
         assertThat(header(answer, "Access-Control-Allow-Methods")).contains("GET, POST");
-        assertThat(header(answer, "Access-Control-Allow-Headers")).contains("Authorization, Content-Type, Last-Event-ID");
+        assertThat(header(answer, "Access-Control-Allow-Headers")).contains("Authorization, Content-Type, If-None-Match, Last-Event-ID");
         assertThat(header(answer, "Access-Control-Max-Age")).contains("600");
         assertThat(header(answer, "Vary")).contains("Origin");
         assertThat(header(answer, "Access-Control-Allow-Credentials")).as("tokens are never cookies").isEmpty();
@@ -82,7 +82,7 @@ class CorsTest {
         RawHttp.Answer answer = get(listed, "http://localhost:3000", "/v1/users/1/unread");
         assertThat(answer.status()).isEqualTo(200);
         assertThat(header(answer, "Access-Control-Allow-Origin")).contains("http://localhost:3000");
-        assertThat(header(answer, "Access-Control-Expose-Headers")).contains("Retry-After, WWW-Authenticate");
+        assertThat(header(answer, "Access-Control-Expose-Headers")).contains("ETag, Retry-After, WWW-Authenticate");
     }
 
     @Test

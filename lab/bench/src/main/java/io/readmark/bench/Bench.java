@@ -258,6 +258,8 @@ public final class Bench {
         report.figure("counts_api_notices_rps", reads.perSecond(ReadApiPhase.API_NOTICES));
         report.figure("counts_api_notices_p99_ms", reads.p99Millis(ReadApiPhase.API_NOTICES));
         report.figure("counts_notices_ratio", reads.ratio(ReadApiPhase.API_NOTICES, ReadApiPhase.API));
+        report.figure("counts_conditional_rps", reads.perSecond(ReadApiPhase.CONDITIONAL));
+        report.figure("counts_conditional_ratio", reads.ratio(ReadApiPhase.CONDITIONAL, ReadApiPhase.API));
         report.figure("items_rps", reads.perSecond(ReadApiPhase.ITEMS));
         report.figure("items_p99_ms", reads.p99Millis(ReadApiPhase.ITEMS));
         report.figure("push_rps", reads.perSecond(ReadApiPhase.PUSH));

@@ -89,6 +89,8 @@ public final class BenchReport {
             new Figure("counts_api_notices_rps", "requests/s", "the counts route for users with 20 live notices (15 unread), same load"),
             new Figure("counts_api_notices_p99_ms", "ms", "its p99 latency"),
             new Figure("counts_notices_ratio", "ratio", "counts with notices / counts without, within each repetition"),
+            new Figure("counts_conditional_rps", "requests/s", "the counts route polled with If-None-Match: 304s, same load"),
+            new Figure("counts_conditional_ratio", "ratio", "polling with If-None-Match / full counts reads, within each repetition"),
             new Figure("seed000_counts_rps", "requests/s", "seed 000: KEYS notice:* + GETBIT over the notices"),
             new Figure("notice_publish_ms", "ms", "a broadcast to a 10,000,000-member audience, p99 of one publish"),
             new Figure("notice_publish_redis_bytes", "bytes", "bytes Redis read and wrote for one such publish"),

@@ -12,19 +12,21 @@ import java.util.Arrays;
  * A minimal HTTP/1.1 GET client on one kept-alive socket. The load generator shares two cores with the server it
  * measures, so it must cost as little CPU per request as possible; the JDK's HttpClient hands every exchange between
  * threads of its own.
- * Understands exactly what the servers measured send: a status line, headers and a Content-Length body. It parses
+ * Understands exactly what the servers measured send: a status line, headers (of which ETag is kept) and a
+ * Content-Length body, or none on a 304. It parses
  * from its own buffer (a BufferedInputStream takes a lock per byte read) and sends each request in one write.
  */
 final class KeepAliveHttpClient implements AutoCloseable {
 
-    /** One answer: status code and body. */
-    record Answer(int status, String body) {
+    /** One answer: status code, body, and the ETag header (null without one). */
+    record Answer(int status, String body, String etag) {
     }
 
     private static final byte[] REQUEST_START = "GET ".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] REQUEST_END = " HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n"
+    private static final byte[] REQUEST_HEADERS = " HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n"
             .getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONTENT_LENGTH = "content-length:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ETAG = "etag:".getBytes(StandardCharsets.US_ASCII);
 
     private final Socket socket;
     private final OutputStream out;
@@ -48,12 +50,21 @@ final class KeepAliveHttpClient implements AutoCloseable {
 
     /** {@code path} must be ASCII (it is sent as is). */
     Answer get(String path) throws IOException {
-        int length = REQUEST_START.length + path.length() + REQUEST_END.length;
+        return get(path, null);
+    }
+
+    /** As {@link #get(String)}, with {@code If-None-Match: ifNoneMatch} unless it is null (ASCII too). */
+    Answer get(String path, String ifNoneMatch) throws IOException {
+        String extra = ifNoneMatch == null ? "" : "If-None-Match: " + ifNoneMatch + "\r\n";
+        int length = REQUEST_START.length + path.length() + REQUEST_HEADERS.length + extra.length() + 2;
         if (length > request.length) request = new byte[length * 2];
-        System.arraycopy(REQUEST_START, 0, request, 0, REQUEST_START.length);
-        for (int i = 0; i < path.length(); i++) request[REQUEST_START.length + i] = (byte) path.charAt(i);
-        System.arraycopy(REQUEST_END, 0, request, REQUEST_START.length + path.length(), REQUEST_END.length);
-        out.write(request, 0, length);
+        int at = put(REQUEST_START, 0);
+        at = put(path, at);
+        at = put(REQUEST_HEADERS, at);
+        at = put(extra, at);
+        request[at++] = '\r';
+        request[at++] = '\n';
+        out.write(request, 0, at);
 
         int lineEnd = lineEnd();
         if (lineEnd - position < 12 || !startsWith("HTTP/1.1 ", position)) {
@@ -61,9 +72,14 @@ final class KeepAliveHttpClient implements AutoCloseable {
         }
         int status = (buffer[position + 9] - '0') * 100 + (buffer[position + 10] - '0') * 10 + (buffer[position + 11] - '0');
         position = lineEnd + 2;
-        int bodyLength = -1;
+        int bodyLength = status == 304 ? 0 : -1; // a 304 has no body, whatever its headers say
+        String etag = null;
         for (lineEnd = lineEnd(); lineEnd > position; lineEnd = lineEnd()) {
-            if (startsWithIgnoreCase(CONTENT_LENGTH, position, lineEnd)) bodyLength = digits(position + CONTENT_LENGTH.length, lineEnd);
+            if (status != 304 && startsWithIgnoreCase(CONTENT_LENGTH, position, lineEnd)) {
+                bodyLength = digits(position + CONTENT_LENGTH.length, lineEnd);
+            } else if (startsWithIgnoreCase(ETAG, position, lineEnd)) {
+                etag = new String(buffer, position + ETAG.length, lineEnd - position - ETAG.length, StandardCharsets.US_ASCII).strip();
+            }
             position = lineEnd + 2;
         }
         position = lineEnd + 2;
@@ -71,7 +87,17 @@ final class KeepAliveHttpClient implements AutoCloseable {
         fill(bodyLength);
         String body = new String(buffer, position, bodyLength, StandardCharsets.UTF_8);
         position += bodyLength;
-        return new Answer(status, body);
+        return new Answer(status, body, etag);
+    }
+
+    private int put(byte[] bytes, int at) {
+        System.arraycopy(bytes, 0, request, at, bytes.length);
+        return at + bytes.length;
+    }
+
+    private int put(String ascii, int at) {
+        for (int i = 0; i < ascii.length(); i++) request[at + i] = (byte) ascii.charAt(i);
+        return at + ascii.length();
     }
 
     /** The index of the next {@code \r\n} at or after {@code position}, reading more as needed. */

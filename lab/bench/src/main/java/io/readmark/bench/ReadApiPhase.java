@@ -16,14 +16,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Reads under the same concurrent load on the same Redis in the same run, interleaved ({@link InterleavedLoad}): the
  * view API's counts endpoint over keep-alive HTTP; raw HGETALL of the same hashes through one shared Lettuce
  * connection, decoded as the endpoint decodes them (its blog counts read, without HTTP); the two list routes, a page of one followed
- * author's unread blogs and the merged page across authors; and the push route, a change to the pushed counts
+ * author's unread blogs and the merged page across authors; the counts route as a polling badge reads it, with
+ * {@code If-None-Match}; and the push route, a change to the pushed counts
  * ({@link PushClients}). Then, once, seed 000's KEYS + GETBIT count over its notices. Every answer is checked: a
  * failed or implausible one fails the measurement rather than flattering it.
  */
 final class ReadApiPhase {
 
     static final String API = "api", RAW = "raw", AUTHOR_PAGE = "author_page", ITEMS = "items", API_NOTICES = "api_notices",
-            PUSH = "push";
+            PUSH = "push", CONDITIONAL = "conditional";
+    /** Users a polling badge reads in the conditional variant, so that its clients' tags are soon all known. */
+    static final int POLLED_USERS = 1_000;
     /** Page size of both list routes. */
     static final int PAGE_LIMIT = 20;
 
@@ -51,6 +54,7 @@ final class ReadApiPhase {
         InterleavedLoad.Results reads = InterleavedLoad.run(config, "reads", List.of(
                 new InterleavedLoad.Variant(API, "counts API", countsClients(host, port, 0, 0L)),
                 new InterleavedLoad.Variant(API_NOTICES, "counts API, notices", NoticeReaders.countsClients(host, port)),
+                new InterleavedLoad.Variant(CONDITIONAL, "counts API, If-None-Match", conditionalClients(host, port, users)),
                 new InterleavedLoad.Variant(RAW, "HGETALL", () -> userId -> {
                     UnreadCounts counts = rawReader.counts(userId);
                     if (counts.total() <= 0) throw new IllegalStateException("HGETALL of user " + userId + " answered " + counts);
@@ -91,6 +95,31 @@ final class ReadApiPhase {
                         || !answer.body().contains("\"total\":") || !answer.body().contains(expectedNotices)) {
                     throw implausible(path, answer);
                 }
+            }
+        };
+    }
+
+    /**
+     * A polling badge: the counts of one of the first {@value #POLLED_USERS} users, sending the tag of the client's last
+     * answer for that user. A 304 must repeat the tag; a 200 (the first read, or the user changed) must bring the
+     * user's counts and a new tag.
+     */
+    private static ConcurrentLoad.ClientFactory conditionalClients(String host, int port, int users) {
+        int polled = Math.min(users, POLLED_USERS);
+        return () -> new HttpClient(host, port) {
+            private final String[] tags = new String[polled + 1];
+
+            @Override
+            public void call(long userId) throws IOException {
+                int user = 1 + (int) ((userId - 1) % polled);
+                String path = "/v1/users/" + user + "/unread";
+                KeepAliveHttpClient.Answer answer = http.get(path, tags[user]);
+                boolean fresh = answer.status() == 200 && answer.body().contains("\"userId\":" + user + ",") && answer.etag() != null
+                        && !answer.etag().equals(tags[user]);
+                if (!fresh && !(answer.status() == 304 && tags[user] != null && tags[user].equals(answer.etag()))) {
+                    throw implausible(path + " (If-None-Match: " + tags[user] + ")", answer);
+                }
+                tags[user] = answer.etag();
             }
         };
     }

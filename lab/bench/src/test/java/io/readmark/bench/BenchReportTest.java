@@ -55,6 +55,8 @@ class BenchReportTest {
         report.figure("counts_api_notices_rps", 17_000);
         report.figure("counts_api_notices_p99_ms", 2.2);
         report.figure("counts_notices_ratio", new Spread(0.85, 0.81, 0.9, List.of(0.85, 0.81, 0.9)));
+        report.figure("counts_conditional_rps", 24_000);
+        report.figure("counts_conditional_ratio", new Spread(1.2, 1.1, 1.3, List.of(1.2, 1.1, 1.3)));
         report.figure("seed000_counts_rps", 40);
         report.figure("notice_publish_ms", 0.4);
         report.figure("notice_publish_redis_bytes", 300);

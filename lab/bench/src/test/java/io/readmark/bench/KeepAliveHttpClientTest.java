@@ -36,7 +36,9 @@ class KeepAliveHttpClientTest {
                 "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 13\r\n\r\n{\"total\":42}\n",
                 "HTTP/1.1 404 Not Found\r\nContent-Length:0\r\nDate: today\r\n\r\n",
                 "HTTP/1.1 200 OK\r\nCONTENT-LENGTH: " + big.length() + "\r\n\r\n" + big,
-                "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nété");
+                "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nété",
+                "HTTP/1.1 200 OK\r\nETag: W/\"5-0\"\r\nContent-Length: 2\r\n\r\n{}",
+                "HTTP/1.1 304 Not Modified\r\netag:  W/\"5-0\" \r\n\r\n");
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<List<String>> heads = CompletableFuture.supplyAsync(() -> {
                 try (Socket socket = listener.accept()) {
@@ -57,16 +59,20 @@ class KeepAliveHttpClientTest {
                 }
             });
             try (KeepAliveHttpClient client = new KeepAliveHttpClient("127.0.0.1", listener.getLocalPort())) {
-                assertThat(client.get("/v1/users/7/unread")).isEqualTo(new KeepAliveHttpClient.Answer(200, "{\"total\":42}\n"));
-                assertThat(client.get("/nothing")).isEqualTo(new KeepAliveHttpClient.Answer(404, ""));
+                assertThat(client.get("/v1/users/7/unread")).isEqualTo(new KeepAliveHttpClient.Answer(200, "{\"total\":42}\n", null));
+                assertThat(client.get("/nothing")).isEqualTo(new KeepAliveHttpClient.Answer(404, "", null));
                 assertThat(client.get("/big").body()).isEqualTo(big);
                 assertThat(client.get("/utf8").body()).isEqualTo("été");
+                assertThat(client.get("/tagged")).isEqualTo(new KeepAliveHttpClient.Answer(200, "{}", "W/\"5-0\""));
+                assertThat(client.get("/tagged", "W/\"5-0\"")).isEqualTo(new KeepAliveHttpClient.Answer(304, "", "W/\"5-0\""));
             }
             assertThat(heads.join()).containsExactly(
                     "GET /v1/users/7/unread HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n",
                     "GET /nothing HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n",
                     "GET /big HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n",
-                    "GET /utf8 HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n");
+                    "GET /utf8 HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n",
+                    "GET /tagged HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n",
+                    "GET /tagged HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nIf-None-Match: W/\"5-0\"\r\n\r\n");
         }
     }
 

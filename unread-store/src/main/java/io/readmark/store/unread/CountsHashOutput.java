@@ -16,13 +16,13 @@ import java.util.Arrays;
  */
 final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
 
-    static final String[] TOTALS = {"total", "seen", "notices"};
-    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices"), DONE = bytes("0");
+    static final String[] TOTALS = {"total", "seen", "notices", "v"};
+    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices"), VERSION = bytes("v"), DONE = bytes("0");
 
-    /** The fields of one reply: total, seen and notices, then one count per author, in the hash's order. */
+    /** The fields of one reply: total, seen, notices and the version v, then one count per author, in the hash's order. */
     static final class Fields {
         private boolean cursorRead, whole;
-        private long total, seen, notices;
+        private long total, seen, notices, version;
         private long[] authorIds = new long[0];
         private long[] counts = new long[0];
         private int authors;
@@ -35,7 +35,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
          */
         UnreadCounts counts(long userId) {
             if (malformed != null) throw new NumberFormatException("counts hash of user " + userId + ": " + malformed);
-            return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices, 0);
+            return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices, 0, version);
         }
 
         /** Whether the scan's cursor came back 0: these are all of the hash's fields, else only some. */
@@ -44,7 +44,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         }
     }
 
-    private enum Field { TOTAL, SEEN, NOTICES, AUTHOR }
+    private enum Field { TOTAL, SEEN, NOTICES, VERSION, AUTHOR }
 
     private Field field;
     private long authorId;
@@ -82,6 +82,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
             case TOTAL -> output.total = value;
             case SEEN -> output.seen = value;
             case NOTICES -> output.notices = value;
+            case VERSION -> output.version = value;
             case AUTHOR -> {
                 if (output.authors == output.authorIds.length) reserve(2 * output.authors + 1);
                 output.authorIds[output.authors] = authorId;
@@ -99,6 +100,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         if (is(bytes, TOTAL)) return Field.TOTAL;
         if (is(bytes, SEEN)) return Field.SEEN;
         if (is(bytes, NOTICES)) return Field.NOTICES;
+        if (is(bytes, VERSION)) return Field.VERSION;
         authorId = parse(bytes);
         return Field.AUTHOR;
     }

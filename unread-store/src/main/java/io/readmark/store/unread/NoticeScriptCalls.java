@@ -59,7 +59,8 @@ final class NoticeScriptCalls {
 
     private ScriptCall membership(long userId, String audience, byte[] kind, long atMillis) {
         return new ScriptCall(UnreadScript.AUDIENCE_MEMBER,
-                new byte[][]{utf8(noticeKeys.audiences(userId)), keys.liveBytes(userId), keys.changesBytes(userId)},
+                new byte[][]{utf8(noticeKeys.audiences(userId)), keys.liveBytes(userId), keys.changesBytes(userId),
+                        keys.countsBytes(userId)},
                 new byte[][]{utf8(audience), kind, UnreadKeys.decimal(atMillis)});
     }
 

@@ -16,10 +16,10 @@ final class SampledCounts {
     private SampledCounts() {
     }
 
-    /** @param sample of the hash with total, seen and notices named, in this order */
+    /** @param sample of the hash with total, seen, notices and v named, in this order */
     static UnreadCounts of(long userId, BoundedHashRead.Sample sample) {
         long total = number(userId, sample.named().get(0)), seen = number(userId, sample.named().get(1));
-        long notices = number(userId, sample.named().get(2));
+        long notices = number(userId, sample.named().get(2)), version = number(userId, sample.named().get(3));
         int present = (int) sample.named().stream().filter(Objects::nonNull).count();
         Map<Long, Long> authors = new HashMap<>();
         List<String> scanned = sample.scanned();
@@ -34,7 +34,7 @@ final class SampledCounts {
             counts[next++] = author.getValue();
         }
         long omitted = Math.max(0, sample.length() - present - authors.size());
-        return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(ids, counts, next), notices, omitted);
+        return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(ids, counts, next), notices, omitted, version);
     }
 
     private static long number(long userId, String text) {

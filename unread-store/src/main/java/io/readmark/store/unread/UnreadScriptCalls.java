@@ -127,7 +127,7 @@ final class UnreadScriptCalls {
         List<ScriptCall> next = new ArrayList<>(reply.size());
         for (Object field : reply.subList(1, reply.size())) {
             long authorId = UnreadKeys.id(new String((byte[]) field, StandardCharsets.US_ASCII));
-            if (authorId < 0) continue; // total, seen
+            if (authorId < 0) continue; // total, seen, notices, v
             next.add(new ScriptCall(UnreadScript.ALL_READ_AUTHOR, authorKeys(userId, authorId), authorArgs(authorId, readAt)));
         }
         byte[] cursor = (byte[]) reply.getFirst();

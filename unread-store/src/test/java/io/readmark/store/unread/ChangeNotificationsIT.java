@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each write script publishes on the user's changes channel exactly when it changed what the user sees, and only while
- * the user's live key exists; a replay publishes nothing. Messages on one channel arrive in order, so a marker
+ * the user's live key exists; a replay publishes nothing. Each message carries the user's state version, one more per
+ * change, and a replay does not bump it. Messages on one channel arrive in order, so a marker
  * published after the scripts closes each batch: no waiting for messages that should not come.
  */
 class ChangeNotificationsIT {
@@ -80,12 +81,27 @@ class ChangeNotificationsIT {
             redis.sync.publish(channel, MARKER);
         }
         List<String> messages = new ArrayList<>();
+        long last = 0;
         while (true) {
             String message = received.poll(5, TimeUnit.SECONDS);
             assertThat(message).as("the marker arrives after the scripts' messages").isNotNull();
-            if (message.equals(MARKER)) return messages;
-            messages.add(message);
+            if (message.equals(MARKER)) break;
+            String[] versioned = message.split(" ", 2);
+            if (!versioned[0].chars().allMatch(Character::isDigit)) { // an audience's: a broadcast is no user's change
+                messages.add(message);
+                continue;
+            }
+            long version = Long.parseLong(versioned[0]);
+            assertThat(version).as("the version of %s", message).isPositive();
+            if (last != 0) assertThat(version).as("each change one version more: %s", message).isEqualTo(last + 1);
+            last = version;
+            messages.add(versioned[1]);
         }
+        if (last != 0) {
+            assertThat(redis.sync.hget(redis.keys.counts(user), "v")).as("no change left unpublished, no replay counted")
+                    .isEqualTo(Long.toString(last));
+        }
+        return messages;
     }
 
     @Test
@@ -242,11 +258,14 @@ class ChangeNotificationsIT {
 
     @Test
     void shouldPublishNothingWhileNoStreamIsLive() throws InterruptedException {
+        long micros = System.currentTimeMillis() * 1000;
         redis.sync.del(redis.keys.live(user));
         writer.deliver(user, ALICE, 1001, T0);
         writer.remove(user, ALICE, 1001, T0 + 1);
         assertThat(published()).isEmpty();
         assertThat(redis.reader().counts(user).total()).isZero();
+        assertThat(redis.reader().counts(user).version()).as("bumped all the same, from the first change's time in microseconds")
+                .isBetween(micros + 2, (System.currentTimeMillis() + 1) * 1000 + 2);
     }
 
     @Test

@@ -13,8 +13,8 @@ class SampledCountsTest {
 
     @Test
     void shouldKeepTheTotalsExactAndCountTheAuthorsLeftOut() {
-        // Given a hash of 1,000 fields: total and seen, and 998 authors, of which the scan found two (and total again)
-        BoundedHashRead.Sample sample = new BoundedHashRead.Sample(1_000, Arrays.asList("1500", "20", null),
+        // Given a hash of 1,000 fields: total, seen and the version, and 997 authors, of which the scan found two (and total again)
+        BoundedHashRead.Sample sample = new BoundedHashRead.Sample(1_000, Arrays.asList("1500", "20", null, "42"),
                 List.of("7", "3", "total", "1500", "1000000000000", "2"));
 
         UnreadCounts counts = SampledCounts.of(42, sample);
@@ -23,12 +23,13 @@ class SampledCountsTest {
         assertThat(counts.unseen()).isEqualTo(1480);
         assertThat(counts.targetedNotices()).isZero();
         assertThat(counts.byAuthor()).isEqualTo(Map.of(7L, 3L, 1_000_000_000_000L, 2L));
-        assertThat(counts.authorsOmitted()).isEqualTo(996);
+        assertThat(counts.authorsOmitted()).isEqualTo(995);
+        assertThat(counts.version()).isEqualTo(42);
     }
 
     @Test
     void shouldFailOnAFieldThatIsNoNumberNamingOnlyItsStart() {
-        BoundedHashRead.Sample sample = new BoundedHashRead.Sample(3, Arrays.asList("1", null, null), List.of("x".repeat(100), "1"));
+        BoundedHashRead.Sample sample = new BoundedHashRead.Sample(3, Arrays.asList("1", null, null, null), List.of("x".repeat(100), "1"));
 
         assertThatThrownBy(() -> SampledCounts.of(5, sample)).isInstanceOf(NumberFormatException.class)
                 .hasMessageContaining("user 5").hasMessageContaining("x".repeat(20) + "…").hasMessageNotContaining("x".repeat(21));

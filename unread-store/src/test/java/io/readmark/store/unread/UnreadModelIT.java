@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,6 +58,8 @@ class UnreadModelIT {
             List<UnreadOp> ops = workload.interleaved(seed);
             UnreadModel model = new UnreadModel(TIGHT);
             RedisFixture.Scoped scoped = redis.scoped("model-" + seed);
+            Versions versions = new Versions();
+            versions.assertGrewWithEveryChange(scoped, model, "seed " + seed + " before any change");
             // A reader that keeps what it learns reads between steps, so its kept read marks meet every change.
             NoticeReader keeping = new NoticeReader(redis.redis.shared(), scoped.keys(),
                     LiveNoticeSource.direct(new NoticeKeys(scoped.keys().prefix())), new KeepingHints(), () -> RandomWorkload.READ_AT);
@@ -66,6 +69,7 @@ class UnreadModelIT {
                     step.forEach(op -> op.applyTo(writer));
                     writer.awaitAcknowledged();
                     step.forEach(op -> op.applyTo(model));
+                    versions.assertGrewWithEveryChange(scoped, model, "seed " + seed + " after " + (from + step.size()) + " changes");
                     for (long user = 1; user <= RandomWorkload.USERS; user++) {
                         assertThat(keeping.broadcastUnreadAsync(user).toCompletableFuture().join().count())
                                 .as("unread broadcasts of user %d after %d changes, kept marks, seed %d", user, from + step.size(), seed)
@@ -93,6 +97,54 @@ class UnreadModelIT {
             workload.readerStream.forEach(op -> op.applyTo(model));
             // Which of a delete and a read marks a blog last is a race; only whether it is marked is not.
             assertSameState(scoped, model, seed, false);
+
+            // Every event again, in order: a replay changes nothing, so no version may move (clients would re-read). Not
+            // the follows: follow.lua records only a re-follow, so a follow that came before its unfollow is no replay.
+            Map<Long, String> before = versionsOf(scoped);
+            applyAll(scoped, workload.authorStream.stream().filter(op -> !(op instanceof UnreadOp.Follow)).toList());
+            applyAll(scoped, workload.readerStream);
+            assertThat(versionsOf(scoped)).as("versions after replaying every event, seed %d", seed).isEqualTo(before);
+            assertSameState(scoped, model, seed, false);
+        }
+    }
+
+    private static Map<Long, String> versionsOf(RedisFixture.Scoped scoped) {
+        Map<Long, String> versions = new TreeMap<>();
+        for (long user = 1; user <= RandomWorkload.USERS; user++) {
+            versions.put(user, String.valueOf(scoped.sync().hget(scoped.keys().counts(user), "v")));
+        }
+        return versions;
+    }
+
+    private static Map<String, String> withoutVersion(Map<String, String> counts) {
+        Map<String, String> fields = new TreeMap<>(counts);
+        fields.remove("v");
+        return fields;
+    }
+
+    /**
+     * Each user's state version against what the user sees of their own keys (the model's counts, unread sets, notice
+     * reads and memberships): it never goes back, and it grew whenever that changed.
+     */
+    private static final class Versions {
+        private final Map<Long, Long> version = new HashMap<>();
+        private final Map<Long, Object> seen = new HashMap<>();
+
+        void assertGrewWithEveryChange(RedisFixture.Scoped scoped, UnreadModel model, String context) {
+            for (long user = 1; user <= RandomWorkload.USERS; user++) {
+                String stored = scoped.sync().hget(scoped.keys().counts(user), "v");
+                long now = stored == null ? 0 : Long.parseLong(stored);
+                // The notice inbox is left out: a notice sent already read changes no count, and no version.
+                List<Object> visible = new ArrayList<>(List.of(model.counts(user), model.noticeReadsOf(user), model.audiencesOf(user)));
+                for (int index = 1; index <= RandomWorkload.AUTHORS; index++) visible.add(model.unreadOf(user, RandomWorkload.authorId(index)));
+                long before = version.getOrDefault(user, 0L);
+                assertThat(now).as("version of user %d, %s", user, context).isGreaterThanOrEqualTo(before);
+                if (seen.containsKey(user) && !visible.equals(seen.get(user))) {
+                    assertThat(now).as("version of user %d after a change they see, %s: %s, then %s", user, context, seen.get(user), visible).isGreaterThan(before);
+                }
+                version.put(user, now);
+                seen.put(user, visible);
+            }
         }
     }
 
@@ -118,7 +170,7 @@ class UnreadModelIT {
         UnreadKeys keys = scoped.keys();
         assertSameAudiences(scoped, model, context);
         for (long user = 1; user <= RandomWorkload.USERS; user++) {
-            assertThat(new TreeMap<>(scoped.sync().hgetall(keys.counts(user)))).as("counts of user %d, %s", user, context)
+            assertThat(withoutVersion(scoped.sync().hgetall(keys.counts(user)))).as("counts of user %d, %s", user, context)
                     .isEqualTo(model.counts(user));
             for (int index = 1; index <= RandomWorkload.AUTHORS; index++) {
                 long author = RandomWorkload.authorId(index);

@@ -37,31 +37,42 @@ final class UnreadStream implements ChangeFeed.Listener {
     static final String RECONNECT = "reconnect";
 
     /**
-     * What changed, as the scripts say it ({@code notify.lua}): a kind, then the author and blog of a blog change, the
-     * notice of a notice change, the audience of a membership change or a broadcast.
+     * What changed, as the scripts say it ({@code notify.lua}): the user's state version after it, a kind, then the
+     * author and blog of a blog change, the notice of a notice change, the audience of a membership change. A broadcast
+     * (its audience's) or an expiry changes no user's keys: it has no version.
      */
-    record Change(String kind, @JsonInclude(JsonInclude.Include.NON_NULL) Long authorId,
+    record Change(@JsonInclude(JsonInclude.Include.NON_NULL) Long version, String kind,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) Long authorId,
                   @JsonInclude(JsonInclude.Include.NON_NULL) Long blogId,
                   @JsonInclude(JsonInclude.Include.NON_NULL) Long noticeId,
                   @JsonInclude(JsonInclude.Include.NON_NULL) String audience) {
 
-        static final Change EXPIRED = new Change("notice-expired", null, null, null, null);
+        static final Change EXPIRED = new Change(null, "notice-expired", null, null, null, null);
 
-        /** A message on the user's channel. */
+        /**
+         * A message on the user's channel: {@code version kind [...]}, or {@code kind [...]} from the scripts of a
+         * processor not yet upgraded.
+         */
         static Change parse(String message) {
             String[] parts = message.split(" ");
-            return switch (parts[0]) {
-                case "notice", "notice-read" -> new Change(parts[0], null, null, parts.length > 1 ? Long.valueOf(parts[1]) : null, null);
-                case "joined", "left" -> new Change(parts[0], null, null, null, parts[1]);
-                default -> new Change(parts[0], parts.length > 1 ? Long.valueOf(parts[1]) : null,
-                        parts.length > 2 ? Long.valueOf(parts[2]) : null, null, null);
+            int at = Character.isDigit(parts[0].charAt(0)) ? 1 : 0;
+            Long version = at == 1 ? Long.valueOf(parts[0]) : null;
+            String kind = parts[at];
+            return switch (kind) {
+                case "notice", "notice-read" -> new Change(version, kind, null, null, id(parts, at + 1), null);
+                case "joined", "left" -> new Change(version, kind, null, null, null, parts[at + 1]);
+                default -> new Change(version, kind, id(parts, at + 1), id(parts, at + 2), null, null);
             };
+        }
+
+        private static Long id(String[] parts, int index) {
+            return parts.length > index ? Long.valueOf(parts[index]) : null;
         }
 
         /** A message on an audience's channel: {@code published <id>} or {@code withdrawn <id>}. */
         static Change ofAudience(String audience, String message) {
             String[] parts = message.split(" ");
-            return new Change("notice-" + parts[0], null, null, parts.length > 1 ? Long.valueOf(parts[1]) : null, audience);
+            return new Change(null, "notice-" + parts[0], null, null, parts.length > 1 ? Long.valueOf(parts[1]) : null, audience);
         }
 
         boolean membership() {
@@ -72,7 +83,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     /** The counts as {@code GET /v1/users/{userId}/unread} answers them, and the changes they include. */
     record ChangedBody(long userId, long total, long unseen, long notices,
                        @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
-                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted, List<Change> changes,
+                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted, long version, List<Change> changes,
                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int changesOmitted) {
     }
 
@@ -256,7 +267,7 @@ final class UnreadStream implements ChangeFeed.Listener {
                 reading = false;
                 if (ended) return;
                 sent = send(new ChangedBody(userId, counts.total(), counts.unseen(), counts.notices(),
-                        counts.blogs().byAuthor(), counts.blogs().authorsOmitted(), changes, changesOmitted));
+                        counts.blogs().byAuthor(), counts.blogs().authorsOmitted(), counts.blogs().version(), changes, changesOmitted));
                 scheduleExpiry(counts);
             }
             if (!sent) {

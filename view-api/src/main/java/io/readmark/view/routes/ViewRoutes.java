@@ -54,17 +54,18 @@ public final class ViewRoutes {
     /**
      * {@code GET /v1/users/{userId}/unread}: {@code total} covers blogs and notices; {@code notices} the unread notices,
      * broadcast and targeted; byAuthor keys are author ids, as JSON object keys must be strings; {@code unseen} the
-     * unread blogs published after the user last saw the inbox; {@code display} only when the request named a cap.
+     * unread blogs published after the user last saw the inbox; {@code version} the user's state version;
+     * {@code display} only when the request named a cap.
      */
     public record CountsBody(long userId, long total, long unseen, long notices,
                       @JsonSerialize(using = AuthorCountsJson.class) AuthorCounts byAuthor,
-                      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted,
+                      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long authorsOmitted, long version,
                       @JsonInclude(JsonInclude.Include.NON_NULL) DisplayBody display) {
 
         public static CountsBody of(InboxCounts counts, OptionalInt cap) {
             DisplayBody display = cap.isPresent() ? DisplayBody.of(counts, cap.getAsInt()) : null;
             return new CountsBody(counts.blogs().userId(), counts.total(), counts.unseen(), counts.notices(), counts.blogs().byAuthor(),
-                    counts.blogs().authorsOmitted(), display);
+                    counts.blogs().authorsOmitted(), counts.blogs().version(), display);
         }
     }
 
@@ -151,13 +152,19 @@ public final class ViewRoutes {
     /**
      * The badge read, the most frequent request: served from the event loop with Lettuce's async API, no thread hop.
      * The blog counts and the user's notice state go out in one flush; only a user whose audiences changed since their
-     * last read here costs a second round trip ({@link NoticeReader#broadcastUnreadAsync}).
+     * last read here costs a second round trip ({@link NoticeReader#broadcastUnreadAsync}). An {@code If-None-Match}
+     * naming the answer's tag ({@link CountsTag}) is answered {@code 304}, without a body.
      */
     CompletionStage<Response> counts(Request request) {
         long userId = Request.positiveId("userId", request.pathVariable("userId"));
         OptionalInt cap = cap(request.query("cap"));
-        return redis.callForAsync(userId, connection -> readCounts(connection, userId))
-                .thenApply(counts -> Response.ok(CountsBody.of(counts, cap)));
+        Optional<String> ifNoneMatch = request.header("If-None-Match");
+        return redis.callForAsync(userId, connection -> readCounts(connection, userId)).thenApply(counts -> {
+            String tag = CountsTag.of(counts);
+            Response response = CountsTag.matches(ifNoneMatch, tag) ? new Response(304, null) : Response.ok(CountsBody.of(counts, cap));
+            // Caches may keep it but must ask first: a badge changes at any moment.
+            return response.withHeader("ETag", tag).withHeader("Cache-Control", "private, no-cache");
+        });
     }
 
     /** Everything a user has unread, as the counts route and the stream read it. */
