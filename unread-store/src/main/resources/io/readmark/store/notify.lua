@@ -5,8 +5,8 @@
 -- carry the user's hash tag and come in KEYS, so the script stays in one slot on Redis Cluster.
 -- Every such change also bumps the user's state version, counts field v, whether anyone listens: one more per
 -- change, none for a replay. A new v starts at the time in microseconds, so after Redis was lost and rebuilt a user's
--- versions start above any they had. The message is 'version kind [author [blog]]'. Sharded SPUBLISH where Redis has it (7.0+, which is also when
--- redis.REDIS_VERSION_NUM appeared); PUBLISH before. Nothing is published while nobody listens: PUBLISH is replicated
+-- versions start above any they had. The message is 'version kind [author [blog]]'. Sharded SPUBLISH where Redis has
+-- it (7.0+, which is also when redis.REDIS_VERSION_NUM appeared); PUBLISH before. Nothing is published while nobody listens: PUBLISH is replicated
 -- and, on a cluster, broadcast to every node, and a user with no open stream is the common case.
 
 -- Broadcast notices (notice_publish.lua, notice_withdraw.lua) tell an audience's channel rm:{a:X}:changes, which
