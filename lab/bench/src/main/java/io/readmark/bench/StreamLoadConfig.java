@@ -40,7 +40,7 @@ record StreamLoadConfig(List<Integer> streams, Duration idle, int changeRate, do
         }
         return new StreamLoadConfig(streams,
                 settings.duration("BENCH_STREAMS_IDLE", Duration.ofSeconds(30)),
-                settings.positiveInteger("BENCH_STREAMS_CHANGE_RATE", 500),
+                settings.positiveInteger("BENCH_STREAMS_CHANGE_RATE", 1_000),
                 Double.parseDouble(settings.string("BENCH_STREAMS_LIVE_FRACTION", "0.1")),
                 settings.duration("BENCH_STREAMS_LOAD", Duration.ofSeconds(20)),
                 Path.of(settings.string("BENCH_OUTPUT_DIR", "bench-results")),

@@ -126,8 +126,9 @@ final class StreamRound {
             holders.getOutputStream().close(); // its stdin ends: it exits, and its streams close
             holders.waitFor(30, TimeUnit.SECONDS);
             holders.destroyForcibly();
-            if (!poll(() -> channels() <= channels0, Duration.ofSeconds(60))) {
-                throw new IllegalStateException("the streams of round " + name + " did not close within 60 s");
+            // The next round measures against what is left; a slow close is said, not fatal to this round's figures.
+            if (!poll(() -> channels() <= channels0, Duration.ofSeconds(120))) {
+                err.printf("streams %s: %,d subscriptions still open 120 s after the clients left%n", name, channels() - channels0);
             }
         }
     }
