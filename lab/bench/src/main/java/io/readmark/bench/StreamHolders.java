@@ -180,7 +180,8 @@ public final class StreamHolders {
         stream.state = CLOSED;
     }
 
-    private static long epochMicros() {
+    /** Microseconds since the epoch: the bench stamps a change with the clock the holders stamp its push with. */
+    static long epochMicros() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }

@@ -12,6 +12,7 @@ import io.readmark.view.ViewApiConfig;
 import io.readmark.view.push.StreamSettings;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,6 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code ./readmark bench --streams}: what an open unread stream costs. One view API in this JVM on an embedded Redis
@@ -62,7 +65,8 @@ public final class StreamLoad {
                 for (int round = 0; round < config.streams().size(); round++) {
                     int count = config.streams().get(round);
                     StreamRound.Result result = new StreamRound(config, redis, stats, viewConfig.keys(), err)
-                            .run(count, OFFSET + round * STRIDE, api.port(), baseline, Integer.toString(count));
+                            .run(count, OFFSET + round * STRIDE, api.port(), baseline, Integer.toString(count),
+                                    () -> dropped(api.managementPort()));
                     results.add(result);
                     err.println(row(result));
                 }
@@ -79,6 +83,24 @@ public final class StreamLoad {
                 if (System.nanoTime() > end) throw new IllegalStateException("the view API did not get ready within 30 s");
                 Thread.sleep(50); // polling another component's start-up
             }
+        }
+    }
+
+    private static final Pattern DROPPED = Pattern.compile("(?m)^readmark_streams_dropped_total\\{[^}]*reason=\"([^\"]+)\"[^}]*} (\\S+)$");
+
+    /** The view API's count of streams it closed or refused, by reason, from its metrics. */
+    private static Map<String, Long> dropped(int managementPort) {
+        HttpRequest scrape = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/metrics")).build();
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            Matcher sample = DROPPED.matcher(http.send(scrape, HttpResponse.BodyHandlers.ofString()).body());
+            Map<String, Long> dropped = new LinkedHashMap<>();
+            while (sample.find()) dropped.put(sample.group(1), (long) Double.parseDouble(sample.group(2)));
+            return dropped;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the view API's metrics", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
@@ -105,6 +127,8 @@ public final class StreamLoad {
         results.stream().filter(result -> result.error() != null || result.disturbance() != null).forEach(result -> text.append(
                 String.format("%d streams: %s%n", result.requested(), result.error() != null ? "client error " + result.error()
                         : "disturbed by " + result.disturbance())));
+        results.stream().filter(result -> !result.droppedByReason().isEmpty()).forEach(result -> text.append(
+                String.format("%d streams: closed or refused by the view API: %s%n", result.requested(), result.droppedByReason())));
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("redis_version", redisVersion);
         json.put("heartbeat", view.streams().heartbeat().toString());

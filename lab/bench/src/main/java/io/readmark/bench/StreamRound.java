@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * One round of the stream load phase: {@code count} streams opened by a {@link StreamHolders} JVM on the view API of
@@ -40,7 +40,7 @@ final class StreamRound {
     record Result(int requested, int opened, int refused, String error, double setupPerSecond, double heapBytes, double rssBytes,
                   double redisBytes, long redisClients, double channelsPerStream, double idleJavaMicros, double idleRedisMicros,
                   long pushes, long missing, double p50Millis, double p99Millis, double javaMicrosPerPush,
-                  double redisMicrosPerPush, int endedByServer, String disturbance) {
+                  double redisMicrosPerPush, int endedByServer, Map<String, Long> droppedByReason, String disturbance) {
     }
 
     /**
@@ -87,7 +87,10 @@ final class StreamRound {
         this.err = err;
     }
 
-    Result run(int count, long firstUser, int port, Baseline baseline, String name) throws Exception {
+    /** @param dropped the view API's streams closed or refused so far, by reason (its metrics) */
+    Result run(int count, long firstUser, int port, Baseline baseline, String name, Supplier<Map<String, Long>> dropped)
+            throws Exception {
+        Map<String, Long> dropped0 = dropped.get();
         long heap0 = heapAfterGc(), rss0 = rss(), memory0 = stats.usedMemory();
         long clients0 = stats.infoLong("clients", "connected_clients"), channels0 = channels();
         Process holders = start(port, firstUser, count);
@@ -121,7 +124,8 @@ final class StreamRound {
                     : load.disturbance() != null ? "load: " + load.disturbance() : null;
             return new Result(count, streams, refused, error.get(), setup, heap, rss, memory, clients, channels, idleJava, idleRedis,
                     pushes, awaited.size(), latencyMicros.getValueAtPercentile(50) / 1000.0,
-                    latencyMicros.getValueAtPercentile(99) / 1000.0, perPushJava, perPushRedis, ended.get(), disturbance);
+                    latencyMicros.getValueAtPercentile(99) / 1000.0, perPushJava, perPushRedis, ended.get(),
+                    since(dropped0, dropped.get()), disturbance);
         } finally {
             holders.getOutputStream().close(); // its stdin ends: it exits, and its streams close
             holders.waitFor(30, TimeUnit.SECONDS);
@@ -131,6 +135,15 @@ final class StreamRound {
                 err.printf("streams %s: %,d subscriptions still open 120 s after the clients left%n", name, channels() - channels0);
             }
         }
+    }
+
+    private static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> delta = new java.util.TreeMap<>();
+        after.forEach((reason, count) -> {
+            long more = count - before.getOrDefault(reason, 0L);
+            if (more > 0) delta.put(reason, more);
+        });
+        return delta;
     }
 
     /** Measures the cost of the server threads and Redis with nothing open, over one idle window. */
@@ -183,7 +196,7 @@ final class StreamRound {
                 if (awaited.containsKey(user)) continue; // its last change not pushed yet: one in flight per user
                 long total = totals.getOrDefault(user, 0L);
                 long expected = total == 0 ? 1 : 0;
-                awaited.put(user, new long[]{expected, epochMicros()});
+                awaited.put(user, new long[]{expected, StreamHolders.epochMicros()});
                 if (total == 0) writer.deliver(user, AUTHOR, i + 1, ++clock); else writer.readAll(user, AUTHOR, ++clock);
                 writer.flush();
                 totals.put(user, expected);
@@ -264,10 +277,5 @@ final class StreamRound {
             // Not Linux: no figure.
         }
         return 0;
-    }
-
-    private static long epochMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 }
