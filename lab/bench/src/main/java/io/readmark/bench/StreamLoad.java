@@ -45,7 +45,8 @@ public final class StreamLoad {
     private StreamLoad() {
     }
 
-    public static void run(Settings settings, PrintStream out, PrintStream err) throws Exception {
+    /** Runs every round, writes the report and returns the rounds' results. */
+    public static List<StreamRound.Result> run(Settings settings, PrintStream out, PrintStream err) throws Exception {
         StreamLoadConfig config = StreamLoadConfig.from(settings);
         String most = Integer.toString(config.streams().stream().mapToInt(Integer::intValue).max().orElseThrow());
         try (EmbeddedRedis server = EmbeddedRedis.start(0);
@@ -72,6 +73,7 @@ public final class StreamLoad {
                 }
             }
             write(config, stats.version(), viewConfig, results, out);
+            return results;
         }
     }
 
