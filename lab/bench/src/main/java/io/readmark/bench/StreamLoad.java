@@ -140,7 +140,8 @@ public final class StreamLoad {
         Files.createDirectories(config.outputDir());
         Path txt = config.outputDir().resolve("streams-latest.txt");
         Files.writeString(txt, text);
-        Files.writeString(config.outputDir().resolve("streams-latest.json"), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+        Files.writeString(config.outputDir().resolve("streams-latest.json"),
+                Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(json));
         out.print(text);
         out.printf("%nwritten: %s%n", txt);
     }

@@ -1,5 +1,6 @@
 package io.readmark.view.push;
 
+import io.readmark.infra.EmbeddedRedisCluster;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.view.SseClient;
@@ -21,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The users' live keys as the open streams keep them, all refreshed in one pipeline per heartbeat: present while a
- * stream of the user is open, whatever their number, gone a TTL after the last closed, and a refresh that finds one
- * gone makes its stream read again.
+ * stream of the user is open, on a standalone Redis and on every master of a cluster, gone a TTL after the last
+ * closed; and a refresh that finds one gone makes its stream read again.
  */
 class LiveKeysIT {
 
@@ -36,20 +37,17 @@ class LiveKeysIT {
 
     @Test
     void shouldKeepEveryOpenStreamsLiveKeyPastItsTtlAndLetItExpireOnceClosed() {
-        long[] streamed = LongStream.range(0, 12).map(i -> users.incrementAndGet()).toArray();
-        List<SseClient> streams = new ArrayList<>();
-        try {
-            for (long user : streamed) {
-                SseClient stream = view.stream(path(user), Map.of());
-                streams.add(stream);
-                stream.nextEvent("counts");
-            }
-            // Three TTLs: only refreshes keep the keys.
-            await().during(Duration.ofMillis(3_600)).atMost(Duration.ofSeconds(6)).until(() -> liveKeys(streamed) == streamed.length);
-        } finally {
-            streams.forEach(SseClient::close);
+        keptWhileOpenThenExpired(view, redis, LongStream.range(0, 12).map(i -> users.incrementAndGet()).toArray());
+    }
+
+    @Test
+    void shouldRefreshTheLiveKeysOfUsersOnEveryMasterOfRedisCluster() {
+        try (EmbeddedRedisCluster cluster = EmbeddedRedisCluster.start(3);
+             ViewApiFixture onCluster = ViewApiFixture.on(cluster.url(), Map.of(StreamSettings.HEARTBEAT, "PT0.3S"));
+             RedisConnections clusterRedis = RedisConnections.connect(cluster.url(), Duration.ofSeconds(10), false)) {
+            // Users whose slots are spread over the masters: one pipeline, flushed to each.
+            keptWhileOpenThenExpired(onCluster, clusterRedis, LongStream.rangeClosed(601, 612).toArray());
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> liveKeys(streamed) == 0);
     }
 
     @Test
@@ -66,7 +64,25 @@ class LiveKeysIT {
         }
     }
 
-    private static long liveKeys(long[] streamed) {
-        return redis.shared().sync().exists(LongStream.of(streamed).mapToObj(view.config.keys()::live).toArray(String[]::new));
+    private static void keptWhileOpenThenExpired(ViewApiFixture view, RedisConnections redis, long[] streamed) {
+        List<SseClient> streams = new ArrayList<>();
+        try {
+            for (long user : streamed) {
+                SseClient stream = view.stream(path(user), Map.of());
+                streams.add(stream);
+                stream.nextEvent("counts");
+            }
+            // Three TTLs: only refreshes keep the keys.
+            await().during(Duration.ofMillis(3_600)).atMost(Duration.ofSeconds(6))
+                    .until(() -> liveKeys(view, redis, streamed) == streamed.length);
+        } finally {
+            streams.forEach(SseClient::close);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> liveKeys(view, redis, streamed) == 0);
+    }
+
+    /** One EXISTS per key: on a cluster the users' keys are in different slots. */
+    private static long liveKeys(ViewApiFixture view, RedisConnections redis, long[] streamed) {
+        return LongStream.of(streamed).map(user -> redis.shared().sync().exists(view.config.keys().live(user))).sum();
     }
 }
