@@ -95,7 +95,7 @@ public final class ViewApi implements AutoCloseable {
             ViewRoutes routes = new ViewRoutes(guard, config, audienceCache);
             feed = new ChangeFeed(redis, config.redisTimeout());
             LiveKeys liveKeys = new LiveKeys(config.keys(), config.streams().liveTtl());
-            streams = new OpenStreams(config.streams(), liveKeys, redis::connection, metrics.registry());
+            streams = new OpenStreams(config.streams(), liveKeys, redis::connections, metrics.registry());
             StreamRoute stream = new StreamRoute(guard, routes, feed, audienceCache, liveKeys, streams, config.keys(),
                     config.streams());
             Access access = Access.from("view-api", config.auth());

@@ -124,7 +124,8 @@ final class RedisStats implements AutoCloseable {
         return infoString(connection.sync().info("server"), "redis_version");
     }
 
-    private long infoLong(String section, String name) {
+    /** One numeric field of {@code INFO section}. */
+    long infoLong(String section, String name) {
         return Long.parseLong(infoString(connection.sync().info(section), name));
     }
 

@@ -2,6 +2,7 @@ package io.readmark.dev;
 
 import io.readmark.bench.Bench;
 import io.readmark.bench.LayoutStudy;
+import io.readmark.bench.StreamLoad;
 import io.readmark.cli.CommandLineFlags;
 import io.readmark.cli.Readmark;
 import io.readmark.cli.Readmark.Command;
@@ -31,6 +32,8 @@ public final class ReadmarkDev {
                                 table and writes bench-results/latest.json and latest.png (--quick: ~2 min)
               bench --layouts   only the Redis layout study: today's layout and the candidates, bytes per entry
                                 and Redis CPU per operation; writes bench-results/layouts-latest.txt and .json
+              bench --streams   only the stream load: 1,000 / 5,000 / 10,000 streams open on one view API, their
+                                memory, idle CPU and push latency; writes bench-results/streams-latest.txt and .json
               soak [--minutes 10] [--seed N]
                                 run two stream processors as separate processes on embedded Kafka and Redis under a
                                 continuous workload while killing them, stopping Redis, restarting the broker and
@@ -44,7 +47,8 @@ public final class ReadmarkDev {
             """);
 
     /** Flags of {@code bench} that take no value. */
-    private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK", "layouts", "BENCH_LAYOUTS");
+    private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK", "layouts", "BENCH_LAYOUTS",
+            "streams", "BENCH_STREAMS");
 
     /** The developer tools and every production command, by name. */
     static final Map<String, Command> COMMANDS = commands();
@@ -102,6 +106,8 @@ public final class ReadmarkDev {
         System.setProperty("java.awt.headless", "true");
         if (settings.bool("BENCH_LAYOUTS", false)) {
             LayoutStudy.run(settings, System.out, System.err);
+        } else if (settings.bool("BENCH_STREAMS", false)) {
+            StreamLoad.run(settings, System.out, System.err);
         } else {
             Bench.run(settings, System.out, System.err);
         }

@@ -23,13 +23,16 @@ import java.util.function.Supplier;
  * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
  * {@link StreamSettings#maxStreams}, and upkeep every heartbeat (streams whose lifetime is over ended, a comment line
  * on each other stream, the users' live keys refreshed). One timer serves every stream, so a stream ends at the first
- * heartbeat after its lifetime. Counts what happens to streams in the metrics.
+ * heartbeat after its lifetime. The live keys are refreshed in one pipeline per heartbeat ({@link LiveKeys#refresh}), on a
+ * connection kept for it. Counts what happens to streams in the metrics.
  */
 public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
 
     private final StreamSettings settings;
     private final LiveKeys liveKeys;
-    private final Supplier<Optional<RedisConnections.Connection>> redis;
+    private final Supplier<Optional<RedisConnections>> redis;
+    /** The live keys' own connection, auto-flush off: opened by the first tick that has keys to refresh. */
+    private volatile RedisConnections.Connection refreshing;
     private final Map<Long, Integer> admittedPerUser = new HashMap<>(); // guarded by this
     private int admitted; // guarded by this
     private final Set<UnreadStream> streams = ConcurrentHashMap.newKeySet();
@@ -38,7 +41,8 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
     private final Counter pushes;
     private final Map<String, Counter> dropped = new HashMap<>();
 
-    public OpenStreams(StreamSettings settings, LiveKeys liveKeys, Supplier<Optional<RedisConnections.Connection>> redis,
+    /** @param redis the client once connected, for the live keys' connection */
+    public OpenStreams(StreamSettings settings, LiveKeys liveKeys, Supplier<Optional<RedisConnections>> redis,
                 MeterRegistry registry) {
         this.settings = settings;
         this.liveKeys = liveKeys;
@@ -105,18 +109,38 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
             stream.heartbeat();
             byUser.computeIfAbsent(stream.userId(), user -> new ArrayList<>()).add(stream);
         }
-        RedisConnections.Connection connection = redis.get().orElse(null);
-        if (connection == null) return;
-        byUser.forEach((user, ofUser) -> liveKeys.refresh(connection, user).whenComplete((expired, failure) -> {
+        RedisConnections client = redis.get().orElse(null);
+        if (byUser.isEmpty() || client == null) return;
+        RedisConnections.Connection connection;
+        try {
+            connection = refreshing(client);
+        } catch (RuntimeException e) { // Redis unreachable: as a refresh that failed, below
+            byUser.values().forEach(ofUser -> ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS)));
+            return;
+        }
+        liveKeys.refresh(connection, byUser.keySet()).forEach((user, refreshed) -> refreshed.whenComplete((expired, failure) -> {
+            List<UnreadStream> ofUser = byUser.get(user);
             // Not refreshed: the key may expire and changes go unpublished, so the streams start over elsewhere.
             if (failure != null) ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS));
             else if (expired) ofUser.forEach(UnreadStream::resync);
         }));
     }
 
+    /** The live keys' connection, opened on first use (blocking this timer's thread only). */
+    private RedisConnections.Connection refreshing(RedisConnections client) {
+        RedisConnections.Connection current = refreshing;
+        if (current != null) return current;
+        current = client.open();
+        current.stateful().setAutoFlushCommands(false);
+        refreshing = current;
+        return current;
+    }
+
     @Override
     public void close() {
         ticker.shutdownNow();
         streams.forEach(stream -> stream.end(UnreadStream.Ending.CLIENT));
+        RedisConnections.Connection current = refreshing;
+        if (current != null) current.close();
     }
 }
