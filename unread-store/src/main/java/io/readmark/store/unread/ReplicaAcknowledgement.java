@@ -23,8 +23,9 @@ import java.util.function.Supplier;
  * one of them cannot lose them (Redis replicates asynchronously). Writes are acknowledged only if, on every master
  * written to since the last confirmation, the same client connection that carried them (its {@code CLIENT ID}
  * before the first write and at the end agree: no reconnect in between) has {@code WAIT replicas} answered with
- * enough replicas, and, on a cluster, every written slot is still served by the master it was written to. Anything
- * else is a failure the caller answers by sending the writes again. Used by the pipeline's one thread.
+ * enough replicas, and, on a cluster, every written slot is still served by the master it was written to. On a
+ * cluster every master serving slots is waited on, as a redirect can take a write to a master the slot map did not
+ * name. Anything else is a failure the caller answers by sending the writes again. Used by the pipeline's one thread.
  */
 final class ReplicaAcknowledgement {
 
@@ -69,11 +70,29 @@ final class ReplicaAcknowledgement {
             clientIdBefore.computeIfAbsent("", master -> clientId(connection::async));
             return;
         }
+        if (clientIdBefore.isEmpty()) {
+            // A write can be redirected (ASK, or MOVED while the client's slot map is stale, as slots migrate) to a
+            // master other than the one the map names: every master serving slots is bracketed and waited on.
+            for (RedisClusterNode node : servingMasters()) {
+                clientIdBefore.computeIfAbsent(node.getNodeId(), id -> clientId(() -> nodeCommands(node)));
+            }
+        }
         int slot = SlotHash.getSlot(write.keys()[0]);
         RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
         String id = master == null ? "?" : master.getNodeId();
         masterOfSlot.putIfAbsent(slot, id);
         if (master != null) clientIdBefore.computeIfAbsent(id, node -> clientId(() -> nodeCommands(master)));
+    }
+
+    /** The masters that serve slots now (a failed master left without slots is not waited on). */
+    private List<RedisClusterNode> servingMasters() {
+        List<RedisClusterNode> masters = new ArrayList<>();
+        for (RedisClusterNode node : cluster.getPartitions()) {
+            if ((node.is(RedisClusterNode.NodeFlag.UPSTREAM) || node.is(RedisClusterNode.NodeFlag.MASTER)) && !node.getSlots().isEmpty()) {
+                masters.add(node);
+            }
+        }
+        return masters;
     }
 
     /** A master that cannot be reached now fails its confirmation rather than the write. */
@@ -104,6 +123,17 @@ final class ReplicaAcknowledgement {
                 }
             }
             List<Check> checks = new ArrayList<>();
+            if (cluster != null) {
+                // A master that began serving slots since the first write may have taken redirected writes: waited
+                // on too, though its connection's id was not taken before them.
+                for (RedisClusterNode node : servingMasters()) {
+                    if (clientIdBefore.containsKey(node.getNodeId())) continue;
+                    RedisClusterAsyncCommands<byte[], byte[]> commands = nodeCommands(node);
+                    CompletableFuture<Long> id = commands.clientId().toCompletableFuture();
+                    checks.add(new Check(node.getNodeId(), id, id,
+                            commands.waitForReplication(replicas, WAIT_TIMEOUT.toMillis()).toCompletableFuture()));
+                }
+            }
             for (Map.Entry<String, CompletableFuture<Long>> master : clientIdBefore.entrySet()) {
                 RedisClusterAsyncCommands<byte[], byte[]> commands = cluster == null ? connection.async() : nodeCommands(master.getKey());
                 checks.add(new Check(master.getKey(), master.getValue(), commands.clientId().toCompletableFuture(),
