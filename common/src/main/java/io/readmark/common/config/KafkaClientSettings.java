@@ -24,13 +24,17 @@ public final class KafkaClientSettings {
     /** Inside the prefix, so it is excluded from the properties by name. */
     public static final String FILE = "KAFKA_CLIENT_CONFIG_FILE";
     /**
-     * What the pipeline's guarantees rest on: where events go, how they are encoded, that an acknowledged event is on
-     * every in-sync replica exactly once and in order, and that offsets are committed only after Redis acknowledged.
+     * What the pipeline's guarantees rest on: where events go, how they are encoded and partitioned, that an
+     * acknowledged event is on every in-sync replica exactly once and in order, that offsets are committed only after
+     * Redis acknowledged, that no record is skipped by a handler, and that a new group starts from the earliest event.
      */
     static final Set<String> GUARDED = Set.of("bootstrap.servers", "key.serializer", "value.serializer",
             "key.deserializer", "value.deserializer", "acks", "enable.idempotence", "transactional.id", "isolation.level",
             "enable.auto.commit", "group.id", "application.id", "processing.guarantee",
-            "default.key.serde", "default.value.serde");
+            "default.key.serde", "default.value.serde", "partitioner.class", "auto.offset.reset",
+            "processing.exception.handler", "processing.exception.handler.global.enabled",
+            "deserialization.exception.handler", "default.deserialization.exception.handler",
+            "production.exception.handler", "default.production.exception.handler");
     /** Kafka Streams' prefixes that aim a property at one of its clients. */
     private static final String[] CLIENT_PREFIXES = {"main.consumer.", "restore.consumer.", "global.consumer.", "consumer.",
             "producer.", "admin."};
@@ -68,7 +72,7 @@ public final class KafkaClientSettings {
         properties.keySet().forEach(name -> {
             if (GUARDED.contains(unprefixed(name))) {
                 throw new IllegalArgumentException(sources.get(name) + " sets " + name
-                        + ", which Readmark sets itself: its delivery guarantees depend on it");
+                        + ", which Readmark's delivery guarantees rest on: it is not for the operator to set");
             }
         });
         return new KafkaClientSettings(properties, sources);
@@ -87,11 +91,13 @@ public final class KafkaClientSettings {
      */
     public Map<String, Object> under(Map<String, ?> own) {
         Map<String, Object> merged = new HashMap<>(properties);
-        own.forEach((name, value) -> {
-            if (properties.containsKey(name)) {
+        own.forEach((ownName, value) -> {
+            // Kafka Streams ranks main.consumer.x over consumer.x over x: any form of a property the client sets
+            // would override it, or be overridden, silently.
+            properties.keySet().stream().filter(name -> unprefixed(name).equals(unprefixed(ownName))).findFirst().ifPresent(name -> {
                 throw new IllegalArgumentException(sources.get(name) + " sets " + name + ", which Readmark sets itself for this client");
-            }
-            merged.put(name, value);
+            });
+            merged.put(ownName, value);
         });
         return merged;
     }

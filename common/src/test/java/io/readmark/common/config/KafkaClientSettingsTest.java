@@ -48,6 +48,10 @@ class KafkaClientSettingsTest {
                 "read_committed")))).hasMessageContaining("main.consumer.isolation.level");
         assertThatThrownBy(() -> KafkaClientSettings.from(Settings.of(Map.of(), Map.of(KafkaClientSettings.FILE, file.toString()))))
                 .hasMessageContaining(KafkaClientSettings.FILE).hasMessageContaining("producer.enable.idempotence");
+        assertThatThrownBy(() -> KafkaClientSettings.from(Settings.of(Map.of(), Map.of("KAFKA_CLIENT_PROCESSING_EXCEPTION_HANDLER",
+                "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler")))).hasMessageContaining("processing.exception.handler");
+        assertThatThrownBy(() -> KafkaClientSettings.from(Settings.of(Map.of(), Map.of("KAFKA_CLIENT_AUTO_OFFSET_RESET", "latest"))))
+                .hasMessageContaining("auto.offset.reset");
     }
 
     @Test
@@ -61,6 +65,12 @@ class KafkaClientSettingsTest {
         own.put("request.timeout.ms", 2000);
         assertThatThrownBy(() -> client.under(own)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("KAFKA_CLIENT_REQUEST_TIMEOUT_MS sets request.timeout.ms");
+
+        // Kafka Streams ranks the prefixed forms: any form of a property the client sets is refused.
+        KafkaClientSettings session = KafkaClientSettings.from(Settings.of(Map.of(),
+                Map.of("KAFKA_CLIENT_MAIN_CONSUMER_SESSION_TIMEOUT_MS", "60000")));
+        assertThatThrownBy(() -> session.under(Map.of("consumer.session.timeout.ms", 10000)))
+                .hasMessageContaining("main.consumer.session.timeout.ms");
     }
 
     @Test
