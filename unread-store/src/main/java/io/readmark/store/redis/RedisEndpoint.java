@@ -77,13 +77,19 @@ public final class RedisEndpoint {
             case "ca" -> SslVerifyMode.CA;
             default -> throw new IllegalArgumentException(TLS_VERIFY + " must be full or ca");
         };
-        return new RedisEndpoint(settings.string(URL, DEFAULT_URL), settings.find(USERNAME).orElse(null), password,
+        String url = settings.string(URL, DEFAULT_URL).trim();
+        boolean tls = url.startsWith("rediss://") || url.startsWith(TLS_CLUSTER);
+        if (!tls && (settings.find(TLS_CA_FILE).isPresent() || settings.find(TLS_VERIFY).isPresent())) {
+            // Set for TLS, ignored without it: the operator would believe the connection encrypted.
+            throw new IllegalArgumentException(TLS_CA_FILE + " and " + TLS_VERIFY + " need a rediss:// or rediss-cluster:// " + URL);
+        }
+        return new RedisEndpoint(url, settings.find(USERNAME).orElse(null), password,
                 settings.find(TLS_CA_FILE).map(Path::of).orElse(null), verify);
     }
 
     private static char[] readPassword(String file) {
         try {
-            // A trailing newline is the file's, not the password's (echo and most editors add one).
+            // Surrounding whitespace is the file's, not the password's (echo and most editors add a newline).
             return Files.readString(Path.of(file), StandardCharsets.UTF_8).strip().toCharArray();
         } catch (IOException e) {
             throw new IllegalArgumentException(PASSWORD_FILE + ": cannot read " + file + ": " + e.getClass().getSimpleName(), e);

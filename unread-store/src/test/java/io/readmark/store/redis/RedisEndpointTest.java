@@ -64,6 +64,16 @@ class RedisEndpointTest {
     }
 
     @Test
+    void shouldRefuseTlsSettingsForAUrlWithoutTls() {
+        for (String setting : new String[] {RedisEndpoint.TLS_CA_FILE, RedisEndpoint.TLS_VERIFY}) {
+            assertThatThrownBy(() -> RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.URL, "redis-cluster://h:7000",
+                    setting, setting.equals(RedisEndpoint.TLS_VERIFY) ? "full" : "/ca.pem")))).hasMessageContaining("rediss://");
+        }
+        assertThat(RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.URL, "rediss-cluster://h:7000",
+                RedisEndpoint.TLS_VERIFY, "full"))).seeds().getFirst().isSsl()).isTrue();
+    }
+
+    @Test
     void shouldNotQuoteThePasswordOfAUrlThatDoesNotParse() {
         assertThatThrownBy(() -> RedisEndpoint.of("ftp://eve:hunter2@h:1")).hasMessageContaining(RedisEndpoint.URL)
                 .hasMessageNotContaining("hunter2");
