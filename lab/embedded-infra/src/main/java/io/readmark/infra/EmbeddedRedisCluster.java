@@ -291,6 +291,24 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 EmbeddedRedis.pause(POLL_INTERVAL);
             }
         }
+        // Every node must also know every replica as one (gossip spreads it), so that a client's topology, read from
+        // whichever node, shows each master's replica.
+        for (Node node : nodes) {
+            while (replicasKnownTo(node.redis().port()) < masters) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("node on port " + node.redis().port() + " did not learn every replica within " + FORM_TIMEOUT);
+                }
+                EmbeddedRedis.pause(POLL_INTERVAL);
+            }
+        }
+    }
+
+    /** How many nodes {@code CLUSTER NODES} of the node on {@code port} lists as a replica of some master. */
+    private static long replicasKnownTo(int port) {
+        return RespCommand.call(port, COMMAND_TIMEOUT, "CLUSTER", "NODES").lines()
+                .map(line -> line.split(" "))
+                .filter(fields -> fields.length > 3 && fields[2].contains("slave") && !fields[3].equals("-"))
+                .count();
     }
 
     private void awaitFormed() {
