@@ -271,6 +271,7 @@ main() {
     [[ $(curl -s --max-time 10 -o /dev/null -w '%{http_code}' localhost:8081/v1/users/101/unread) == 401 ]] || fail "no token, not 401"
 
     log "the push stream"
+    rm -f "$STATE/stream.log"   # else the await below could read the last run's stream before curl truncates it
     curl -sN --max-time 60 localhost:8081/v1/users/101/unread/stream -H "Authorization: Bearer $USER_101" > "$STATE/stream.log" &
     local stream=$!
     await 20 "the stream opens with the counts" grep -q '^event: counts' "$STATE/stream.log"
