@@ -74,7 +74,7 @@ EOF
         local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
                     -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache::Archives=$apt/archives")
         (apt-get "${opts[@]}" update -qq && cd "$apt" && rm -f docker-compose_*.deb \
-            && apt-get "${opts[@]}" download docker-compose 2>/dev/null && dpkg -x docker-compose_*.deb x) \
+            && apt-get "${opts[@]}" download -qq docker-compose >/dev/null 2>&1 && dpkg -x docker-compose_*.deb x) \
             || cannot_run "no Compose v2 for the docker CLI"
         cp "$apt/x/usr/libexec/docker/cli-plugins/docker-compose" "$DOCKER_CONFIG/cli-plugins/"
     fi
@@ -115,10 +115,10 @@ debian_rootfs() {
     # The stand-ins download at build time through this host's network, so they trust what this host trusts
     # beyond Debian's authorities (a TLS-inspecting proxy's, say); on most hosts there is none.
     cp /usr/local/share/ca-certificates/*.crt "$rootfs/usr/local/share/ca-certificates/" 2>/dev/null \
-        && chroot "$rootfs" update-ca-certificates >/dev/null
+        && chroot "$rootfs" update-ca-certificates >/dev/null 2>&1
     rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/{doc,man,locale}
     tar -C "$rootfs" -c . | podman import --change "LABEL io.readmark.standin=$STANDIN" --change 'CMD ["/bin/bash"]' \
-        - localhost/readmark-standin-debian:bookworm >/dev/null
+        - localhost/readmark-standin-debian:bookworm >/dev/null 2>&1
     rm -rf "$rootfs"
 }
 
@@ -231,13 +231,14 @@ total_is() {
 pid_of() { docker inspect -f '{{.State.Pid}}' "$(docker compose ps -q "$1")"; }
 
 restarts_of() { docker inspect -f '{{.RestartCount}}' "$(docker compose ps -q "$1")"; }
+export -f restarts_of
 
 # A crash, not a stop: the engine restarts a container whose process died, not one it was told to stop.
 crash() {
     local before
     before=$(restarts_of "$1")
     kill -9 "$(pid_of "$1")"
-    await 60 "$1 killed (SIGKILL) and restarted by the engine" bash -c "[[ \$(docker inspect -f '{{.RestartCount}}' \$(docker compose ps -q $1)) -gt $before ]]"
+    await 60 "$1 killed (SIGKILL) and restarted by the engine" bash -c "(( \$(restarts_of $1) > $before ))"
 }
 
 main() {
