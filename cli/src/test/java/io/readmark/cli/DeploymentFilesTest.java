@@ -206,7 +206,7 @@ class DeploymentFilesTest {
         List<Service> clients = COMPOSE.builtServices().stream().filter(s -> s.environment().containsKey(RedisEndpoint.URL)).toList();
 
         assertThat(redis.containerPorts()).as("ports Redis publishes in docker-compose.yml").isEmpty();
-        assertThat(acl).as("command of service %s", REDIS).contains("echo \"user default off\"").contains("--aclfile /tmp/users.acl");
+        assertThat(acl).as("command of service %s", REDIS).contains("echo \"user default off resetpass ~* &* +@all\"").contains("--aclfile /tmp/users.acl");
         assertThat(clients).extracting(Service::name).containsExactlyInAnyOrder("stream-processor", "view-api");
         assertSoftly(softly -> clients.forEach(service -> {
             Map<String, String> env = service.environment();

@@ -36,11 +36,14 @@ public final class DocumentedRedisUsers {
     }
 
     /**
-     * {@code redis-server} flags that create these users and disable the default one: a token per argument, as
-     * redis-server would quote an argument with spaces as one word.
+     * {@code redis-server} flags that create these users and set the default one as documented (off, so no one logs
+     * in as it): a token per argument, as redis-server would quote an argument with spaces as one word.
      */
     public static List<String> serverArgs(Map<String, String> passwords) {
-        List<String> args = new ArrayList<>(List.of("--user", "default", "off"));
+        String defaultUser = documentedLines().stream().filter(l -> l.startsWith("user default ")).findFirst()
+                .orElseThrow(() -> new IllegalStateException(PAGE + " documents no line for Redis' default user"));
+        List<String> args = new ArrayList<>(List.of("--user"));
+        args.addAll(tokens(defaultUser.substring("user ".length())));
         rules(passwords).forEach(rule -> {
             args.add("--user");
             args.addAll(rule);
