@@ -3,17 +3,14 @@ package io.readmark.store.unread;
 import io.readmark.store.redis.RedisConnections;
 
 import io.lettuce.core.MapScanCursor;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.ScriptOutputType;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -26,9 +23,6 @@ public final class BoundedHashRead {
 
     /** The fields a read asks one HSCAN for by default: a hash up to about this many comes whole. */
     public static final int FIELDS = 1000;
-
-    private static final String BODY = UnreadScript.resource("hash_sample.lua");
-    private static final String SHA = UnreadScript.sha1(BODY);
 
     /**
      * A hash, whole or in part.
@@ -68,24 +62,12 @@ public final class BoundedHashRead {
 
     /** One look at a hash too big to read whole: its length, the named fields, the fields of one bounded scan. */
     static CompletionStage<Sample> sampleAsync(RedisConnections.Connection connection, String key, int fields, String... named) {
-        String[] keys = {key};
-        String[] args = args(fields, named);
-        return connection.async().<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, args)
-                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
-                        ? connection.async().<List<Object>>eval(BODY, ScriptOutputType.MULTI, keys, args)
-                        : CompletableFuture.failedStage(failure))
-                .thenApply(BoundedHashRead::sample);
+        return ReadScript.HASH_SAMPLE.call(connection.async(), new String[] {key}, args(fields, named)).thenApply(BoundedHashRead::sample);
     }
 
     /** As {@link #sampleAsync}, blocking. */
     static Sample sample(RedisConnections.Connection connection, String key, int fields, String... named) {
-        String[] keys = {key};
-        String[] args = args(fields, named);
-        try {
-            return sample(connection.sync().<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, args));
-        } catch (RedisNoScriptException e) {
-            return sample(connection.sync().<List<Object>>eval(BODY, ScriptOutputType.MULTI, keys, args));
-        }
+        return sample(ReadScript.HASH_SAMPLE.run(connection.sync(), new String[] {key}, args(fields, named)));
     }
 
     private static String[] args(int fields, String[] named) {
@@ -114,9 +96,5 @@ public final class BoundedHashRead {
             else fields.remove(named[i]);
         }
         return new Hash(false, fields);
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

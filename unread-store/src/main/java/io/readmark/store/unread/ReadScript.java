@@ -1,26 +1,53 @@
 package io.readmark.store.unread;
 
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
 /**
- * Lua scripts that only read. Sent like {@link UnreadScript}: EVALSHA with the SHA-1 computed here, EVAL when Redis
- * answers NOSCRIPT.
+ * Lua scripts that only read, each with the shared helpers it needs prepended. Sent like {@link UnreadScript}:
+ * EVALSHA with the SHA-1 computed here, EVAL when Redis answers NOSCRIPT (scripts vanish on a restart or failover).
  */
 enum ReadScript {
     /** One page of the user's merged index after a cursor, in one round trip (see the script). */
-    MERGED_PAGE("merged_page.lua");
+    MERGED_PAGE("merged_page.lua", "members.lua"),
+    /** A bounded look at a hash too big to read whole ({@link BoundedHashRead}). */
+    HASH_SAMPLE("hash_sample.lua");
 
     private final String body;
     private final String sha;
 
-    ReadScript(String file) {
-        this.body = UnreadScript.resource("members.lua") + "\n" + UnreadScript.resource(file);
-        this.sha = UnreadScript.sha1(body);
+    ReadScript(String file, String... helpers) {
+        StringBuilder body = new StringBuilder();
+        for (String helper : helpers) body.append(UnreadScript.resource(helper)).append('\n');
+        this.body = body.append(UnreadScript.resource(file)).toString();
+        this.sha = UnreadScript.sha1(this.body);
     }
 
-    String body() {
-        return body;
+    /** Runs the script, blocking; its reply is a list. */
+    List<Object> run(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
+        try {
+            return redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.eval(body, ScriptOutputType.MULTI, keys, args);
+        }
     }
 
-    String sha() {
-        return sha;
+    /** As {@link #run}, without blocking. */
+    CompletionStage<List<Object>> call(RedisClusterAsyncCommands<String, String> redis, String[] keys, String... args) {
+        return redis.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args)
+                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
+                        ? redis.<List<Object>>eval(body, ScriptOutputType.MULTI, keys, args)
+                        : CompletableFuture.failedStage(failure));
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

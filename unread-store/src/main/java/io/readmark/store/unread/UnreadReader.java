@@ -4,9 +4,7 @@ import io.readmark.store.redis.RedisConnections;
 
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.CommandArgs;
@@ -106,8 +104,8 @@ public final class UnreadReader {
         String[] mergedKey = {keys.merged(userId)};
         String fetch = Integer.toString(limit + 1);
         List<Object> rows = after == null
-                ? run(ReadScript.MERGED_PAGE, mergedKey, fetch)
-                : run(ReadScript.MERGED_PAGE, mergedKey, fetch, Long.toString(after.publishedAt().toEpochMilli()),
+                ? ReadScript.MERGED_PAGE.run(redis, mergedKey, fetch)
+                : ReadScript.MERGED_PAGE.run(redis, mergedKey, fetch, Long.toString(after.publishedAt().toEpochMilli()),
                         MergedMember.hex(after.authorId(), after.blogId()));
         List<UnreadItem> items = new ArrayList<>(Math.min(limit, rows.size() / 2));
         for (int i = 0; i < rows.size() && items.size() < limit; i += 2) {
@@ -120,14 +118,5 @@ public final class UnreadReader {
     /** True when the blog is among the user's unread blogs by that author. */
     public boolean isUnread(long userId, long authorId, long blogId) {
         return redis.zscore(keys.unread(userId, authorId), Long.toString(blogId)) != null;
-    }
-
-    /** Scripts vanish when Redis restarts or fails over; EVAL sends the body and caches it again. */
-    private List<Object> run(ReadScript script, String[] scriptKeys, String... args) {
-        try {
-            return redis.evalsha(script.sha(), ScriptOutputType.MULTI, scriptKeys, args);
-        } catch (RedisNoScriptException e) {
-            return redis.eval(script.body(), ScriptOutputType.MULTI, scriptKeys, args);
-        }
     }
 }
