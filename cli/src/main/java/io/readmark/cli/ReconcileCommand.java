@@ -30,7 +30,7 @@ final class ReconcileCommand {
     static final int TROUBLE = 2;
 
     /** What reconcile reads; a bad setting is an {@link IllegalArgumentException}. */
-    record Config(RedisEndpoint redis, Duration redisTimeout, String redisPrefix, int maxUnreadPerAuthor, boolean repair,
+    record Config(RedisEndpoint redis, Duration redisTimeout, String redisPrefix, int maxUnreadPerAuthor, int maxUnreadPerUser, boolean repair,
                   Duration progressInterval) {
 
         static Config from(Settings settings) {
@@ -41,6 +41,7 @@ final class ReconcileCommand {
                     settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)),
                     prefix,
                     settings.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", UnreadLimits.DEFAULTS.maxUnreadPerAuthor()),
+                    settings.positiveInteger("READMARK_MAX_UNREAD_PER_USER", UnreadLimits.DEFAULTS.maxUnreadPerUser()),
                     settings.bool(REPAIR, false),
                     RebuildCommand.progressInterval(settings));
         }
@@ -54,7 +55,7 @@ final class ReconcileCommand {
         ProgressLine progress = new ProgressLine(err, terminal, "reconcile", "keys", config.progressInterval(), System::nanoTime);
         ReconcileReport report;
         try (RedisConnections redis = RedisConnections.connect(config.redis(), config.redisTimeout(), false)) {
-            report = new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.maxUnreadPerAuthor()).run(config.repair(),
+            report = new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.maxUnreadPerAuthor(), config.maxUnreadPerUser()).run(config.repair(),
                     (keys, users, drifted, pass) -> progress.update(keys, ProgressLine.UNKNOWN_TOTAL,
                             String.format(Locale.ROOT, "%,d users, %,d drifted (%s)", users, drifted, pass)));
         } catch (RuntimeException e) {

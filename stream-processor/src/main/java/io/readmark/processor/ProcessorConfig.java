@@ -98,6 +98,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
                 .stateDir(Path.of(settings.string("PROCESSOR_STATE_DIR", System.getProperty("java.io.tmpdir") + "/readmark-streams")))
                 .limits(new UnreadLimits(
                         settings.positiveInteger("READMARK_MAX_UNREAD_PER_AUTHOR", UnreadLimits.DEFAULTS.maxUnreadPerAuthor()),
+                        settings.positiveInteger("READMARK_MAX_UNREAD_PER_USER", UnreadLimits.DEFAULTS.maxUnreadPerUser()),
                         settings.positiveInteger("READMARK_MAX_READ_MARKS_PER_USER", UnreadLimits.DEFAULTS.maxMarksPerUser()),
                         NoticeLimits.of(
                                 settings.positiveInteger("READMARK_MAX_NOTICES_PER_AUDIENCE", NoticeLimits.DEFAULTS.maxNoticesPerAudience()),

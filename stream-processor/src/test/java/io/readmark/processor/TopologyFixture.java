@@ -42,7 +42,7 @@ final class TopologyFixture implements AutoCloseable {
     /** A topology with state stores of its own that writes the keys another fixture wrote, as a second run would. */
     TopologyFixture(UnreadKeys keys, BiFunction<ThreadChanges, ProcessorMeters, Topology> topology) {
         this.keys = keys;
-        writers = new WriterPerThread(REDIS, keys, new UnreadLimits(1000, 1000), 1000, meters.deliveries("main"));
+        writers = new WriterPerThread(REDIS, keys, new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000), 1000, meters.deliveries("main"));
         changes = new CountingChanges(writers);
         driver = TestDrivers.start(topology.apply(changes, meters));
     }

@@ -1,7 +1,7 @@
 -- audience_member.lua: a user joined or left an audience.
 -- KEYS[1] rm:{u:U}:audiences  hash audience -> J<ms> (joined then) or L<ms> (left then)
 -- KEYS[2] rm:{u:U}:live  KEYS[3] rm:{u:U}:changes (notify.lua): the user's streams follow their audiences' channels
--- KEYS[4] rm:{u:U}:counts (its version, notify.lua)
+-- KEYS[4] rm:{u:U}:h (its version, notify.lua)
 -- ARGV[1] audience  ARGV[2] 'J' or 'L'  ARGV[3] at ms
 -- Returns 1 when the membership changed, else 0.
 -- The later time wins and a leave wins a tie, whatever order the events arrive in; a replay changes nothing.

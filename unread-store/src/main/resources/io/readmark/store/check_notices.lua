@@ -1,6 +1,6 @@
--- check_notices.lua: one user's counts.notices against their notice inbox, and the audiences hash's copy of the notice
+-- check_notices.lua: one user's notices count (h field notices) against their notice inbox, and the audiences hash's copy of the notice
 -- floor against the floors (reconcile); with 'repair', set right.
--- KEYS[1] rm:{u:U}:counts  KEYS[2] rm:{u:U}:floors  KEYS[3] rm:{u:U}:notices (inbox)  KEYS[4] rm:{u:U}:notice-reads
+-- KEYS[1] rm:{u:U}:h  KEYS[2] rm:{u:U}:floors  KEYS[3] rm:{u:U}:notices (inbox)  KEYS[4] rm:{u:U}:notice-reads
 -- KEYS[5] rm:{u:U}:audiences
 -- ARGV[1] 'check' or 'repair'
 -- Returns the findings, each four values: {'wrong-notice-floor', '#floor', found, expected} unless audiences.#floor is
@@ -10,7 +10,7 @@
 for i, expected in ipairs({'hash', 'hash', 'zset', 'zset', 'hash'}) do
   local key_type = type_of(KEYS[i])
   if key_type ~= expected and key_type ~= 'none' then
-    return {'wrong-type', ({'counts', 'floors', 'notices', 'notice-reads', 'audiences'})[i], key_type, expected}
+    return {'wrong-type', ({'h', 'floors', 'notices', 'notice-reads', 'audiences'})[i], key_type, expected}
   end
 end
 local findings = {}

@@ -1,5 +1,5 @@
 -- notice_read.lua: a user read a notice, broadcast or targeted.
--- KEYS[1] rm:{u:U}:notice-reads  KEYS[2] rm:{u:U}:notices (inbox)  KEYS[3] rm:{u:U}:counts  KEYS[4] rm:{u:U}:floors
+-- KEYS[1] rm:{u:U}:notice-reads  KEYS[2] rm:{u:U}:notices (inbox)  KEYS[3] rm:{u:U}:h  KEYS[4] rm:{u:U}:floors
 -- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)  KEYS[7] rm:{u:U}:audiences (its field #reads)
 -- ARGV[1] noticeId  ARGV[2] readAt ms  ARGV[3] most read marks kept
 -- Returns 1 when the mark is new, else 0.

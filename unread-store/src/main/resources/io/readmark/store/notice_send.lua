@@ -1,6 +1,6 @@
 -- notice_send.lua: a targeted notice lands in one recipient's inbox (write diffusion).
 -- KEYS[1] rm:{u:U}:notices       sorted set, the inbox: member noticeId, score sentAt ms (read ones stay)
--- KEYS[2] rm:{u:U}:counts        field notices: unread entries of the inbox (notices.lua)
+-- KEYS[2] rm:{u:U}:h        field notices: unread entries of the inbox (notices.lua)
 -- KEYS[3] rm:{u:U}:notice-reads  sorted set noticeId -> readAt ms
 -- KEYS[4] rm:{u:U}:floors        fields notices and all
 -- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)

@@ -1,6 +1,6 @@
 -- notices_all_read.lua: every notice published or sent at or before a moment is read (NoticesAllRead, field
 -- notices), or everything is (AllRead, field all: its first step all_read.lua raises the same floor).
--- KEYS[1] rm:{u:U}:floors  KEYS[2] rm:{u:U}:notices (inbox)  KEYS[3] rm:{u:U}:notice-reads  KEYS[4] rm:{u:U}:counts
+-- KEYS[1] rm:{u:U}:floors  KEYS[2] rm:{u:U}:notices (inbox)  KEYS[3] rm:{u:U}:notice-reads  KEYS[4] rm:{u:U}:h
 -- KEYS[5] rm:{u:U}:live  KEYS[6] rm:{u:U}:changes (notify.lua)  KEYS[7] rm:{u:U}:audiences
 -- ARGV[1] readAt ms  ARGV[2] the floors field: 'notices' or 'all'
 -- Returns the change of counts.notices. Tells the user's streams when that changed, or when the floor moved (it may

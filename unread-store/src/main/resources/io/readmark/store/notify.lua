@@ -3,7 +3,7 @@
 -- a read sees, and none is sent for a replay that changed nothing.
 -- live_key rm:{u:U}:live (a stream is open for U: set, with a TTL, by the view API), channel rm:{u:U}:changes: both
 -- carry the user's hash tag and come in KEYS, so the script stays in one slot on Redis Cluster.
--- Every such change also bumps the user's state version, counts field v, whether anyone listens: one more per
+-- Every such change also bumps the user's state version, field v of rm:{u:U}:h, whether anyone listens: one more per
 -- change, none for a replay. A new v starts at the time in microseconds, so after Redis was lost and rebuilt a user's
 -- versions start above any they had. The message is 'version kind [author [blog]]'. Sharded SPUBLISH where Redis has
 -- it (7.0+, which is also when redis.REDIS_VERSION_NUM appeared); PUBLISH before. Nothing is published while nobody listens: PUBLISH is replicated
@@ -43,7 +43,7 @@ local function notify(counts_key, live_key, channel, kind, author, blog)
   broadcast(channel, change_message(version, kind, author, blog))
 end
 
--- The users at the KEYS offsets `changed` (each one's counts at k + 2, live key at k + 6, channel at k + 7, as the
+-- The users at the KEYS offsets `changed` (each one's h at k + 2, live key at k + 4, channel at k + 5, as the
 -- delivery and removal scripts lay out their keys) changed alike: each one's version bumped, one MGET of their live
 -- keys (at most 100, one slot) instead of an EXISTS each, as most have no stream open, then a publish to each live one.
 local function notify_each(changed, kind, author, blog)
@@ -51,10 +51,10 @@ local function notify_each(changed, kind, author, blog)
   local live_keys, versions = {}, {}
   for i, k in ipairs(changed) do
     versions[i] = bump_version(KEYS[k + 2])
-    live_keys[i] = KEYS[k + 6]
+    live_keys[i] = KEYS[k + 4]
   end
   local live = redis.call('MGET', unpack(live_keys))
   for i, k in ipairs(changed) do
-    if live[i] then broadcast(KEYS[k + 7], change_message(versions[i], kind, author, blog)) end
+    if live[i] then broadcast(KEYS[k + 5], change_message(versions[i], kind, author, blog)) end
   end
 end

@@ -1,32 +1,41 @@
 -- remove.lua: prepended to the removal scripts (remove_one.lua, remove_many.lua): one blog is read by, or deleted
--- for, one user, whose seven keys are KEYS[k + 1] to KEYS[k + 7]:
--- KEYS[k+1] rm:{u:U}:unread:A   KEYS[k+2] rm:{u:U}:counts   KEYS[k+3] rm:{u:U}:marks
--- KEYS[k+4] rm:{u:U}:floors (its field seen: the seen watermark)   KEYS[k+5] rm:{u:U}:merged
--- KEYS[k+6] rm:{u:U}:live  KEYS[k+7] rm:{u:U}:changes (notify.lua)
--- (deliver.lua's seven keys, in the same order)
+-- for, one user, whose five keys are KEYS[k + 1] to KEYS[k + 5] (deliver.lua's, in the same order):
+-- KEYS[k+1] rm:{u:U}:z   KEYS[k+2] rm:{u:U}:h   KEYS[k+3] rm:{u:U}:floors (its field seen: the seen watermark)
+-- KEYS[k+4] rm:{u:U}:live  KEYS[k+5] rm:{u:U}:changes (notify.lua)
 -- removal: the blog and why, read from the script's ARGV once (removal_of):
--- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] when (ms)  ARGV[4] most marks kept per user
--- ARGV[5] the merged member of (A, blogId), 16 bytes (members.lua)  ARGV[6] 'read' or 'removed' (deleted), for notify
+-- ARGV[1] authorId  ARGV[2] blogId  ARGV[3] the blogId's 8 bytes (members.lua)  ARGV[4] the tombstone's score:
+-- the second of the read or delete + 1  ARGV[5] most tombstones kept per user  ARGV[6] 'read' or 'removed' (deleted),
+-- for notify
 -- Returns 1 when the blog was unread for the user, else 0.
--- Idempotent: ZREM decides whether anything is counted. The mark is kept either way, so a delivery that arrives
--- later (lagging fan-out, or a replay after a crash) does not make the blog unread again.
+-- Idempotent: the entry's score decides whether anything is counted. The blog stays as a tombstone either way, so a
+-- delivery that arrives later (lagging fan-out, or a replay after a crash) does not make it unread again. An entry
+-- unread under another author (a read naming the wrong author) is left alone: blog ids are unique.
 local function removal_of(argv)
-  return {author = argv[1], blog = argv[2], at = argv[3], max_marks = tonumber(argv[4]), member = argv[5], kind = argv[6]}
+  return {author = argv[1], blog = argv[2], blog_bytes = argv[3], tombstone = argv[4], max_marks = tonumber(argv[5]),
+          kind = argv[6]}
 end
 
 local function remove_blog(k, removal)
-  local unread, counts, marks, floors, merged = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4], KEYS[k + 5]
-  local score = redis.call('ZSCORE', unread, removal.blog)
-  local removed, seen = 0, 0
+  local z, h, floors = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
+  local score = redis.call('ZSCORE', z, removal.blog)
+  if score and tonumber(score) > 0 then return 0 end
+  local removed = 0
   if score then
-    removed = redis.call('ZREM', unread, removal.blog)
-    local watermark = redis.call('HGET', floors, 'seen')
-    if watermark and tonumber(score) <= tonumber(watermark) then seen = 1 end
+    local s = -tonumber(score)
+    local record = record_of(s, removal.blog_bytes)
+    local blob = redis.call('HGET', h, removal.author) or ''
+    local at = first_from(blob, record)
+    if record_at(blob, at) ~= record then return 0 end
+    local left = string.sub(blob, 1, (at - 1) * RECORD) .. string.sub(blob, at * RECORD + 1)
+    if #left > 0 then redis.call('HSET', h, removal.author, left) else redis.call('HDEL', h, removal.author) end
+    adjust_field(h, 'total', -1)
+    if covered(s, redis.call('HGET', floors, 'seen')) then adjust_field(h, 'seen', -1) end
+    removed = 1
   end
-  redis.call('ZREM', merged, removal.member)
-  redis.call('ZADD', marks, removal.at, removal.blog)
-  local excess = redis.call('ZCARD', marks) - removal.max_marks
-  if excess > 0 then redis.call('ZREMRANGEBYRANK', marks, 0, excess - 1) end
-  adjust_counts(counts, removal.author, -removed, -seen)
+  redis.call('ZADD', z, removal.tombstone, removal.blog)
+  -- The newest tombstones stay: they rank after every unread entry, oldest read first.
+  local total = tonumber(redis.call('HGET', h, 'total') or '0')
+  local excess = redis.call('ZCARD', z) - total - removal.max_marks
+  if excess > 0 then redis.call('ZREMRANGEBYRANK', z, total, total + excess - 1) end
   return removed
 end

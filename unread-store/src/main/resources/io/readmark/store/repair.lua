@@ -1,89 +1,110 @@
--- repair.lua: makes one user's counts and merged index agree with their unread sets again (reconcile --repair).
--- KEYS[1] rm:{u:U}:counts   KEYS[2] rm:{u:U}:floors   KEYS[3] rm:{u:U}:merged
--- KEYS[4..n+3] rm:{u:U}:unread:A for the authors in ARGV[2..n+1]
--- KEYS[n+4] rm:{u:U}:live  KEYS[n+5] rm:{u:U}:changes (notify.lua: 'repaired' when anything changed)
--- ARGV[1] most unread kept per (U, A)
--- ARGV[2..n+1] every author field of counts, plus the authors of sets found without their count or named by the
---              merged index
--- Returns {'stale', A} when counts holds an author the caller did not pass (read the fields again and retry),
--- {'wrong-type', key} when a key is not the type the data model says (left alone: repairing it would lose data),
--- else {'repaired', fields written, fields deleted, entries trimmed}.
--- Never adds or removes an unread entry, except that a set over the cap keeps its newest `cap` entries the way
--- deliver.lua trims, raising the author's floor so the trimmed blogs do not come back on a replay. Then
--- counts[A] = ZCARD(unread:A) for every author, fields without entries and junk fields are deleted, and total is the
--- sum (deleted when zero), and seen counts the entries at or before the seen watermark (deleted when zero): invariants
--- 1 and 2 and that of seen hold afterwards (notices is check_notices.lua's), whatever the counts held before. The merged index is
--- dropped, for the caller to build again from the sets (this is also how a deployment from before the index gets it).
-local cap = tonumber(ARGV[1])
-local counts_type = type_of(KEYS[1])
-if counts_type ~= 'hash' and counts_type ~= 'none' then return {'wrong-type', 'counts'} end
-if type_of(KEYS[2]) ~= 'hash' and type_of(KEYS[2]) ~= 'none' then return {'wrong-type', 'floors'} end
-if type_of(KEYS[3]) ~= 'zset' and type_of(KEYS[3]) ~= 'none' then return {'wrong-type', 'merged'} end
-local passed = {}
-for i = 2, #ARGV do
-  local key_type = type_of(KEYS[i + 2])
-  if key_type ~= 'zset' and key_type ~= 'none' then return {'wrong-type', 'unread:' .. ARGV[i]} end
-  passed[ARGV[i]] = true
+-- repair.lua: makes one user's records, z and counts agree again (reconcile --repair). Prepended: author_field.lua,
+-- members.lua, counters.lua, notify.lua, notices.lua.
+-- KEYS[1] rm:{u:U}:h   KEYS[2] rm:{u:U}:z   KEYS[3] rm:{u:U}:floors
+-- KEYS[4] rm:{u:U}:live  KEYS[5] rm:{u:U}:changes (notify.lua: 'repaired' when anything changed)
+-- ARGV[1] most unread kept per (U, A)  ARGV[2] most unread kept per U
+-- Returns {'wrong-type', key} when a key is not the type the data model says (left alone: repairing it would lose
+-- data), else {'repaired', fields written, fields deleted, entries dropped}.
+-- z decides what is unread, the records whose author: a record is kept when z holds its blog as unread at its second,
+-- once (the newest author's when two name it); each author's records are sorted newest first; an entry no record
+-- names is dropped from z (its author is unknown), as is a record z does not hold. Past a cap the oldest go the way
+-- deliver.lua trims, raising a floor so they do not come back on a replay. Then total and seen are counted again
+-- and junk fields deleted (notices is check_notices.lua's). O(the user's entries).
+local cap, user_cap = tonumber(ARGV[1]), tonumber(ARGV[2])
+for i, expected in ipairs({'hash', 'zset', 'hash'}) do
+  local key_type = type_of(KEYS[i])
+  if key_type ~= expected and key_type ~= 'none' then return {'wrong-type', ({'h', 'z', 'floors'})[i]} end
 end
-
-local fields = redis.call('HKEYS', KEYS[1])
-for _, field in ipairs(fields) do
-  if field ~= 'total' and is_author(field) and not passed[field] then return {'stale', field} end
-end
-
-local written, deleted, trimmed = 0, 0, 0
-for _, field in ipairs(fields) do
-  if field ~= 'total' and field ~= 'seen' and field ~= 'notices' and field ~= 'v' and not is_author(field) then
-    redis.call('HDEL', KEYS[1], field)
-    deleted = deleted + 1
-  end
-end
-
-local watermark = redis.call('HGET', KEYS[2], 'seen')
-local sum, seen = 0, 0
-for i = 2, #ARGV do
-  local author, key = ARGV[i], KEYS[i + 2]
-  local size = redis.call('ZCARD', key)
-  local excess = size - cap
-  if excess > 0 then
-    local dropped = redis.call('ZRANGE', key, 0, excess - 1, 'WITHSCORES')
-    redis.call('ZREMRANGEBYRANK', key, 0, excess - 1)
-    local highest = dropped[#dropped]
-    local floor = redis.call('HGET', KEYS[2], author)
-    if not floor or tonumber(highest) > tonumber(floor) then redis.call('HSET', KEYS[2], author, highest) end
-    trimmed = trimmed + excess
-    size = cap
-  end
-  local current = redis.call('HGET', KEYS[1], author)
-  if size > 0 then
-    if current ~= tostring(size) then
-      redis.call('HSET', KEYS[1], author, size)
-      written = written + 1
+local h, z, floors = KEYS[1], KEYS[2], KEYS[3]
+local unread = {}
+local entries = redis.call('ZRANGEBYSCORE', z, '-inf', '0', 'WITHSCORES')
+for i = 1, #entries, 2 do unread[entries[i]] = -tonumber(entries[i + 1]) end
+local fields = redis.call('HGETALL', h)
+local value_of, kept, authors = {}, {}, {}
+for i = 1, #fields, 2 do
+  local field, value = fields[i], fields[i + 1]
+  value_of[field] = value
+  if is_author(field) then
+    for at = 1, math.floor(#value / RECORD) do
+      local record = record_at(value, at)
+      local blog = id_decimal(string.sub(record, 5))
+      if unread[blog] == record_second(record) and not kept[blog] then
+        kept[blog] = {author = field, record = record}
+      end
     end
-    sum = sum + size
-    if watermark then seen = seen + redis.call('ZCOUNT', key, '-inf', watermark) end
-  elseif current then
-    redis.call('HDEL', KEYS[1], author)
-    deleted = deleted + 1
   end
 end
-
--- total and seen: written when they differ, deleted when zero.
-for field, value in pairs({total = sum, seen = seen}) do
-  local current = redis.call('HGET', KEYS[1], field)
-  if value > 0 then
-    if current ~= tostring(value) then
-      redis.call('HSET', KEYS[1], field, value)
-      written = written + 1
+-- Each author's kept records, newest first; z's entries no record names go.
+local stray = {}
+for blog in pairs(unread) do
+  if not kept[blog] then stray[#stray + 1] = blog end
+end
+for blog, entry in pairs(kept) do
+  authors[entry.author] = authors[entry.author] or {}
+  table.insert(authors[entry.author], entry.record)
+end
+local dropped = #stray
+for i = 1, #stray, 1000 do redis.call('ZREM', z, unpack(stray, i, math.min(#stray, i + 999))) end
+local all = {}
+for author, records in pairs(authors) do
+  table.sort(records, before)
+  if #records > cap then
+    -- The oldest go, and the author's floor rises to the newest of them.
+    for at = cap + 1, #records do
+      redis.call('ZREM', z, id_decimal(string.sub(records[at], 5)))
+      dropped = dropped + 1
     end
-  elseif current then
-    redis.call('HDEL', KEYS[1], field)
-    deleted = deleted + 1
+    raise_floor(floors, author, text(record_second(records[cap + 1]) * 1000 + 999), redis.call('HGET', floors, author))
+    for at = #records, cap + 1, -1 do records[at] = nil end
+  end
+  for _, record in ipairs(records) do all[#all + 1] = {author = author, record = record} end
+end
+if #all > user_cap then
+  -- The user's oldest go: z's order, newest second first and then blogId as text.
+  table.sort(all, function(a, b)
+    local sa, sb = record_second(a.record), record_second(b.record)
+    if sa ~= sb then return sa > sb end
+    return id_decimal(string.sub(a.record, 5)) < id_decimal(string.sub(b.record, 5))
+  end)
+  local newest = -1
+  for i = user_cap + 1, #all do
+    local record = all[i].record
+    redis.call('ZREM', z, id_decimal(string.sub(record, 5)))
+    if record_second(record) > newest then newest = record_second(record) end
+    local records = authors[all[i].author]
+    for at = #records, 1, -1 do
+      if records[at] == record then table.remove(records, at) end
+    end
+    dropped = dropped + 1
+  end
+  raise_floor(floors, 'trim', text(newest * 1000 + 999), redis.call('HGET', floors, 'trim'))
+  for i = #all, user_cap + 1, -1 do all[i] = nil end
+end
+-- The fields h should hold, against what it holds.
+local want, total, seen = {}, 0, 0
+local watermark = redis.call('HGET', floors, 'seen')
+for author, records in pairs(authors) do
+  if #records > 0 then
+    want[author] = table.concat(records)
+    total = total + #records
+    for _, record in ipairs(records) do
+      if watermark and record_second(record) <= second_of(watermark) then seen = seen + 1 end
+    end
   end
 end
-
--- The merged index is dropped here and built again by the caller from the sets, slice by slice (rebuild_merged.lua):
--- one script copying a heavy user's million entries would hold Redis for seconds. UNLINK frees it in the background.
-redis.call('UNLINK', KEYS[3])
-if written + deleted + trimmed > 0 then notify(KEYS[1], KEYS[#KEYS - 1], KEYS[#KEYS], 'repaired') end
-return {'repaired', tostring(written), tostring(deleted), tostring(trimmed)}
+if total > 0 then want['total'] = text(total) end
+if seen > 0 then want['seen'] = text(seen) end
+local sets, dels = {}, {}
+for field, value in pairs(want) do
+  if value_of[field] ~= value then
+    sets[#sets + 1] = field
+    sets[#sets + 1] = value
+  end
+end
+for field in pairs(value_of) do
+  if want[field] == nil and field ~= 'notices' and field ~= 'v' then dels[#dels + 1] = field end
+end
+if #sets > 0 then redis.call('HSET', h, unpack(sets)) end
+if #dels > 0 then redis.call('HDEL', h, unpack(dels)) end
+if #sets > 0 or #dels > 0 or dropped > 0 then notify(h, KEYS[4], KEYS[5], 'repaired') end
+return {'repaired', #sets / 2, #dels, dropped}

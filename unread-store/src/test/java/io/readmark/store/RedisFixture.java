@@ -8,17 +8,17 @@ import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadReader;
 import io.readmark.store.unread.UnreadWriter;
 
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanIterator;
+import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.infra.TestInfrastructure;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +31,7 @@ public final class RedisFixture implements AutoCloseable {
 
     public final RedisConnections redis = RedisConnections.connect(TestInfrastructure.shared().redisUrl(), Duration.ofSeconds(5), false);
     public final RedisClusterCommands<String, String> sync = redis.shared().sync();
-    /** Byte keys and values, for the merged index, whose members are not text. */
+    /** Byte keys and values, for h, whose records are not text. */
     public final RedisConnections.BinaryConnection binary = redis.openBinary();
     private final Scoped defaults = scoped("test-" + UUID.randomUUID());
     public final UnreadKeys keys = defaults.keys();
@@ -54,21 +54,22 @@ public final class RedisFixture implements AutoCloseable {
     }
 
     /**
-     * Redis order of merged members: score, then member bytes, which for positive ids is (authorId, blogId).
+     * Every unread entry of a user as h's records hold them, each record decoded here (not by the code under test),
+     * in the merged list's order.
      */
-    static final Comparator<UnreadItem> MERGED_ORDER = Comparator.comparing(UnreadItem::publishedAt)
-            .thenComparingLong(UnreadItem::authorId).thenComparingLong(UnreadItem::blogId);
-
-    /** The merged index of a user in Redis order, each member decoded here (not by the code under test). */
-    public List<UnreadItem> merged(UnreadKeys keys, long userId) {
+    public List<UnreadItem> entries(UnreadKeys keys, long userId) {
         List<UnreadItem> items = new ArrayList<>();
-        for (ScoredValue<byte[]> entry : binary.sync().zrangeWithScores(keys.mergedBytes(userId), 0, -1)) {
-            assertThat(entry.getValue()).as("a merged member is 16 bytes").hasSize(16);
-            ByteBuffer member = ByteBuffer.wrap(entry.getValue());
-            long authorId = member.getLong();
-            long blogId = member.getLong();
-            items.add(new UnreadItem(blogId, authorId, Instant.ofEpochMilli((long) entry.getScore())));
-        }
+        binary.sync().hgetall(keys.hBytes(userId)).forEach((field, value) -> {
+            long author = UnreadKeys.id(new String(field, StandardCharsets.US_ASCII));
+            if (author < 0) return;
+            assertThat(value.length % 12).as("records of author %d are 12 bytes each", author).isZero();
+            ByteBuffer records = ByteBuffer.wrap(value);
+            while (records.hasRemaining()) {
+                long second = 4_294_967_295L - Integer.toUnsignedLong(records.getInt());
+                items.add(new UnreadItem(records.getLong(), author, Instant.ofEpochSecond(second)));
+            }
+        });
+        items.sort(UnreadItem.NEWEST_FIRST);
         return items;
     }
 
@@ -98,51 +99,53 @@ public final class RedisFixture implements AutoCloseable {
             return new UnreadWriter(redis.openBinary(), keys, limits, 1000);
         }
 
-        public List<UnreadItem> merged(long userId) {
-            return RedisFixture.this.merged(keys, userId);
+        public List<UnreadItem> entries(long userId) {
+            return RedisFixture.this.entries(keys, userId);
         }
 
-        /** DESIGN invariants 1 and 2 for one user, and the merged index being the union of the sets, read straight from Redis. */
+        /**
+         * The layout's invariants for one user, read straight from Redis: each author's records newest first without
+         * repeats; z's unread entries the same blogs at the same seconds; total their number, each author's count its
+         * records', seen those the watermark covers, none of them zero; tombstones scored above every entry.
+         */
         public void assertInvariants(long userId, String context) {
-            Map<String, String> counts = sync.hgetall(keys.counts(userId));
-            Map<String, Long> cardinalities = new HashMap<>();
-            List<UnreadItem> union = new ArrayList<>();
-            String unreadPrefix = keys.unread(userId, 0).replaceAll("0$", "");
-            String pattern = unreadPrefix.replace("{", "\\{").replace("}", "\\}") + "*";
-            ScanIterator<String> scan = ScanIterator.scan(sync, ScanArgs.Builder.matches(pattern).limit(1000));
-            while (scan.hasNext()) {
-                String key = scan.next();
-                String author = key.substring(unreadPrefix.length());
-                cardinalities.put(author, sync.zcard(key));
-                for (ScoredValue<String> entry : sync.zrangeWithScores(key, 0, -1)) {
-                    union.add(new UnreadItem(Long.parseLong(entry.getValue()), Long.parseLong(author),
-                            Instant.ofEpochMilli((long) entry.getScore())));
+            Map<String, Long> counts = new HashMap<>();
+            binary.sync().hgetall(keys.hBytes(userId)).forEach((field, value) -> {
+                String name = new String(field, StandardCharsets.US_ASCII);
+                if (UnreadKeys.id(name) > 0) {
+                    assertThat(value.length).as("%s: no empty record list of author %s", context, name).isPositive();
+                    for (int at = 12; at < value.length; at += 12) {
+                        assertThat(Arrays.compareUnsigned(value, at - 12, at, value, at, at + 12))
+                                .as("%s: records of author %s newest first, no repeats", context, name).isNegative();
+                    }
+                    counts.put(name, (long) value.length / 12);
+                } else {
+                    counts.put(name, Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
                 }
+            });
+            List<UnreadItem> entries = entries(userId);
+            Map<Long, Long> inZ = new HashMap<>();
+            for (ScoredValue<String> entry : sync.zrangebyscoreWithScores(keys.z(userId), Range.create(Double.NEGATIVE_INFINITY, 0.0))) {
+                inZ.put(Long.parseLong(entry.getValue()), (long) -entry.getScore());
             }
-            union.sort(MERGED_ORDER);
-            assertThat(merged(userId)).as("%s: the merged index is the union of the unread sets, in Redis order", context)
-                    .containsExactlyElementsOf(union);
-            long sum = 0;
-            for (Map.Entry<String, Long> entry : cardinalities.entrySet()) {
-                assertThat(entry.getValue()).as("%s: empty sets are deleted", context).isPositive();
-                assertThat(counts.get(entry.getKey())).as("%s: counts[%s] == ZCARD", context, entry.getKey())
-                        .isEqualTo(Long.toString(entry.getValue()));
-                sum += entry.getValue();
+            Map<Long, Long> inRecords = new HashMap<>();
+            for (UnreadItem item : entries) {
+                assertThat(inRecords.put(item.blogId(), item.publishedAt().getEpochSecond())).as("%s: blog %d once", context, item.blogId()).isNull();
             }
-            Map<String, String> authorFields = new HashMap<>(counts);
-            String total = authorFields.remove("total");
-            String seen = authorFields.remove("seen");
-            authorFields.remove("v"); // the state version: no invariant ties it to the sets
-            assertNoticeCount(userId, authorFields.remove("notices"), context);
+            assertThat(inZ).as("%s: z's unread entries are the records", context).isEqualTo(inRecords);
+            Long total = counts.remove("total");
+            Long seen = counts.remove("seen");
+            counts.remove("v"); // the state version: no invariant ties it to the entries
+            Long notices = counts.remove("notices");
+            assertNoticeCount(userId, notices == null ? null : Long.toString(notices), context);
+            assertThat(total == null ? 0 : total).as("%s: total == entries", context).isEqualTo(entries.size());
+            if (total != null) assertThat(total).as("%s: no zero total left behind", context).isPositive();
             String watermark = sync.hget(keys.floors(userId), "seen");
             long covered = watermark == null ? 0
-                    : union.stream().filter(item -> item.publishedAt().toEpochMilli() <= Long.parseLong(watermark)).count();
-            assertThat(seen == null ? 0 : Long.parseLong(seen)).as("%s: seen == unread at or before the seen watermark", context)
-                    .isEqualTo(covered);
-            if (seen != null) assertThat(Long.parseLong(seen)).as("%s: no zero or negative seen left behind", context).isPositive();
-            assertThat(authorFields.keySet()).as("%s: no count field without unread entries", context).isEqualTo(cardinalities.keySet());
-            assertThat(total == null ? 0 : Long.parseLong(total)).as("%s: total == sum of counts", context).isEqualTo(sum);
-            if (total != null) assertThat(Long.parseLong(total)).as("%s: no zero or negative total left behind", context).isPositive();
+                    : entries.stream().filter(item -> item.publishedAt().getEpochSecond() <= Math.floorDiv(Long.parseLong(watermark), 1000)).count();
+            assertThat(seen == null ? 0 : seen).as("%s: seen == unread at or before the seen watermark's second", context).isEqualTo(covered);
+            if (seen != null) assertThat(seen).as("%s: no zero or negative seen left behind", context).isPositive();
+            assertThat(counts.keySet()).as("%s: only author fields and counts in h", context).allMatch(field -> UnreadKeys.id(field) > 0);
         }
 
         /** counts.notices == inbox entries above both floors without a read mark, read straight from Redis. */

@@ -76,6 +76,7 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         env.put("PROCESSOR_FANOUT_CHUNK_SIZE", "40");
         env.put("PROCESSOR_FANOUT_CHUNKS_PER_TICK", "1");
         env.put("READMARK_MAX_UNREAD_PER_AUTHOR", NO_CAP);
+        env.put("READMARK_MAX_UNREAD_PER_USER", NO_CAP);
         env.put("READMARK_MAX_READ_MARKS_PER_USER", NO_CAP);
         env.put("PROCESSOR_HTTP_HOST", "127.0.0.1");
         return env;

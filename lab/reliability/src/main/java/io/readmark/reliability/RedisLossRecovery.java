@@ -121,7 +121,8 @@ public final class RedisLossRecovery {
 
     private static ReconcileReport reconcile(ProcessorConfig config) throws InterruptedException {
         try (RedisConnections redis = RedisConnections.connect(config.redis(), Duration.ofSeconds(10), false)) {
-            return new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.limits().maxUnreadPerAuthor())
+            return new Reconciler(redis, new UnreadKeys(config.redisPrefix()), config.limits().maxUnreadPerAuthor(),
+                    config.limits().maxUnreadPerUser())
                     .run(false, (keys, users, drifted, pass) -> { });
         }
     }

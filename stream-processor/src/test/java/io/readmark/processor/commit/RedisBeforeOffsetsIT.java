@@ -86,7 +86,7 @@ class RedisBeforeOffsetsIT {
         redisServer = EmbeddedRedis.start(0);
         // Longer than Redis is held back, so held writes wait instead of timing out and being retried.
         redis = RedisConnections.connect(redisServer.url(), Duration.ofSeconds(30), false);
-        writers = new WriterPerThread(redis, keys, new UnreadLimits(5_000, 100), 100_000, applied -> { });
+        writers = new WriterPerThread(redis, keys, new UnreadLimits(5_000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 100), 100_000, applied -> { });
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka));
     }
 
@@ -146,7 +146,7 @@ class RedisBeforeOffsetsIT {
     void shouldCommitAnAllReadOnlyAfterEveryStepItCalledForWasApplied() throws Exception {
         // Given a user with unread from many more authors than one all-read step scans
         long user = 5_000;
-        try (UnreadWriter seed = new UnreadWriter(redis.openBinary(), keys, new UnreadLimits(5, 5), 10_000)) {
+        try (UnreadWriter seed = new UnreadWriter(redis.openBinary(), keys, new UnreadLimits(5, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 5), 10_000)) {
             for (long author = 1; author <= 2_000; author++) seed.deliver(user, author, author, T0);
             seed.awaitAcknowledged();
         }

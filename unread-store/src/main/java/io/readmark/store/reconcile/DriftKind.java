@@ -1,23 +1,23 @@
 package io.readmark.store.reconcile;
 
 /**
- * The ways a user's counts or merged index can disagree with their unread sets (DESIGN invariants 1 and 2, and the
- * merged index being their union), as {@code check.lua} names them. Each is a state no script leaves behind, so finding one means something outside the scripts wrote.
+ * The ways a user's records, z and counts can disagree (the invariants of counters.lua), as {@code check.lua} names
+ * them. Each is a state no script leaves behind, so finding one means something outside the scripts wrote.
  */
 public enum DriftKind {
-    /** {@code counts[A]} is a positive integer but not {@code ZCARD(unread:A)} (also: a count whose set is gone). */
-    WRONG_COUNT("wrong-count"),
-    /** {@code unread:A} has entries, the user's counts has no field A. */
-    MISSING_COUNT("missing-count"),
-    /** {@code unread:A} has entries, the user has no counts hash at all. */
-    ORPHAN_SET("orphan-set"),
-    /** A field that is zero, negative or not an integer, or whose name is neither an author id nor {@code total} or {@code seen}. */
+    /** A field that is zero, negative or not an integer, or whose name is neither an author id nor a count's. */
     BAD_FIELD("bad-field"),
-    /** {@code total} (missing: 0) is not the sum of the author fields. */
+    /** An author's value is not whole 12-byte records newest first without repeats. */
+    BAD_RECORDS("bad-records"),
+    /** A record whose blog z does not hold as unread at the record's second (or that another record names too). */
+    MISSING_ENTRY("missing-entry"),
+    /** z holds an unread entry that no record names, so no list shows it and its author is unknown. */
+    STRAY_ENTRY("stray-entry"),
+    /** {@code total} (missing: 0) is not the number of records. */
     WRONG_TOTAL("wrong-total"),
     /**
-     * {@code seen} (missing: 0) is not the number of unread entries published at or before the user's seen watermark
-     * (floors field {@code seen}), so the unseen count the API derives from it is wrong.
+     * {@code seen} (missing: 0) is not the number of records of a second at or before the seen watermark's (floors
+     * field {@code seen}), so the unseen count the API derives from it is wrong.
      */
     WRONG_SEEN("wrong-seen"),
     /**
@@ -30,14 +30,8 @@ public enum DriftKind {
      * (missing while neither is set); a counts read takes the notice floor from it.
      */
     WRONG_NOTICE_FLOOR("wrong-notice-floor"),
-    /** {@code unread:A} holds more entries than {@code READMARK_MAX_UNREAD_PER_AUTHOR}. */
+    /** An author holds more records than {@code READMARK_MAX_UNREAD_PER_AUTHOR}, or the user (field total) more than {@code READMARK_MAX_UNREAD_PER_USER}. */
     OVER_CAP("over-cap"),
-    /**
-     * The merged index is not the union of the unread sets: it holds another number of entries (field {@code merged}),
-     * or entries of an author's set are missing from it or there at another time (field: the author). Every user of a
-     * deployment from before the index has it until a repair builds the index.
-     */
-    WRONG_MERGED("wrong-merged"),
     /** A key of the user holds another Redis type than the data model's; reported, never repaired. */
     WRONG_TYPE("wrong-type");
 

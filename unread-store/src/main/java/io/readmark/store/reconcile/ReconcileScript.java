@@ -11,18 +11,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The scripts of {@link Reconciler}: a read-only check of one user, the repair of one user, and the merged index's
- * comparison and rebuild in slices. The shared helpers ({@code author_field.lua}: which counts fields name authors,
- * which values are integers; {@code members.lua}: the merged index's members; {@code notify.lua}: a repair tells open
- * streams; {@code notices.lua}: when a targeted notice counts as unread) are prepended to each, so the scripts agree on what a field and a member are. Sent like the others:
- * EVALSHA, EVAL when Redis answers NOSCRIPT.
+ * The scripts of {@link Reconciler}: a read-only check of one user, the repair of one user, and the check of their
+ * notices. The shared helpers ({@code author_field.lua}: which fields name authors, which values are integers;
+ * {@code members.lua} and {@code counters.lua}: ids and records as the writers keep them; {@code notify.lua}: a repair
+ * tells open streams; {@code notices.lua}: when a targeted notice counts as unread) are prepended to each, so the
+ * scripts agree with the writers on what a field and a record are. Sent like the others: EVALSHA, EVAL when Redis
+ * answers NOSCRIPT.
  */
 enum ReconcileScript {
     CHECK("check.lua"),
     REPAIR("repair.lua"),
-    CHECK_MERGED("check_merged.lua"),
-    MERGED_AUTHORS("merged_authors.lua"),
-    REBUILD_MERGED("rebuild_merged.lua"),
     CHECK_NOTICES("check_notices.lua");
 
     private final String body;
@@ -30,7 +28,7 @@ enum ReconcileScript {
 
     ReconcileScript(String file) {
         this.body = UnreadScript.resource("author_field.lua") + "\n" + UnreadScript.resource("members.lua") + "\n"
-                + UnreadScript.resource("notify.lua") + "\n" + UnreadScript.resource("notices.lua") + "\n"
+                + UnreadScript.resource("counters.lua") + "\n" + UnreadScript.resource("notify.lua") + "\n" + UnreadScript.resource("notices.lua") + "\n"
                 + UnreadScript.resource(file);
         this.sha = UnreadScript.sha1(body);
     }

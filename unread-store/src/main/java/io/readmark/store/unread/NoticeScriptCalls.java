@@ -60,20 +60,20 @@ final class NoticeScriptCalls {
     private ScriptCall membership(long userId, String audience, byte[] kind, long atMillis) {
         return new ScriptCall(UnreadScript.AUDIENCE_MEMBER,
                 new byte[][]{utf8(noticeKeys.audiences(userId)), keys.liveBytes(userId), keys.changesBytes(userId),
-                        keys.countsBytes(userId)},
+                        keys.hBytes(userId)},
                 new byte[][]{utf8(audience), kind, UnreadKeys.decimal(atMillis)});
     }
 
     ScriptCall noticeSent(long userId, long noticeId, long sentAtMillis) {
         return new ScriptCall(UnreadScript.NOTICE_SEND,
-                new byte[][]{utf8(noticeKeys.inbox(userId)), keys.countsBytes(userId), utf8(noticeKeys.noticeReads(userId)),
+                new byte[][]{utf8(noticeKeys.inbox(userId)), keys.hBytes(userId), utf8(noticeKeys.noticeReads(userId)),
                         keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(sentAtMillis), maxTargetedNotices});
     }
 
     ScriptCall noticeRead(long userId, long noticeId, long readAtMillis) {
         return new ScriptCall(UnreadScript.NOTICE_READ,
-                new byte[][]{utf8(noticeKeys.noticeReads(userId)), utf8(noticeKeys.inbox(userId)), keys.countsBytes(userId),
+                new byte[][]{utf8(noticeKeys.noticeReads(userId)), utf8(noticeKeys.inbox(userId)), keys.hBytes(userId),
                         keys.floorsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId), utf8(noticeKeys.audiences(userId))},
                 new byte[][]{UnreadKeys.decimal(noticeId), UnreadKeys.decimal(readAtMillis), maxNoticeReads});
     }
@@ -91,7 +91,7 @@ final class NoticeScriptCalls {
     private ScriptCall noticeFloor(long userId, long readAtMillis, byte[] field) {
         return new ScriptCall(UnreadScript.NOTICES_ALL_READ,
                 new byte[][]{keys.floorsBytes(userId), utf8(noticeKeys.inbox(userId)), utf8(noticeKeys.noticeReads(userId)),
-                        keys.countsBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId), utf8(noticeKeys.audiences(userId))},
+                        keys.hBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId), utf8(noticeKeys.audiences(userId))},
                 new byte[][]{UnreadKeys.decimal(readAtMillis), field});
     }
 

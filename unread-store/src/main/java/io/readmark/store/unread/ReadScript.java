@@ -1,5 +1,11 @@
 package io.readmark.store.unread;
 
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import java.util.function.Supplier;
+
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -15,8 +21,14 @@ import java.util.concurrent.CompletionStage;
  * EVALSHA with the SHA-1 computed here, EVAL when Redis answers NOSCRIPT (scripts vanish on a restart or failover).
  */
 enum ReadScript {
-    /** One page of the user's merged index after a cursor, in one round trip (see the script). */
-    MERGED_PAGE("merged_page.lua", "members.lua"),
+    /** One page of the user's unread across authors after a cursor, in one round trip (see the script). */
+    MERGED_PAGE("merged_page.lua", "members.lua", "counters.lua"),
+    /** One page of the user's unread by one author after a cursor. */
+    AUTHOR_PAGE("author_page.lua", "members.lua", "counters.lua"),
+    /** Whether one blog is unread by one author. */
+    IS_UNREAD("is_unread.lua", "members.lua", "counters.lua"),
+    /** The user's counts, shaped as a counts hash's HSCAN reply ({@link CountsHashOutput}). */
+    COUNTS("counts.lua"),
     /** A bounded look at a hash too big to read whole ({@link BoundedHashRead}). */
     HASH_SAMPLE("hash_sample.lua");
 
@@ -36,6 +48,37 @@ enum ReadScript {
             return redis.evalsha(sha, ScriptOutputType.MULTI, keys, args);
         } catch (RedisNoScriptException e) {
             return redis.eval(body, ScriptOutputType.MULTI, keys, args);
+        }
+    }
+
+    /** Runs the script with its reply parsed by a fresh {@code output} (one more for the EVAL after a NOSCRIPT). */
+    <T> T dispatch(RedisClusterCommands<String, String> redis, Supplier<CommandOutput<String, String, T>> output, String[] keys) {
+        try {
+            return redis.dispatch(CommandType.EVALSHA, output.get(), args(sha, keys));
+        } catch (RedisNoScriptException e) {
+            return redis.dispatch(CommandType.EVAL, output.get(), args(body, keys));
+        }
+    }
+
+    /** As {@link #dispatch(RedisClusterCommands, Supplier, String[])}, without blocking. */
+    <T> CompletionStage<T> dispatch(RedisClusterAsyncCommands<String, String> redis, Supplier<CommandOutput<String, String, T>> output,
+                                    String[] keys) {
+        return redis.dispatch(CommandType.EVALSHA, output.get(), args(sha, keys)).toCompletableFuture()
+                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
+                        ? redis.dispatch(CommandType.EVAL, output.get(), args(body, keys))
+                        : CompletableFuture.failedStage(failure));
+    }
+
+    private static CommandArgs<String, String> args(String script, String[] keys) {
+        return new CommandArgs<>(StringCodec.UTF8).add(script).add(keys.length).addKeys(keys);
+    }
+
+    /** Runs the script, blocking; its reply is an integer. */
+    long runForInteger(RedisClusterCommands<String, String> redis, String[] keys, String... args) {
+        try {
+            return redis.<Long>evalsha(sha, ScriptOutputType.INTEGER, keys, args);
+        } catch (RedisNoScriptException e) {
+            return redis.<Long>eval(body, ScriptOutputType.INTEGER, keys, args);
         }
     }
 

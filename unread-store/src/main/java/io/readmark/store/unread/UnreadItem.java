@@ -6,9 +6,10 @@ import java.util.Comparator;
 /** One unread blog as a list shows it. */
 public record UnreadItem(long blogId, long authorId, Instant publishedAt) {
 
-    /** Newest first; equal instants by authorId, then blogId, both descending: a total order, so pages never overlap. */
-    public static final Comparator<UnreadItem> NEWEST_FIRST = Comparator.comparing(UnreadItem::publishedAt)
-            .thenComparingLong(UnreadItem::authorId)
-            .thenComparingLong(UnreadItem::blogId)
-            .reversed();
+    /**
+     * The merged list's order: newest second first; a second's items by blogId as text (the order Redis keeps equal
+     * scores in), a total order as blog ids are unique, so pages never overlap.
+     */
+    public static final Comparator<UnreadItem> NEWEST_FIRST = Comparator.comparing(UnreadItem::publishedAt).reversed()
+            .thenComparing(item -> Long.toString(item.blogId()));
 }

@@ -12,6 +12,8 @@ public final class UnreadKeys {
 
     public static final String DEFAULT_PREFIX = "rm";
 
+    private static final byte[] Z = ascii("}:z");
+    private static final byte[] H = ascii("}:h");
     private static final byte[] UNREAD = ascii("}:unread:");
     private static final byte[] COUNTS = ascii("}:counts");
     private static final byte[] MARKS = ascii("}:marks");
@@ -43,6 +45,24 @@ public final class UnreadKeys {
     public static int slot(long userId) {
         return SlotHash.getSlot(("u:" + userId).getBytes(StandardCharsets.US_ASCII));
     }
+
+    /**
+     * Sorted set of the user's unread blogs across authors, member blogId, score minus the second it was published;
+     * and of tombstones, blogs read or deleted, scored (> 0) the second of that plus one (see counters.lua).
+     */
+    public String z(long userId) {
+        return user(userId) + ":z";
+    }
+
+    /**
+     * Hash of the user's unread entries per author (field authorId, the entries as records) and their counts: field
+     * {@code total}, {@code seen}, {@code notices} and the state version {@code v} (see counters.lua).
+     */
+    public String h(long userId) {
+        return user(userId) + ":h";
+    }
+
+    // The keys of the layout before z and h, which `readmark migrate` converts from.
 
     /** Sorted set of the user's unread blogs by one author: member blogId, score publishedAt in ms. */
     public String unread(long userId, long authorId) {
@@ -94,6 +114,26 @@ public final class UnreadKeys {
 
     // Finding keys again (reconcile): SCAN patterns and the ids in a key name. Only canonical names are this prefix's
     // keys, the ones the methods above build for positive ids; anything else that matches a pattern is not.
+
+    /** The SCAN MATCH pattern of every user's h hash under this prefix. */
+    public String hPattern() {
+        return glob(prefix) + ":{u:*}:h";
+    }
+
+    /** The SCAN MATCH pattern of every user's z set under this prefix. */
+    public String zPattern() {
+        return glob(prefix) + ":{u:*}:z";
+    }
+
+    /** The user of a z key, or -1 when the key is not one of this prefix. */
+    public long userOfZ(String key) {
+        return userOf(key, "}:z");
+    }
+
+    /** The user of an h key, or -1 when the key is not one of this prefix. */
+    public long userOfH(String key) {
+        return userOf(key, "}:h");
+    }
 
     /** The SCAN MATCH pattern of every user's counts hash under this prefix. */
     public String countsPattern() {
@@ -177,6 +217,14 @@ public final class UnreadKeys {
 
     // The same names as UTF-8 bytes for the writer's hot path: one array each, no intermediate Strings. Ids are
     // positive by contract; anything else takes the String route so the name is still exactly the same.
+
+    public byte[] zBytes(long userId) {
+        return userId < 0 ? utf8(z(userId)) : userKey(userId, Z, NO_AUTHOR);
+    }
+
+    public byte[] hBytes(long userId) {
+        return userId < 0 ? utf8(h(userId)) : userKey(userId, H, NO_AUTHOR);
+    }
 
     public byte[] unreadBytes(long userId, long authorId) {
         if (userId < 0 || authorId < 0) return utf8(unread(userId, authorId));

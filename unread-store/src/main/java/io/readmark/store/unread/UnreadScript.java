@@ -23,7 +23,6 @@ public enum UnreadScript {
     REMOVE_MANY("remove.lua", "remove_many.lua"),
     READ_ALL("read_all.lua"),
     ALL_READ("all_read.lua"),
-    ALL_READ_AUTHOR("all_read_author.lua"),
     INBOX_SEEN("inbox_seen.lua"),
     UNFOLLOW("unfollow.lua"),
     FOLLOW("follow.lua"),

@@ -5,7 +5,6 @@ import io.readmark.store.redis.RedisConnections;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,22 +14,20 @@ import java.util.function.Consumer;
 /**
  * The calls of the scripts that change a user's unread posts: each script's KEYS layout is declared once here, in the
  * order its header lists them, with {@link UnreadKeys}' names. Keys and arguments are bytes encoded here (see
- * {@link RedisConnections.BinaryConnection}): a fan-out sends seven keys per follower, so per-argument costs on the
+ * {@link RedisConnections.BinaryConnection}): a fan-out sends five keys per follower, so per-argument costs on the
  * I/O thread bound the pipeline.
  */
 final class UnreadScriptCalls {
 
-    /** Keys per user of the delivery and the removal scripts (the same seven, in the same order), which take several users' keys in turn. */
-    static final int USER_KEYS = 7;
+    /** Keys per user of the delivery and the removal scripts (the same five, in the same order), which take several users' keys in turn. */
+    static final int USER_KEYS = 5;
     private static final byte[] READ = "read".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] REMOVED = "removed".getBytes(StandardCharsets.US_ASCII);
-    /** Counts fields an all-read step scans: its script's work, and how many author steps it calls for. */
-    private static final byte[] ALL_READ_SCAN = UnreadKeys.decimal(100);
-    private static final byte[] FIRST_CURSOR = UnreadKeys.decimal(0);
 
     private final UnreadKeys keys;
     private final NoticeKeys noticeKeys;
     private final byte[] maxUnreadPerAuthor;
+    private final byte[] maxUnreadPerUser;
     private final byte[] maxMarksPerUser;
     private final boolean cluster;
 
@@ -39,6 +36,7 @@ final class UnreadScriptCalls {
         this.keys = keys;
         this.noticeKeys = new NoticeKeys(keys.prefix());
         this.maxUnreadPerAuthor = UnreadKeys.decimal(limits.maxUnreadPerAuthor());
+        this.maxUnreadPerUser = UnreadKeys.decimal(limits.maxUnreadPerUser());
         this.maxMarksPerUser = UnreadKeys.decimal(limits.maxMarksPerUser());
         this.cluster = cluster;
     }
@@ -49,39 +47,40 @@ final class UnreadScriptCalls {
      * script holds only users of one slot, so users of different slots go out one script each.
      */
     void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis, Consumer<ScriptCall> into) {
-        forEach(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY, userIds, authorId,
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(publishedAtMillis),
-                        maxUnreadPerAuthor, MergedMember.of(authorId, blogId)}, into);
+        long second = EntryRecord.second(publishedAtMillis);
+        forEach(UnreadScript.DELIVER_ONE, UnreadScript.DELIVER_MANY, userIds,
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(second),
+                        EntryRecord.of(second, blogId), maxUnreadPerAuthor, maxUnreadPerUser}, into);
     }
 
     /** The post was read by the user, or deleted for them alone. */
     void remove(long userId, long authorId, long blogId, long atMillis, Consumer<ScriptCall> into) {
-        forEach(UnreadScript.REMOVE_ONE, UnreadScript.REMOVE_MANY, List.of(userId), authorId,
+        forEach(UnreadScript.REMOVE_ONE, UnreadScript.REMOVE_MANY, List.of(userId),
                 removeArgs(authorId, blogId, atMillis, READ), into);
     }
 
     /** The post's removal for each user, as it was deleted, grouped into scripts as {@link #deliverToEach} groups deliveries. */
     void deleteForEach(List<Long> userIds, long authorId, long blogId, long atMillis, Consumer<ScriptCall> into) {
-        forEach(UnreadScript.REMOVE_ONE, UnreadScript.REMOVE_MANY, userIds, authorId,
+        forEach(UnreadScript.REMOVE_ONE, UnreadScript.REMOVE_MANY, userIds,
                 removeArgs(authorId, blogId, atMillis, REMOVED), into);
     }
 
     private byte[][] removeArgs(long authorId, long blogId, long atMillis, byte[] kind) {
-        return new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), UnreadKeys.decimal(atMillis),
-                maxMarksPerUser, MergedMember.of(authorId, blogId), kind};
+        return new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId), EntryRecord.idBytes(blogId),
+                UnreadKeys.decimal(EntryRecord.second(atMillis) + 1), maxMarksPerUser, kind};
     }
 
     /**
      * The same change for each user: {@code one} for a single user, {@code many} for up to
      * {@value UnreadChanges#MAX_USERS_PER_CALL} users of one script group at a time, all with the same {@code args}.
      */
-    private void forEach(UnreadScript one, UnreadScript many, List<Long> userIds, long authorId, byte[][] args,
+    private void forEach(UnreadScript one, UnreadScript many, List<Long> userIds, byte[][] args,
                          Consumer<ScriptCall> into) {
         for (List<Long> group : sameScriptGroups(userIds)) {
             for (int from = 0; from < group.size(); from += UnreadChanges.MAX_USERS_PER_CALL) {
                 List<Long> users = group.subList(from, Math.min(group.size(), from + UnreadChanges.MAX_USERS_PER_CALL));
                 byte[][] scriptKeys = new byte[users.size() * USER_KEYS][];
-                for (int i = 0; i < users.size(); i++) putUserKeys(scriptKeys, i * USER_KEYS, users.get(i), authorId);
+                for (int i = 0; i < users.size(); i++) putUserKeys(scriptKeys, i * USER_KEYS, users.get(i));
                 into.accept(new ScriptCall(users.size() == 1 ? one : many, scriptKeys, args));
             }
         }
@@ -95,54 +94,36 @@ final class UnreadScriptCalls {
         return bySlot.values();
     }
 
-    /** The seven keys of the user that deliver.lua and remove.lua take, from {@code at} on. */
-    private void putUserKeys(byte[][] into, int at, long userId, long authorId) {
-        into[at] = keys.unreadBytes(userId, authorId);
-        into[at + 1] = keys.countsBytes(userId);
-        into[at + 2] = keys.marksBytes(userId);
-        into[at + 3] = keys.floorsBytes(userId);
-        into[at + 4] = keys.mergedBytes(userId);
-        into[at + 5] = keys.liveBytes(userId);
-        into[at + 6] = keys.changesBytes(userId);
+    /** The five keys of the user that deliver.lua and remove.lua take, from {@code at} on. */
+    private void putUserKeys(byte[][] into, int at, long userId) {
+        into[at] = keys.zBytes(userId);
+        into[at + 1] = keys.hBytes(userId);
+        into[at + 2] = keys.floorsBytes(userId);
+        into[at + 3] = keys.liveBytes(userId);
+        into[at + 4] = keys.changesBytes(userId);
     }
 
     ScriptCall readAll(long userId, long authorId, long readAtMillis) {
-        return new ScriptCall(UnreadScript.READ_ALL, authorKeys(userId, authorId), authorArgs(authorId, UnreadKeys.decimal(readAtMillis)));
+        return new ScriptCall(UnreadScript.READ_ALL, authorKeys(userId),
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(readAtMillis)});
     }
 
-    /** The first step of an all-read; each step's reply calls for the steps that follow it. */
+    /** An all-read: one script, as the user's entries are bounded by the per-user cap. */
     ScriptCall allRead(long userId, long readAtMillis) {
-        return allReadStep(userId, UnreadKeys.decimal(readAtMillis), FIRST_CURSOR);
-    }
-
-    /** One step of an all-read: raises the user's floor and scans the next counts fields from {@code cursor}. */
-    private ScriptCall allReadStep(long userId, byte[] readAt, byte[] cursor) {
-        return new ScriptCall(UnreadScript.ALL_READ, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId),
-                noticeKeys.audiences(userId).getBytes(StandardCharsets.UTF_8), keys.liveBytes(userId), keys.changesBytes(userId)},
-                new byte[][]{readAt, cursor, ALL_READ_SCAN}, reply -> allReadNext(userId, readAt, (List<?>) reply));
-    }
-
-    /** What a step's reply {cursor, field, ...} calls for: each author's removal, and the next step unless the scan ended. */
-    private List<ScriptCall> allReadNext(long userId, byte[] readAt, List<?> reply) {
-        List<ScriptCall> next = new ArrayList<>(reply.size());
-        for (Object field : reply.subList(1, reply.size())) {
-            long authorId = UnreadKeys.id(new String((byte[]) field, StandardCharsets.US_ASCII));
-            if (authorId < 0) continue; // total, seen, notices, v
-            next.add(new ScriptCall(UnreadScript.ALL_READ_AUTHOR, authorKeys(userId, authorId), authorArgs(authorId, readAt)));
-        }
-        byte[] cursor = (byte[]) reply.getFirst();
-        if (!Arrays.equals(cursor, FIRST_CURSOR)) next.add(allReadStep(userId, readAt, cursor));
-        return next;
+        return new ScriptCall(UnreadScript.ALL_READ, new byte[][]{keys.floorsBytes(userId), keys.hBytes(userId),
+                noticeKeys.audiences(userId).getBytes(StandardCharsets.UTF_8), keys.liveBytes(userId), keys.changesBytes(userId),
+                keys.zBytes(userId)}, new byte[][]{UnreadKeys.decimal(readAtMillis)});
     }
 
     ScriptCall inboxSeen(long userId, long seenAtMillis) {
-        return new ScriptCall(UnreadScript.INBOX_SEEN, new byte[][]{keys.floorsBytes(userId), keys.countsBytes(userId),
-                keys.mergedBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
+        return new ScriptCall(UnreadScript.INBOX_SEEN, new byte[][]{keys.floorsBytes(userId), keys.hBytes(userId),
+                keys.zBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)},
                 new byte[][]{UnreadKeys.decimal(seenAtMillis)});
     }
 
     ScriptCall unfollow(long userId, long authorId, long atMillis) {
-        return new ScriptCall(UnreadScript.UNFOLLOW, authorKeys(userId, authorId), authorArgs(authorId, UnreadKeys.decimal(atMillis)));
+        return new ScriptCall(UnreadScript.UNFOLLOW, authorKeys(userId),
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(atMillis)});
     }
 
     ScriptCall follow(long userId, long authorId, long atMillis, long unfollowedBeforeMillis) {
@@ -152,19 +133,13 @@ final class UnreadScriptCalls {
     }
 
     ScriptCall unfollowBefore(long userId, long authorId, long unfollowedAtMillis, long followedAgainAtMillis) {
-        return new ScriptCall(UnreadScript.UNFOLLOW_BEFORE, authorKeys(userId, authorId),
-                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(unfollowedAtMillis), UnreadKeys.decimal(followedAgainAtMillis),
-                        MergedMember.authorPrefix(authorId)});
+        return new ScriptCall(UnreadScript.UNFOLLOW_BEFORE, authorKeys(userId),
+                new byte[][]{UnreadKeys.decimal(authorId), UnreadKeys.decimal(unfollowedAtMillis), UnreadKeys.decimal(followedAgainAtMillis)});
     }
 
-    /** The six keys of the scripts that drop the user's unread of one author: read_all, all_read_author, unfollow(_before). */
-    private byte[][] authorKeys(long userId, long authorId) {
-        return new byte[][]{keys.unreadBytes(userId, authorId), keys.countsBytes(userId), keys.floorsBytes(userId),
-                keys.mergedBytes(userId), keys.liveBytes(userId), keys.changesBytes(userId)};
-    }
-
-    /** The arguments of read_all, all_read_author and unfollow: the author, a moment, the author's merged-member prefix. */
-    private static byte[][] authorArgs(long authorId, byte[] at) {
-        return new byte[][]{UnreadKeys.decimal(authorId), at, MergedMember.authorPrefix(authorId)};
+    /** The five keys of the scripts that drop the user's unread of one author: read_all, unfollow(_before). */
+    private byte[][] authorKeys(long userId) {
+        return new byte[][]{keys.zBytes(userId), keys.hBytes(userId), keys.floorsBytes(userId), keys.liveBytes(userId),
+                keys.changesBytes(userId)};
     }
 }

@@ -1,7 +1,6 @@
 package io.readmark.store.notice;
 
 import io.readmark.store.RedisFixture;
-import io.readmark.store.unread.BoundedHashRead;
 import io.readmark.store.unread.UnreadCounts;
 import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadWriter;
@@ -19,9 +18,8 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Counts and memberships read with bounded Redis work however big the user's hash: a million authors, a million
- * audience fields. What Redis spent on each read is taken from INFO commandstats (the module's ITs run one at a
- * time): a bounded time, and no HGETALL of the user's hash; an ordinary user's counts are still one command.
+ * Counts and memberships read with bounded Redis work: a user at the per-user cap of unread, a million audience
+ * fields. What Redis spent on each read is taken from INFO commandstats (the module's ITs run one at a time).
  */
 class BoundedReadsIT {
 
@@ -38,51 +36,33 @@ class BoundedReadsIT {
     private final NoticeKeys keys = new NoticeKeys(redis.keys.prefix());
 
     @Test
-    void shouldCountAMillionAuthorsExactlyWithBoundedRedisWork() throws Exception {
-        // Given a user with a million authors, one unread each, five seen, and two targeted notices
+    void shouldCountAUserAtThePerUserCapExactlyInOneScriptWithBoundedRedisWork() throws Exception {
+        // Given a user at the per-user cap, one unread entry per author (the most author fields a writer leaves)
         long user = 1;
-        fill(redis.keys.counts(user), "", "1");
-        redis.sync.hset(redis.keys.counts(user), Map.of("total", Integer.toString(FIELDS), "seen", "5", "notices", "2"));
+        int authors = UnreadLimits.DEFAULTS.maxUnreadPerUser();
+        try (UnreadWriter writer = redis.writer(UnreadLimits.DEFAULTS)) {
+            for (long author = 1; author <= authors; author++) writer.deliver(user, author, author, T0 + author * 1_000);
+            writer.inboxSeen(user, T0 + 5_000);
+            writer.awaitAcknowledged();
+        }
 
         // When the counts are read, blocking and not
         Map<String, long[]> spent = redisWorkOf(() -> {
-            assertBoundedAndExact(redis.reader().counts(user));
-            assertBoundedAndExact(redis.reader().countsAsync(user).toCompletableFuture().join());
+            assertExact(redis.reader().counts(user), authors);
+            assertExact(redis.reader().countsAsync(user).toCompletableFuture().join(), authors);
         });
 
-        // Then Redis scanned a bounded part and never read the whole hash
-        assertThat(spent).doesNotContainKey("hgetall");
+        // Then each read is one script, and Redis's work is bounded
+        assertThat(spent.get("evalsha")[0]).isEqualTo(2);
         assertThat(spent.values().stream().mapToLong(command -> command[1]).sum()).as("µs in Redis").isLessThan(MAX_REDIS_MICROS);
     }
 
-    private static void assertBoundedAndExact(UnreadCounts counts) {
-        assertThat(counts.total()).isEqualTo(FIELDS);
-        assertThat(counts.unseen()).isEqualTo(FIELDS - 5);
-        assertThat(counts.targetedNotices()).isEqualTo(2);
-        assertThat(counts.byAuthor().size()).isBetween(1, 3 * BoundedHashRead.FIELDS);
+    private static void assertExact(UnreadCounts counts, int authors) {
+        assertThat(counts.total()).isEqualTo(authors);
+        assertThat(counts.unseen()).isEqualTo(authors - 5);
+        assertThat(counts.byAuthor()).hasSize(authors);
         assertThat(counts.byAuthor().values()).containsOnly(1L);
-        assertThat(counts.authorsOmitted()).isEqualTo(FIELDS - counts.byAuthor().size());
-    }
-
-    @Test
-    void shouldReadAnOrdinaryUsersCountsWholeInOneCommand() throws Exception {
-        // Given a user with 300 authors (past a listpack's size, so a hash table)
-        long user = 2;
-        Map<String, String> hash = new HashMap<>();
-        for (int author = 1; author <= 300; author++) hash.put(Integer.toString(author), Integer.toString(author));
-        hash.put("total", Integer.toString(300 * 301 / 2));
-        redis.sync.hset(redis.keys.counts(user), hash);
-
-        // When the counts are read
-        UnreadCounts[] read = new UnreadCounts[1];
-        Map<String, long[]> spent = redisWorkOf(() -> read[0] = redis.reader().counts(user));
-
-        // Then every author is listed, from one HSCAN and nothing else
-        assertThat(read[0].byAuthor()).hasSize(300).containsEntry(300L, 300L);
-        assertThat(read[0].authorsOmitted()).isZero();
-        assertThat(read[0].total()).isEqualTo(300 * 301 / 2);
-        assertThat(spent.keySet()).containsExactly("hscan");
-        assertThat(spent.get("hscan")[0]).isEqualTo(1);
+        assertThat(counts.authorsOmitted()).isZero();
     }
 
     @Test

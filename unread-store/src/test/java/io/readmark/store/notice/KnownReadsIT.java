@@ -30,7 +30,7 @@ class KnownReadsIT {
     void shouldAskForTheMarksOnlyWhenTheyChanged() throws Exception {
         // Given a user in an audience of three live notices, and a reader that keeps what it learns
         NoticeKeys keys = new NoticeKeys(redis.keys.prefix());
-        UnreadLimits twoMarks = new UnreadLimits(1000, 1000, new NoticeLimits(100, 1000, 2, 1000));
+        UnreadLimits twoMarks = new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000, new NoticeLimits(100, 1000, 2, 1000));
         KeepingHints hints = new KeepingHints();
         NoticeReader reader = new NoticeReader(redis.redis.shared(), redis.keys, LiveNoticeSource.direct(keys), hints, System::currentTimeMillis);
         try (UnreadWriter writer = redis.writer(twoMarks)) {

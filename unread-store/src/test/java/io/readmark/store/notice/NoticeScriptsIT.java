@@ -29,7 +29,7 @@ class NoticeScriptsIT {
 
     @BeforeEach
     void openWriter() {
-        writer = redis.writer(new UnreadLimits(3, 20, new NoticeLimits(3, 3, 4, 2)));
+        writer = redis.writer(new UnreadLimits(3, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 20, new NoticeLimits(3, 3, 4, 2)));
     }
 
     @AfterEach
@@ -44,7 +44,7 @@ class NoticeScriptsIT {
     private long notices(long user) {
         writer.awaitAcknowledged();
         redis.assertInvariants(user);
-        String field = redis.sync.hget(redis.keys.counts(user), "notices");
+        String field = redis.sync.hget(redis.keys.h(user), "notices");
         return field == null ? 0 : Long.parseLong(field);
     }
 

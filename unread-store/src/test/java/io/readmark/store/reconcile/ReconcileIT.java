@@ -3,18 +3,16 @@ package io.readmark.store.reconcile;
 import io.readmark.store.RedisFixture;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.redis.RedisConnections;
-import io.readmark.store.unread.UnreadItem;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadWriter;
 
-import io.lettuce.core.ScoredValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.infra.EmbeddedRedisCluster;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -30,26 +28,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.readmark.store.reconcile.DriftKind.BAD_FIELD;
-import static io.readmark.store.reconcile.DriftKind.MISSING_COUNT;
-import static io.readmark.store.reconcile.DriftKind.ORPHAN_SET;
+import static io.readmark.store.reconcile.DriftKind.BAD_RECORDS;
+import static io.readmark.store.reconcile.DriftKind.MISSING_ENTRY;
 import static io.readmark.store.reconcile.DriftKind.OVER_CAP;
-import static io.readmark.store.reconcile.DriftKind.WRONG_COUNT;
-import static io.readmark.store.reconcile.DriftKind.WRONG_MERGED;
+import static io.readmark.store.reconcile.DriftKind.STRAY_ENTRY;
 import static io.readmark.store.reconcile.DriftKind.WRONG_SEEN;
 import static io.readmark.store.reconcile.DriftKind.WRONG_TOTAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link Reconciler} on a real Redis: each kind of drift, written straight into Redis next to many users the real
- * scripts wrote, is reported for exactly the users that have it; repair makes every one of them clean without
- * touching an unread entry (over-cap sets aside); and a writer applying the real scripts meanwhile causes no false
- * drift, because each user is checked in one script.
+ * scripts wrote, is reported for exactly the users that have it; repair makes every one of them clean, dropping only
+ * what no record and z agree on (and what a cap trims); and a writer applying the real scripts meanwhile causes no
+ * false drift, because each user is checked in one script.
  */
 class ReconcileIT {
 
     private static final int CAP = 3;
     /** The writers' cap is larger, so the over-cap user can be built with the real scripts. */
-    private static final UnreadLimits WRITER_LIMITS = new UnreadLimits(10, 50);
+    private static final int USER_CAP = 1_000;
+    private static final UnreadLimits WRITER_LIMITS = new UnreadLimits(10, USER_CAP, 50);
     private static final long T0 = 1_767_225_600_000L;
     private static final int CLEAN_USERS = 400;
 
@@ -70,7 +68,7 @@ class ReconcileIT {
         RedisFixture.Scoped scoped = redis.scoped("reconcile-" + UUID.randomUUID());
         writeCleanUsers(scoped, CLEAN_USERS);
         Planted planted = plantEveryKindOfDrift(scoped);
-        scoped.sync().hset(scoped.keys().counts(1).replace("{u:1}", "{u:not-a-user}"), "7", "1");
+        scoped.sync().hset(scoped.keys().h(1).replace("{u:1}", "{u:not-a-user}"), "total", "1");
 
         // When reconciling without repair
         Result result = reconcile(scoped, false);
@@ -79,9 +77,9 @@ class ReconcileIT {
         assertThat(result.byUser()).isEqualTo(planted.drift());
         ReconcileReport report = result.report();
         assertThat(report.usersDrifted()).isEqualTo(planted.drift().size());
-        assertThat(report.usersByKind()).isEqualTo(Map.of(WRONG_COUNT, 1L, MISSING_COUNT, 1L, ORPHAN_SET, 1L,
-                BAD_FIELD, 2L, WRONG_TOTAL, 1L, OVER_CAP, 1L, WRONG_MERGED, 4L, WRONG_SEEN, 1L));
-        assertThat(report.usersScanned()).as("users with counts, plus the one with only a set")
+        assertThat(report.usersByKind()).isEqualTo(Map.of(BAD_FIELD, 2L, BAD_RECORDS, 1L, MISSING_ENTRY, 1L,
+                STRAY_ENTRY, 2L, WRONG_TOTAL, 1L, OVER_CAP, 1L, WRONG_SEEN, 1L));
+        assertThat(report.usersScanned()).as("users with h, plus the one with only z")
                 .isEqualTo(usersWithCounts(scoped, CLEAN_USERS) + planted.drift().size());
         assertThat(report.ignoredKeys()).as("the key whose user is no id").isEqualTo(1);
         assertThat(report.examples()).hasSize(Math.min(10, planted.drift().size()));
@@ -95,9 +93,9 @@ class ReconcileIT {
         RedisFixture.Scoped scoped = redis.scoped("repair-" + UUID.randomUUID());
         writeCleanUsers(scoped, 50);
         Planted planted = plantEveryKindOfDrift(scoped);
-        Map<Long, Map<Long, List<ScoredValue<String>>>> setsBefore = new HashMap<>();
-        planted.drift().keySet().forEach(user -> setsBefore.put(user, unreadSets(scoped, user)));
-        Map<String, String> cleanBefore = scoped.sync().hgetall(scoped.keys().counts(1));
+        Map<Long, List<String>> zBefore = new HashMap<>();
+        planted.drift().keySet().forEach(user -> zBefore.put(user, zOf(scoped, user)));
+        Map<String, String> cleanBefore = countsOf(scoped, 1);
 
         // When reconciling with repair
         Result repaired = reconcile(scoped, true);
@@ -106,25 +104,27 @@ class ReconcileIT {
         assertThat(repaired.byUser()).isEqualTo(planted.drift());
         assertThat(repaired.report().usersRepaired()).isEqualTo(planted.drift().size());
         assertThat(repaired.report().clean()).isTrue();
-        // ... the invariants hold, counts equal the sets, and no unread entry moved except the trimmed ones
+        // ... the invariants hold, and z lost only what no record named and what the cap trimmed
         for (long user : planted.drift().keySet()) {
             scoped.assertInvariants(user, "user " + user + " after repair");
-            if (user != OVER_CAP_USER) {
-                assertThat(unreadSets(scoped, user)).as("unread of user %d", user).isEqualTo(setsBefore.get(user));
+            if (user != OVER_CAP_USER && user != STRAY_ENTRY_USER && user != Z_ONLY_USER) {
+                assertThat(zOf(scoped, user)).as("z of user %d", user).isEqualTo(zBefore.get(user));
             }
         }
-        assertThat(countsOf(scoped, WRONG_COUNT_USER)).isEqualTo(Map.of("7", "2", "total", "2"));
-        assertThat(countsOf(scoped, ORPHAN_USER)).isEqualTo(Map.of("7", "2", "total", "2"));
-        assertThat(countsOf(scoped, ZERO_FIELD_USER)).isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(countsOf(scoped, WRONG_TOTAL_USER)).isEqualTo(Map.of("7", "2", "total", "2"));
+        assertThat(countsOf(scoped, JUNK_FIELD_USER)).isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(countsOf(scoped, NO_NUMBER_USER)).isEqualTo(Map.of("7", "2", "total", "2"));
+        assertThat(countsOf(scoped, BAD_RECORDS_USER)).isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(countsOf(scoped, MISSING_ENTRY_USER)).as("a record z does not hold goes").isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(countsOf(scoped, STRAY_ENTRY_USER)).isEqualTo(Map.of("7", "1", "total", "1"));
+        assertThat(scoped.sync().zscore(scoped.keys().z(STRAY_ENTRY_USER), "99")).as("an entry no record names goes").isNull();
         assertThat(countsOf(scoped, WRONG_SEEN_USER)).isEqualTo(Map.of("7", "1", "8", "1", "total", "2", "seen", "1"));
-        // ... an over-cap set keeps its newest CAP entries and the floor keeps the trimmed ones from coming back
-        assertThat(scoped.sync().zrange(scoped.keys().unread(OVER_CAP_USER, 7), 0, -1)).containsExactly("3", "4", "5");
-        assertThat(scoped.sync().hget(scoped.keys().floors(OVER_CAP_USER), "7")).isEqualTo(Long.toString(T0 + 2));
+        // ... the over-cap author keeps its newest CAP entries and the floor keeps the trimmed ones from coming back
+        assertThat(redis.entries(scoped.keys(), OVER_CAP_USER)).extracting(item -> item.blogId()).containsExactly(5L, 4L, 3L);
+        assertThat(scoped.sync().hget(scoped.keys().floors(OVER_CAP_USER), "7")).isEqualTo(Long.toString(T0 + 2_999));
         assertThat(countsOf(scoped, OVER_CAP_USER)).isEqualTo(Map.of("7", "3", "total", "3"));
-        assertThat(scoped.sync().hgetall(scoped.keys().counts(1))).as("a clean user is left alone").isEqualTo(cleanBefore);
-        // ... and the merged index is the union of the sets again (assertInvariants), the stray entries gone
-        assertThat(scoped.sync().exists(scoped.keys().merged(MERGED_ONLY_USER))).isZero();
-        assertThat(redis.merged(scoped.keys(), MERGED_STRAY_USER)).extracting(UnreadItem::authorId).containsOnly(7L);
+        assertThat(scoped.sync().exists(scoped.keys().z(Z_ONLY_USER))).isZero();
+        assertThat(countsOf(scoped, 1)).as("a clean user is left alone").isEqualTo(cleanBefore);
 
         // ... and a second run finds nothing
         Result rerun = reconcile(scoped, false);
@@ -178,35 +178,14 @@ class ReconcileIT {
     }
 
     @Test
-    void shouldReportEveryUserOfAStoreWithoutMergedIndexesAndBuildThemOnRepair() {
-        // Given users the scripts wrote before there was a merged index: the same keys, no index
-        RedisFixture.Scoped scoped = redis.scoped("upgrade-" + UUID.randomUUID());
-        writeCleanUsers(scoped, 200);
-        connectionsScan(scoped.keys().mergedPattern(), key -> scoped.sync().del(key));
-        long withUnread = usersWithUnread(scoped, 200);
-
-        // When reconciling, then repairing
-        Result found = reconcile(scoped, false);
-        Result repaired = reconcile(scoped, true);
-
-        // Then every user with unread lacks the index, and the repair built each one as the union of the sets
-        assertThat(found.report().usersByKind()).isEqualTo(Map.of(WRONG_MERGED, withUnread));
-        assertThat(found.report().examples().getFirst().describe()).matches(
-                "user \\d+: wrong-merged, merged index holds 0 entries, the unread sets \\d+");
-        assertThat(repaired.report().usersRepaired()).isEqualTo(withUnread);
-        for (long user = 1; user <= 200; user++) scoped.assertInvariants(user, "user " + user + " after repair");
-        assertThat(reconcile(scoped, false).byUser()).isEmpty();
-    }
-
-    @Test
     void shouldReportAKeyOfTheWrongTypeAndLeaveItToAnOperator() {
-        // Given a user whose unread key of author 7 was overwritten with a string
+        // Given a user whose h was overwritten with a string
         RedisFixture.Scoped scoped = redis.scoped("type-" + UUID.randomUUID());
         try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
-            writer.deliver(1, 7, 1, T0 + 1);
+            writer.deliver(1, 7, 1, T0 + 1_000);
             writer.awaitAcknowledged();
         }
-        scoped.sync().set(scoped.keys().unread(1, 7), "oops");
+        scoped.sync().set(scoped.keys().h(1), "oops");
 
         // When reconciling with repair
         Result result = reconcile(scoped, true);
@@ -216,8 +195,8 @@ class ReconcileIT {
         assertThat(result.report().usersRepaired()).isZero();
         assertThat(result.report().clean()).isFalse();
         assertThat(result.report().examples().getFirst().describe())
-                .isEqualTo("user 1: wrong-type, key unread:7 is a string, expected a zset");
-        assertThat(scoped.sync().get(scoped.keys().unread(1, 7))).isEqualTo("oops");
+                .isEqualTo("user 1: wrong-type, key h is a string, expected a hash");
+        assertThat(scoped.sync().get(scoped.keys().h(1))).isEqualTo("oops");
     }
 
     @Test
@@ -227,41 +206,38 @@ class ReconcileIT {
             // Given users spread over the slots of three masters, a few of them drifted
             UnreadKeys keys = new UnreadKeys("cluster");
             try (UnreadWriter writer = new UnreadWriter(connections.openBinary(), keys, WRITER_LIMITS, 1_000)) {
-                for (long user = 1; user <= 300; user++) writer.deliver(user, 7, user, T0 + user);
+                for (long user = 1; user <= 300; user++) writer.deliver(user, 7, user, T0 + user * 1_000);
                 writer.awaitAcknowledged();
             }
             RedisClusterCommands<String, String> sync = connections.shared().sync();
             Set<Long> drifted = Set.of(5L, 77L, 150L, 299L);
-            drifted.forEach(user -> sync.hset(keys.counts(user), "7", "9"));
+            drifted.forEach(user -> sync.hset(keys.h(user), "total", "9"));
 
             // When reconciling
             Map<Long, Set<DriftKind>> found = new TreeMap<>();
-            ReconcileReport report = new Reconciler(connections, keys, CAP).run(false, collector(found));
+            ReconcileReport report = new Reconciler(connections, keys, CAP, USER_CAP).run(false, collector(found));
 
             // Then all users were scanned and exactly the drifted ones found, on whichever master they live
             assertThat(report.usersScanned()).isEqualTo(300);
             assertThat(found.keySet()).isEqualTo(drifted);
-            assertThat(found.values()).allMatch(kinds -> kinds.equals(EnumSet.of(WRONG_COUNT, WRONG_TOTAL)));
+            assertThat(found.values()).allMatch(kinds -> kinds.equals(EnumSet.of(WRONG_TOTAL)));
         }
     }
 
     // ---- scenarios --------------------------------------------------------------------------------------------
 
-    private static final long WRONG_COUNT_USER = 1_000_001;
-    private static final long MISSING_COUNT_USER = 1_000_002;
-    private static final long ZERO_FIELD_USER = 1_000_003;
-    private static final long NEGATIVE_FIELD_USER = 1_000_004;
-    private static final long WRONG_TOTAL_USER = 1_000_005;
-    private static final long ORPHAN_USER = 1_000_006;
+    private static final long WRONG_TOTAL_USER = 1_000_001;
+    private static final long JUNK_FIELD_USER = 1_000_002;
+    private static final long NO_NUMBER_USER = 1_000_003;
+    private static final long BAD_RECORDS_USER = 1_000_004;
+    private static final long MISSING_ENTRY_USER = 1_000_005;
+    private static final long STRAY_ENTRY_USER = 1_000_006;
     private static final long OVER_CAP_USER = 1_000_007;
-    private static final long MERGED_MISSING_USER = 1_000_008;
-    private static final long MERGED_STRAY_USER = 1_000_009;
-    private static final long MERGED_SCORE_USER = 1_000_010;
-    private static final long MERGED_ONLY_USER = 1_000_011;
-    private static final long WRONG_SEEN_USER = 1_000_012;
+    private static final long WRONG_SEEN_USER = 1_000_008;
+    private static final long Z_ONLY_USER = 1_000_009;
 
-    private static byte[] member(long authorId, long blogId) {
-        return ByteBuffer.allocate(16).putLong(authorId).putLong(blogId).array();
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** One user per kind of drift; each built so that it shows that kind and no other. */
@@ -269,62 +245,44 @@ class ReconcileIT {
         UnreadKeys keys = scoped.keys();
         RedisClusterCommands<String, String> sync = scoped.sync();
         try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
-            for (long user : List.of(WRONG_COUNT_USER, WRONG_TOTAL_USER, NEGATIVE_FIELD_USER, MERGED_MISSING_USER,
-                    MERGED_STRAY_USER, MERGED_SCORE_USER)) {
-                writer.deliver(user, 7, 1, T0 + 1);
-                writer.deliver(user, 7, 2, T0 + 2);
+            for (long user : List.of(WRONG_TOTAL_USER, NO_NUMBER_USER, MISSING_ENTRY_USER)) {
+                writer.deliver(user, 7, 1, T0 + 1_000);
+                writer.deliver(user, 7, 2, T0 + 2_000);
             }
-            writer.deliver(MISSING_COUNT_USER, 7, 1, T0 + 1);
-            writer.deliver(MISSING_COUNT_USER, 8, 2, T0 + 2);
-            writer.deliver(MISSING_COUNT_USER, 8, 3, T0 + 3);
-            writer.deliver(ZERO_FIELD_USER, 7, 1, T0 + 1);
-            for (long blog = 1; blog <= 5; blog++) writer.deliver(OVER_CAP_USER, 7, blog, T0 + blog);
-            writer.deliver(WRONG_SEEN_USER, 7, 1, T0 + 1);
-            writer.deliver(WRONG_SEEN_USER, 8, 2, T0 + 2);
-            writer.inboxSeen(WRONG_SEEN_USER, T0 + 1);
+            for (long user : List.of(JUNK_FIELD_USER, BAD_RECORDS_USER, STRAY_ENTRY_USER)) writer.deliver(user, 7, 1, T0 + 1_000);
+            for (long blog = 1; blog <= 5; blog++) writer.deliver(OVER_CAP_USER, 7, blog, T0 + blog * 1_000);
+            writer.deliver(WRONG_SEEN_USER, 7, 1, T0 + 1_000);
+            writer.deliver(WRONG_SEEN_USER, 8, 2, T0 + 2_000);
+            writer.inboxSeen(WRONG_SEEN_USER, T0 + 1_000);
             writer.awaitAcknowledged();
         }
+        // total 5, the records number 2
+        sync.hset(keys.h(WRONG_TOTAL_USER), "total", "5");
+        // a field that is no author and no count
+        sync.hset(keys.h(JUNK_FIELD_USER), "junk", "1");
+        // a total that is no number
+        sync.hset(keys.h(NO_NUMBER_USER), "total", "two");
+        // an author whose value is no whole records (and names nothing z holds, so total still matches)
+        redis.binary.sync().hset(keys.hBytes(BAD_RECORDS_USER), bytes("8"), new byte[13]);
+        // a record whose blog z does not hold: total still says 2
+        sync.zrem(keys.z(MISSING_ENTRY_USER), "2");
+        // an unread entry no record names
+        sync.zadd(keys.z(STRAY_ENTRY_USER), -(T0 / 1_000 + 3), "99");
         // seen 2 while one unread entry is at or before the watermark: unseen would read 0 instead of 1
-        sync.hset(keys.counts(WRONG_SEEN_USER), "seen", "2");
-        // counts[7] = 3 while the set holds 2 (and total follows the field, so only the count is wrong)
-        sync.hset(keys.counts(WRONG_COUNT_USER), Map.of("7", "3", "total", "3"));
-        // author 8's set has 2 entries but no field; total matches the fields that are there
-        sync.hdel(keys.counts(MISSING_COUNT_USER), "8");
-        sync.hset(keys.counts(MISSING_COUNT_USER), "total", "1");
-        // a zero field of an author without entries
-        sync.hset(keys.counts(ZERO_FIELD_USER), "9", "0");
-        // a negative field, with total still the sum of the fields
-        sync.hset(keys.counts(NEGATIVE_FIELD_USER), Map.of("9", "-1", "total", "1"));
-        // total 5, fields sum to 2
-        sync.hset(keys.counts(WRONG_TOTAL_USER), "total", "5");
-        // unread entries of a user who has no counts at all (in the merged index too, so only the count is missing)
-        sync.zadd(keys.unread(ORPHAN_USER, 7), T0 + 1, "1");
-        sync.zadd(keys.unread(ORPHAN_USER, 7), T0 + 2, "2");
-        var binary = redis.binary.sync();
-        binary.zadd(keys.mergedBytes(ORPHAN_USER), T0 + 1, member(7, 1));
-        binary.zadd(keys.mergedBytes(ORPHAN_USER), T0 + 2, member(7, 2));
-        // no merged index, as in a deployment from before it
-        sync.del(keys.merged(MERGED_MISSING_USER));
-        // an entry of an author the user has no set of
-        binary.zadd(keys.mergedBytes(MERGED_STRAY_USER), T0 + 3, member(8, 3));
-        // an entry at another time than in its set
-        binary.zadd(keys.mergedBytes(MERGED_SCORE_USER), T0 + 9, member(7, 2));
-        // a merged index and nothing else
-        binary.zadd(keys.mergedBytes(MERGED_ONLY_USER), T0 + 4, member(8, 4));
+        sync.hset(keys.h(WRONG_SEEN_USER), "seen", "2");
+        // an unread entry of a user without h
+        sync.zadd(keys.z(Z_ONLY_USER), -(T0 / 1_000 + 4), "4");
         // OVER_CAP_USER: 5 entries, consistent counts, above the reconciler's cap of 3
         return new Planted(Map.ofEntries(
-                Map.entry(WRONG_COUNT_USER, EnumSet.of(WRONG_COUNT)),
-                Map.entry(MISSING_COUNT_USER, EnumSet.of(MISSING_COUNT)),
-                Map.entry(ZERO_FIELD_USER, EnumSet.of(BAD_FIELD)),
-                Map.entry(NEGATIVE_FIELD_USER, EnumSet.of(BAD_FIELD)),
                 Map.entry(WRONG_TOTAL_USER, EnumSet.of(WRONG_TOTAL)),
-                Map.entry(ORPHAN_USER, EnumSet.of(ORPHAN_SET)),
+                Map.entry(JUNK_FIELD_USER, EnumSet.of(BAD_FIELD)),
+                Map.entry(NO_NUMBER_USER, EnumSet.of(BAD_FIELD)),
+                Map.entry(BAD_RECORDS_USER, EnumSet.of(BAD_RECORDS)),
+                Map.entry(MISSING_ENTRY_USER, EnumSet.of(MISSING_ENTRY)),
+                Map.entry(STRAY_ENTRY_USER, EnumSet.of(STRAY_ENTRY)),
                 Map.entry(OVER_CAP_USER, EnumSet.of(OVER_CAP)),
-                Map.entry(MERGED_MISSING_USER, EnumSet.of(WRONG_MERGED)),
-                Map.entry(MERGED_STRAY_USER, EnumSet.of(WRONG_MERGED)),
-                Map.entry(MERGED_SCORE_USER, EnumSet.of(WRONG_MERGED)),
-                Map.entry(MERGED_ONLY_USER, EnumSet.of(WRONG_MERGED)),
-                Map.entry(WRONG_SEEN_USER, EnumSet.of(WRONG_SEEN))));
+                Map.entry(WRONG_SEEN_USER, EnumSet.of(WRONG_SEEN)),
+                Map.entry(Z_ONLY_USER, EnumSet.of(STRAY_ENTRY))));
     }
 
     /**
@@ -334,7 +292,7 @@ class ReconcileIT {
      */
     private static void writeCleanUsers(RedisFixture.Scoped scoped, int users) {
         Random random = new Random(users);
-        try (UnreadWriter writer = scoped.writer(new UnreadLimits(CAP, 50))) {
+        try (UnreadWriter writer = scoped.writer(new UnreadLimits(CAP, USER_CAP, 50))) {
             for (long user = 1; user <= users; user++) {
                 for (int op = 0; op < 12; op++) applyRandomChange(writer, random, user, op);
             }
@@ -345,18 +303,20 @@ class ReconcileIT {
     private static void applyRandomChange(UnreadWriter writer, Random random, long user, long blog) {
         long author = 1 + random.nextInt(4);
         int dice = random.nextInt(12);
+        // Blog ids are unique across users' authors: each (user, op) names its own blog.
+        long id = user * 1_000_000 + blog;
         if (dice < 6) {
-            writer.deliver(user, author, blog, T0 + blog);
+            writer.deliver(user, author, id, T0 + blog * 1_000);
         } else if (dice < 8) {
-            writer.remove(user, author, random.nextInt((int) blog + 1), T0 + 100);
+            writer.remove(user, author, user * 1_000_000 + random.nextInt((int) blog + 1), T0 + 100_000);
         } else if (dice < 9) {
-            writer.readAll(user, author, T0 + random.nextInt((int) blog + 1));
+            writer.readAll(user, author, T0 + random.nextInt((int) blog * 1_000 + 1));
         } else if (dice < 10) {
-            writer.unfollow(user, author, T0 + blog);
+            writer.unfollow(user, author, T0 + blog * 1_000);
         } else if (dice < 11) {
-            writer.inboxSeen(user, T0 + random.nextInt((int) blog + 1));
+            writer.inboxSeen(user, T0 + random.nextInt((int) blog * 1_000 + 1));
         } else {
-            writer.allRead(user, T0 + random.nextInt((int) blog + 1));
+            writer.allRead(user, T0 + random.nextInt((int) blog * 1_000 + 1));
         }
     }
 
@@ -364,7 +324,7 @@ class ReconcileIT {
     private static void keepWriting(RedisFixture.Scoped scoped, int users, AtomicBoolean stop, AtomicLong applied) {
         Random random = new Random(42);
         long blog = 1_000;
-        try (UnreadWriter writer = scoped.writer(new UnreadLimits(CAP, 50))) {
+        try (UnreadWriter writer = scoped.writer(new UnreadLimits(CAP, USER_CAP, 50))) {
             while (!stop.get()) {
                 for (int i = 0; i < 500; i++) applyRandomChange(writer, random, 1 + random.nextInt(users), blog++);
                 writer.awaitAcknowledged();
@@ -375,37 +335,37 @@ class ReconcileIT {
 
     @Test
     void shouldReportAndRepairAWrongNoticesCountWithAndWithoutCounts() {
-        // Given users whose notices the scripts wrote, one with counts.notices off by one, one whose counts hash (and
-        // with it counts.notices) is gone while its inbox holds unread notices, and one with a notices field but no inbox
+        // Given users whose notices the scripts wrote, one with the notices count off by one, one whose h (and with it
+        // the count) is gone while its inbox holds unread notices, and one with a notices field but no inbox
         RedisFixture.Scoped scoped = redis.scoped("reconcile-notices-" + UUID.randomUUID());
         NoticeKeys noticeKeys = new NoticeKeys(scoped.keys().prefix());
         try (UnreadWriter writer = scoped.writer(WRITER_LIMITS)) {
             for (long user = 1; user <= 4; user++) {
                 writer.noticeSent(user, 500, T0);
-                writer.noticeSent(user, 501, T0 + 1);
-                writer.noticeRead(user, 500, T0 + 2);
+                writer.noticeSent(user, 501, T0 + 1_000);
+                writer.noticeRead(user, 500, T0 + 2_000);
                 writer.deliver(user, 7, 1000 + user, T0);
             }
             writer.awaitAcknowledged();
         }
-        scoped.sync().hset(scoped.keys().counts(2), "notices", "2");
-        scoped.sync().del(scoped.keys().counts(3));
-        scoped.sync().hset(scoped.keys().counts(5), "notices", "4");
+        scoped.sync().hset(scoped.keys().h(2), "notices", "2");
+        scoped.sync().del(scoped.keys().h(3));
+        scoped.sync().hset(scoped.keys().h(5), "notices", "4");
 
         // When reconciling: reported; then with repair: a rerun is clean and counts.notices is what the inbox holds
         Map<Long, Set<DriftKind>> expected = new TreeMap<>(Map.of(2L, EnumSet.of(DriftKind.WRONG_NOTICES),
-                3L, EnumSet.of(DriftKind.ORPHAN_SET, DriftKind.WRONG_NOTICES), 5L, EnumSet.of(DriftKind.WRONG_NOTICES)));
+                3L, EnumSet.of(DriftKind.STRAY_ENTRY, DriftKind.WRONG_NOTICES), 5L, EnumSet.of(DriftKind.WRONG_NOTICES)));
         assertThat(reconcile(scoped, false).byUser()).isEqualTo(expected);
-        long versionBefore = Long.parseLong(scoped.sync().hget(scoped.keys().counts(2), "v"));
-        // (user 3's repair of its orphan set also sets its notices right, before the pass over inboxes reaches it)
+        long versionBefore = Long.parseLong(scoped.sync().hget(scoped.keys().h(2), "v"));
+        // (user 3's repair of its stray entry also sets its notices right)
         assertThat(reconcile(scoped, true).byUser()).containsOnlyKeys(2L, 3L, 5L);
-        assertThat(Long.parseLong(scoped.sync().hget(scoped.keys().counts(2), "v"))).as("a repaired count is a change seen")
+        assertThat(Long.parseLong(scoped.sync().hget(scoped.keys().h(2), "v"))).as("a repaired count is a change seen")
                 .isEqualTo(versionBefore + 1);
         assertThat(reconcile(scoped, false).byUser()).isEmpty();
         for (long user = 1; user <= 3; user++) {
-            assertThat(scoped.sync().hget(scoped.keys().counts(user), "notices")).as("user " + user).isEqualTo("1");
+            assertThat(scoped.sync().hget(scoped.keys().h(user), "notices")).as("user " + user).isEqualTo("1");
         }
-        assertThat(scoped.sync().hkeys(scoped.keys().counts(5))).as("only the state version").containsOnly("v");
+        assertThat(scoped.sync().hkeys(scoped.keys().h(5))).as("only the state version").containsOnly("v");
         assertThat(scoped.sync().zcard(noticeKeys.inbox(1))).isEqualTo(2);
     }
 
@@ -425,7 +385,7 @@ class ReconcileIT {
             writer.awaitAcknowledged();
         }
         scoped.sync().hset(noticeKeys.audiences(2), NoticeKeys.NOTICE_FLOOR, Long.toString(T0 + 9));
-        scoped.sync().hset(scoped.keys().counts(2), "notices", "3"); // both kinds at once
+        scoped.sync().hset(scoped.keys().h(2), "notices", "3"); // both kinds at once
         scoped.sync().hdel(noticeKeys.audiences(3), NoticeKeys.NOTICE_FLOOR);
         scoped.sync().hset(noticeKeys.audiences(4), NoticeKeys.NOTICE_FLOOR, Long.toString(T0));
         scoped.sync().hdel(noticeKeys.audiences(5), NoticeKeys.NOTICE_FLOOR);
@@ -449,7 +409,7 @@ class ReconcileIT {
 
     private static Result reconcile(RedisFixture.Scoped scoped, boolean repair) {
         Map<Long, Set<DriftKind>> byUser = new TreeMap<>();
-        ReconcileReport report = new Reconciler(redis.redis, scoped.keys(), CAP).run(repair, collector(byUser));
+        ReconcileReport report = new Reconciler(redis.redis, scoped.keys(), CAP, USER_CAP).run(repair, collector(byUser));
         return new Result(report, byUser);
     }
 
@@ -466,38 +426,26 @@ class ReconcileIT {
         };
     }
 
-    private static void connectionsScan(String pattern, java.util.function.Consumer<String> each) {
-        redis.redis.scan(pattern, 1_000, batch -> batch.forEach(each));
-    }
-
-    /** Of users 1..n, those with unread left (a counts hash): a user whose unread all went has no keys to scan. */
+    /** Of users 1..n, those with h: a user whose unread all went and who never had a version has no keys to scan. */
     private static long usersWithCounts(RedisFixture.Scoped scoped, int users) {
         long count = 0;
-        for (long user = 1; user <= users; user++) count += scoped.sync().exists(scoped.keys().counts(user));
+        for (long user = 1; user <= users; user++) count += scoped.sync().exists(scoped.keys().h(user));
         return count;
     }
 
-    /** The users with unread blogs: a counts hash may hold only the state version. */
-    private static long usersWithUnread(RedisFixture.Scoped scoped, int users) {
-        long count = 0;
-        for (long user = 1; user <= users; user++) count += scoped.sync().hexists(scoped.keys().counts(user), "total") ? 1 : 0;
-        return count;
-    }
-
-    /** The counts hash but its state version, which repairs bump and no invariant ties to the sets. */
+    /** h with each author's records counted, without the state version, which repairs bump. */
     private static Map<String, String> countsOf(RedisFixture.Scoped scoped, long user) {
-        Map<String, String> counts = new HashMap<>(scoped.sync().hgetall(scoped.keys().counts(user)));
+        Map<String, String> counts = new HashMap<>();
+        redis.binary.sync().hgetall(scoped.keys().hBytes(user)).forEach((field, value) -> {
+            String name = new String(field, StandardCharsets.US_ASCII);
+            counts.put(name, UnreadKeys.id(name) > 0 ? Integer.toString(value.length / 12) : new String(value, StandardCharsets.US_ASCII));
+        });
         counts.remove("v");
         return counts;
     }
 
-    /** Every unread set of the user (authors 1..9), with scores. */
-    private static Map<Long, List<ScoredValue<String>>> unreadSets(RedisFixture.Scoped scoped, long user) {
-        Map<Long, List<ScoredValue<String>>> sets = new TreeMap<>();
-        for (long author = 1; author <= 9; author++) {
-            List<ScoredValue<String>> entries = scoped.sync().zrangeWithScores(scoped.keys().unread(user, author), 0, -1);
-            if (!entries.isEmpty()) sets.put(author, entries);
-        }
-        return sets;
+    /** z as Redis orders it: members with their scores. */
+    private static List<String> zOf(RedisFixture.Scoped scoped, long user) {
+        return scoped.sync().zrangeWithScores(scoped.keys().z(user), 0, -1).stream().map(entry -> entry.getValue() + "@" + entry.getScore()).toList();
     }
 }

@@ -44,7 +44,7 @@ class ChangeNotificationsIT {
     @BeforeEach
     void subscribe() {
         user = 1 + System.nanoTime() % 1_000_000_000L;
-        writer = redis.writer(new UnreadLimits(3, 20));
+        writer = redis.writer(new UnreadLimits(3, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 20));
         String channel = redis.keys.changes(user);
         subscriber = redis.redis.connectPubSub(redis.redis.pubSubNode(channel));
         subscriber.addListener(new RedisPubSubListener<>() {
@@ -98,7 +98,7 @@ class ChangeNotificationsIT {
             messages.add(versioned[1]);
         }
         if (last != 0) {
-            assertThat(redis.sync.hget(redis.keys.counts(user), "v")).as("no change left unpublished, no replay counted")
+            assertThat(redis.sync.hget(redis.keys.h(user), "v")).as("no change left unpublished, no replay counted")
                     .isEqualTo(Long.toString(last));
         }
         return messages;
@@ -108,13 +108,13 @@ class ChangeNotificationsIT {
     void shouldPublishATargetedNoticeAndItsReadsOnlyWhenTheyChangedSomething() throws InterruptedException {
         writer.noticeSent(user, 5, T0);
         writer.noticeSent(user, 5, T0);
-        writer.noticeRead(user, 5, T0 + 1);
-        writer.noticeRead(user, 5, T0 + 1);
-        writer.noticeRead(user, 7, T0 + 1); // before its sending: the send then publishes nothing
+        writer.noticeRead(user, 5, T0 + 1_000);
+        writer.noticeRead(user, 5, T0 + 1_000);
+        writer.noticeRead(user, 7, T0 + 1_000); // before its sending: the send then publishes nothing
         writer.noticeSent(user, 7, T0);
-        writer.noticeSent(user, 6, T0 + 2);
-        writer.noticesAllRead(user, T0 + 3);
-        writer.noticesAllRead(user, T0 + 3);
+        writer.noticeSent(user, 6, T0 + 2_000);
+        writer.noticesAllRead(user, T0 + 3_000);
+        writer.noticesAllRead(user, T0 + 3_000);
         assertThat(published()).containsExactly("notice 5", "notice-read 5", "notice-read 7", "notice 6", "notice-read");
     }
 
@@ -124,12 +124,12 @@ class ChangeNotificationsIT {
      */
     @Test
     void shouldPublishEveryMoveOfTheNoticeFloor() throws InterruptedException {
-        writer.noticesAllRead(user, T0 + 2);
-        writer.noticesAllRead(user, T0 + 2);
-        writer.noticesAllRead(user, T0 + 1);
-        writer.allRead(user, T0 + 3);
-        writer.allRead(user, T0 + 3);
-        writer.noticesAllRead(user, T0 + 3); // under the all-read's floor: no broadcast becomes read
+        writer.noticesAllRead(user, T0 + 2_000);
+        writer.noticesAllRead(user, T0 + 2_000);
+        writer.noticesAllRead(user, T0 + 1_000);
+        writer.allRead(user, T0 + 3_000);
+        writer.allRead(user, T0 + 3_000);
+        writer.noticesAllRead(user, T0 + 3_000); // under the all-read's floor: no broadcast becomes read
         assertThat(published()).containsExactly("notice-read", "notice-read");
     }
 
@@ -143,8 +143,8 @@ class ChangeNotificationsIT {
         }
         writer.noticePublished("team-" + user, 11, T0, 0);
         writer.noticePublished("team-" + user, 11, T0, 0);
-        writer.noticeWithdrawn("team-" + user, 11, T0 + 1);
-        writer.noticeWithdrawn("team-" + user, 11, T0 + 1);
+        writer.noticeWithdrawn("team-" + user, 11, T0 + 1_000);
+        writer.noticeWithdrawn("team-" + user, 11, T0 + 1_000);
         writer.noticePublished("team-" + user, 11, T0, 0);
         assertThat(published()).containsExactly("published 11", "withdrawn 11");
     }
@@ -152,7 +152,7 @@ class ChangeNotificationsIT {
     @Test
     void shouldPublishEachDeliveryOnceAndNothingForItsReplay() throws InterruptedException {
         writer.deliver(user, ALICE, 1001, T0);
-        writer.deliver(user, BOB, 2001, T0 + 1);
+        writer.deliver(user, BOB, 2001, T0 + 1_000);
         writer.deliver(user, ALICE, 1001, T0);
         assertThat(published()).containsExactly("delivered 7 1001", "delivered 9 2001");
     }
@@ -164,52 +164,52 @@ class ChangeNotificationsIT {
         writer.deliver(hadIt, ALICE, 1001, T0);
         writer.deliverToEach(List.of(hadIt, user, quiet), ALICE, 1001, T0);
         writer.deliverToEach(List.of(hadIt, user, quiet), ALICE, 1001, T0);
-        writer.deliver(user, ALICE, 1002, T0 + 1);
-        writer.deliver(user, ALICE, 1003, T0 + 2);
-        writer.deliver(user, ALICE, 1004, T0 + 3);
+        writer.deliver(user, ALICE, 1002, T0 + 1_000);
+        writer.deliver(user, ALICE, 1003, T0 + 2_000);
+        writer.deliver(user, ALICE, 1004, T0 + 3_000);
         writer.deliverToEach(List.of(quiet, user), ALICE, 1000, T0 - 1); // older than what the cap (3) dropped: not for the user
         assertThat(published()).containsExactly("delivered 7 1001", "delivered 7 1002", "delivered 7 1003", "delivered 7 1004");
-        assertThat(redis.sync.zrange(redis.keys.unread(quiet, ALICE), 0, -1)).containsExactly("1000", "1001");
+        assertThat(redis.reader().page(quiet, ALICE, 10, null).items()).extracting(UnreadItem::blogId).containsExactly(1001L, 1000L);
     }
 
     @Test
     void shouldPublishADeliveryThatTheCapKeptTheCountOf() throws InterruptedException {
         writer.deliver(user, ALICE, 1, T0);
-        writer.deliver(user, ALICE, 2, T0 + 1);
-        writer.deliver(user, ALICE, 3, T0 + 2);
-        writer.deliver(user, ALICE, 4, T0 + 3);
+        writer.deliver(user, ALICE, 2, T0 + 1_000);
+        writer.deliver(user, ALICE, 3, T0 + 2_000);
+        writer.deliver(user, ALICE, 4, T0 + 3_000);
         assertThat(published()).containsExactly("delivered 7 1", "delivered 7 2", "delivered 7 3", "delivered 7 4");
     }
 
     @Test
     void shouldPublishNothingForAnOlderBlogTheCapTrimsOnArrival() throws InterruptedException {
-        writer.deliver(user, ALICE, 1, T0 + 1);
-        writer.deliver(user, ALICE, 2, T0 + 2);
-        writer.deliver(user, ALICE, 3, T0 + 3);
+        writer.deliver(user, ALICE, 1, T0 + 1_000);
+        writer.deliver(user, ALICE, 2, T0 + 2_000);
+        writer.deliver(user, ALICE, 3, T0 + 3_000);
         writer.deliver(user, ALICE, 9, T0);
         assertThat(published()).containsExactly("delivered 7 1", "delivered 7 2", "delivered 7 3");
     }
 
     @Test
     void shouldPublishNothingForDeliveriesAMarkOrFloorKeepsOut() throws InterruptedException {
-        writer.remove(user, ALICE, 1001, T0 + 5);
-        writer.readAll(user, BOB, T0 + 10);
+        writer.remove(user, ALICE, 1001, T0 + 5_000);
+        writer.readAll(user, BOB, T0 + 10_000);
         writer.deliver(user, ALICE, 1001, T0);
-        writer.deliver(user, BOB, 2001, T0 + 1);
+        writer.deliver(user, BOB, 2001, T0 + 1_000);
         assertThat(published()).isEmpty();
     }
 
     @Test
     void shouldPublishAReadOrADeleteOnlyWhenTheBlogWasUnread() throws InterruptedException {
         writer.deliver(user, ALICE, 1001, T0);
-        writer.deliver(user, ALICE, 1002, T0 + 1);
+        writer.deliver(user, ALICE, 1002, T0 + 1_000);
         published();
 
-        writer.remove(user, ALICE, 1001, T0 + 5);
-        writer.remove(user, ALICE, 1001, T0 + 5);
-        writer.delete(user, ALICE, 1002, T0 + 6);
-        writer.delete(user, ALICE, 1002, T0 + 6);
-        writer.remove(user, ALICE, 9999, T0 + 7);
+        writer.remove(user, ALICE, 1001, T0 + 5_000);
+        writer.remove(user, ALICE, 1001, T0 + 5_000);
+        writer.delete(user, ALICE, 1002, T0 + 6_000);
+        writer.delete(user, ALICE, 1002, T0 + 6_000);
+        writer.remove(user, ALICE, 9999, T0 + 7_000);
         assertThat(published()).containsExactly("read 7 1001", "removed 7 1002");
     }
 
@@ -219,24 +219,24 @@ class ChangeNotificationsIT {
         writer.deliver(user, BOB, 2, T0);
         published();
 
-        writer.readAll(user, ALICE, T0 + 10);
-        writer.readAll(user, ALICE, T0 + 10);
-        writer.unfollow(user, BOB, T0 + 10);
-        writer.unfollow(user, BOB, T0 + 10);
-        writer.unfollow(user, ALICE, T0 + 11);
-        writer.follow(user, BOB, T0 + 20);
+        writer.readAll(user, ALICE, T0 + 10_000);
+        writer.readAll(user, ALICE, T0 + 10_000);
+        writer.unfollow(user, BOB, T0 + 10_000);
+        writer.unfollow(user, BOB, T0 + 10_000);
+        writer.unfollow(user, ALICE, T0 + 11_000);
+        writer.follow(user, BOB, T0 + 20_000);
         assertThat(published()).containsExactly("read-all 7", "unfollowed 9");
     }
 
     @Test
     void shouldPublishAnAllReadOncePerAuthorItClearedAndNothingForItsReplay() throws InterruptedException {
         writer.deliver(user, ALICE, 1, T0);
-        writer.deliver(user, BOB, 2, T0 + 1);
-        writer.deliver(user, BOB, 3, T0 + 20);
+        writer.deliver(user, BOB, 2, T0 + 1_000);
+        writer.deliver(user, BOB, 3, T0 + 20_000);
         published();
 
-        writer.allRead(user, T0 + 10);
-        writer.allRead(user, T0 + 10);
+        writer.allRead(user, T0 + 10_000);
+        writer.allRead(user, T0 + 10_000);
         assertThat(published()).containsExactlyInAnyOrder("notice-read", "all-read 7", "all-read 9");
         assertThat(redis.reader().counts(user).total()).isEqualTo(1);
     }
@@ -244,13 +244,13 @@ class ChangeNotificationsIT {
     @Test
     void shouldPublishASeenMarkOnlyWhenTheUnseenCountMoved() throws InterruptedException {
         writer.deliver(user, ALICE, 1, T0);
-        writer.deliver(user, ALICE, 2, T0 + 20);
+        writer.deliver(user, ALICE, 2, T0 + 20_000);
         published();
 
-        writer.inboxSeen(user, T0 + 5);
-        writer.inboxSeen(user, T0 + 5);
-        writer.inboxSeen(user, T0 + 6);
-        writer.inboxSeen(user, T0 + 30);
+        writer.inboxSeen(user, T0 + 5_000);
+        writer.inboxSeen(user, T0 + 5_000);
+        writer.inboxSeen(user, T0 + 6_000);
+        writer.inboxSeen(user, T0 + 30_000);
         assertThat(published()).as("the first and the last moved what is unseen; a replay and a mark over nothing new did not")
                 .containsExactly("seen", "seen");
         assertThat(redis.reader().counts(user).unseen()).isZero();
@@ -261,7 +261,7 @@ class ChangeNotificationsIT {
         long micros = System.currentTimeMillis() * 1000;
         redis.sync.del(redis.keys.live(user));
         writer.deliver(user, ALICE, 1001, T0);
-        writer.remove(user, ALICE, 1001, T0 + 1);
+        writer.remove(user, ALICE, 1001, T0 + 1_000);
         assertThat(published()).isEmpty();
         assertThat(redis.reader().counts(user).total()).isZero();
         assertThat(redis.reader().counts(user).version()).as("bumped all the same, from the first change's time in microseconds")
@@ -272,9 +272,10 @@ class ChangeNotificationsIT {
     void shouldPublishARepairThatChangedTheCounts() throws InterruptedException {
         writer.deliver(user, ALICE, 1, T0);
         published();
-        redis.sync.hset(redis.keys.counts(user), String.valueOf(ALICE), "5");
+        redis.sync.hset(redis.keys.h(user), "total", "5");
 
-        Reconciler reconciler = new Reconciler(redis.redis, redis.keys, UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
+        Reconciler reconciler = new Reconciler(redis.redis, redis.keys, UnreadLimits.DEFAULTS.maxUnreadPerAuthor(),
+                UnreadLimits.DEFAULTS.maxUnreadPerUser());
         reconciler.run(true, (keys, users, drifted, pass) -> { });
         assertThat(published()).containsExactly("repaired");
         reconciler.run(true, (keys, users, drifted, pass) -> { });

@@ -2,6 +2,7 @@ package io.readmark.store.unread;
 
 import io.readmark.store.redis.RedisConnections;
 
+import io.lettuce.core.Range;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.readmark.infra.EmbeddedRedis;
@@ -61,7 +62,7 @@ class DeliverToEachIT {
             String stats = sync.info("commandstats");
             assertThat(calls(stats, "mget")).as("one MGET for the script").isEqualTo(1);
             assertThat(calls(stats, "exists")).as("no EXISTS per follower").isZero();
-            assertThat(calls(stats, "zcard")).as("under the cap, the count answers for the set's size").isZero();
+            assertThat(calls(stats, "zrange")).as("under the cap, nothing is trimmed").isZero();
             assertThat(calls(stats, "publish") + calls(stats, "spublish")).as("the two live followers").isEqualTo(2);
             assertDeliveredToEach(sync, keys, users(1, 100));
         }
@@ -92,10 +93,11 @@ class DeliverToEachIT {
             assertThat(calls(stats, "mget")).as("one per script that removed it for someone; none for users 201-250").isEqualTo(2);
             assertThat(calls(stats, "publish") + calls(stats, "spublish")).as("only user 17: live and had it unread").isEqualTo(1);
             for (long user = 1; user <= 250; user++) {
-                assertThat(sync.zscore(keys.unread(user, 7), "42")).as("user " + user).isNull();
-                assertThat(sync.zscore(keys.marks(user), "42")).as("user " + user + "'s mark").isEqualTo(3_000.0);
-                assertThat(sync.hgetall(keys.counts(user))).as("user " + user).containsEntry("7", "1").containsEntry("total", "1");
-                assertThat(sync.zcard(keys.merged(user))).as("user " + user).isEqualTo(1);
+                // A tombstone keeps its first second + 1: user 5's read, the others' delete.
+                assertThat(sync.zscore(keys.z(user), "42")).as("user " + user + "'s tombstone").isEqualTo(user == 5 ? 2.0 : 4.0);
+                assertThat(sync.hstrlen(keys.h(user), "7")).as("user " + user + ": one record of author 7").isEqualTo(12);
+                assertThat(sync.hget(keys.h(user), "total")).as("user " + user).isEqualTo("1");
+                assertThat(sync.zcount(keys.z(user), Range.create(Double.NEGATIVE_INFINITY, 0.0))).as("user " + user).isEqualTo(1);
             }
         }
     }
@@ -165,8 +167,9 @@ class DeliverToEachIT {
 
     private static void assertDeliveredToEach(RedisClusterCommands<String, String> sync, UnreadKeys keys, List<Long> users) {
         for (long user : users) {
-            assertThat(sync.zscore(keys.unread(user, 7), "42")).as("user " + user).isEqualTo(1_000.0);
-            assertThat(sync.hgetall(keys.counts(user))).as("user " + user).containsEntry("7", "1").containsEntry("total", "1");
+            assertThat(sync.zscore(keys.z(user), "42")).as("user " + user).isEqualTo(-1.0);
+            assertThat(sync.hstrlen(keys.h(user), "7")).as("user " + user + ": one record of author 7").isEqualTo(12);
+            assertThat(sync.hget(keys.h(user), "total")).as("user " + user).isEqualTo("1");
         }
     }
 

@@ -25,7 +25,7 @@ class InboxSeenIT {
 
     @BeforeEach
     void openWriter() {
-        writer = redis.writer(new UnreadLimits(3, 20));
+        writer = redis.writer(new UnreadLimits(3, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 20));
     }
 
     @AfterEach
@@ -49,74 +49,74 @@ class InboxSeenIT {
     void shouldCountEveryUnreadAsUnseenUntilTheInboxIsSeen() {
         long user = user();
         writer.deliver(user, ALICE, 1, T0);
-        writer.deliver(user, BOB, 2, T0 + 10);
+        writer.deliver(user, BOB, 2, T0 + 10_000);
         assertCounts(user, 2, 2);
-        assertThat(redis.sync.hgetall(redis.keys.counts(user))).doesNotContainKey("seen");
+        assertThat(redis.sync.hkeys(redis.keys.h(user))).doesNotContain("seen");
     }
 
     @Test
     void shouldCountOnlyWhatIsPublishedAfterTheWatermarkAsUnseen() {
         long user = user();
         writer.deliver(user, ALICE, 1, T0);
-        writer.deliver(user, ALICE, 2, T0 + 10);
-        writer.deliver(user, BOB, 3, T0 + 20);
-        writer.inboxSeen(user, T0 + 10);
+        writer.deliver(user, ALICE, 2, T0 + 10_000);
+        writer.deliver(user, BOB, 3, T0 + 20_000);
+        writer.inboxSeen(user, T0 + 10_000);
         assertCounts(user, 3, 1);
 
         // a replay and an older InboxSeen change nothing
-        writer.inboxSeen(user, T0 + 10);
+        writer.inboxSeen(user, T0 + 10_000);
         writer.inboxSeen(user, T0);
         assertCounts(user, 3, 1);
 
         // a late delivery of a post published before seenAt counts as seen; a newer one as unseen
-        writer.deliver(user, BOB, 4, T0 + 5);
+        writer.deliver(user, BOB, 4, T0 + 5_000);
         assertCounts(user, 4, 1);
-        writer.deliver(user, BOB, 5, T0 + 30);
+        writer.deliver(user, BOB, 5, T0 + 30_000);
         assertCounts(user, 5, 2);
 
         // the watermark moves on
-        writer.inboxSeen(user, T0 + 40);
+        writer.inboxSeen(user, T0 + 40_000);
         assertCounts(user, 5, 0);
-        assertThat(redis.sync.hget(redis.keys.floors(user), "seen")).isEqualTo(Long.toString(T0 + 40));
+        assertThat(redis.sync.hget(redis.keys.floors(user), "seen")).isEqualTo(Long.toString(T0 + 40_000));
     }
 
     @Test
     void shouldKeepUnseenExactThroughEveryRemoval() {
         long user = user();
         for (long blog = 1; blog <= 3; blog++) {
-            writer.deliver(user, ALICE, blog, T0 + blog * 10);
-            writer.deliver(user, BOB, 10 + blog, T0 + blog * 10);
+            writer.deliver(user, ALICE, blog, T0 + blog * 10_000);
+            writer.deliver(user, BOB, 10 + blog, T0 + blog * 10_000);
         }
-        writer.inboxSeen(user, T0 + 20);
+        writer.inboxSeen(user, T0 + 20_000);
         assertCounts(user, 6, 2);
 
-        writer.remove(user, ALICE, 1, T0 + 100);      // seen
+        writer.remove(user, ALICE, 1, T0 + 100_000);      // seen
         assertCounts(user, 5, 2);
-        writer.remove(user, ALICE, 3, T0 + 100);      // unseen
+        writer.remove(user, ALICE, 3, T0 + 100_000);      // unseen
         assertCounts(user, 4, 1);
-        writer.remove(user, ALICE, 3, T0 + 100);      // a replay
+        writer.remove(user, ALICE, 3, T0 + 100_000);      // a replay
         assertCounts(user, 4, 1);
-        writer.readAll(user, BOB, T0 + 10);           // one seen
+        writer.readAll(user, BOB, T0 + 10_000);           // one seen
         assertCounts(user, 3, 1);
-        writer.unfollow(user, BOB, T0 + 100);         // one seen, one unseen
+        writer.unfollow(user, BOB, T0 + 100_000);         // one seen, one unseen
         assertCounts(user, 1, 0);
-        writer.deliver(user, ALICE, 4, T0 + 50);
-        writer.allRead(user, T0 + 20);                // the last seen one
+        writer.deliver(user, ALICE, 4, T0 + 50_000);
+        writer.allRead(user, T0 + 20_000);                // the last seen one
         assertCounts(user, 1, 1);
-        writer.allRead(user, T0 + 60);
+        writer.allRead(user, T0 + 60_000);
         assertCounts(user, 0, 0);
-        assertThat(redis.sync.hkeys(redis.keys.counts(user))).as("no zero field left behind, only the state version").containsOnly("v");
+        assertThat(redis.sync.hkeys(redis.keys.h(user))).as("no zero field left behind, only the state version").containsOnly("v");
     }
 
     @Test
     void shouldKeepUnseenExactWhenTheCapTrims() {
         long user = user();
-        writer.inboxSeen(user, T0 + 2);
-        for (long blog = 1; blog <= 3; blog++) writer.deliver(user, ALICE, blog, T0 + blog);
+        writer.inboxSeen(user, T0 + 2_000);
+        for (long blog = 1; blog <= 3; blog++) writer.deliver(user, ALICE, blog, T0 + blog * 1_000);
         assertCounts(user, 3, 1);
-        writer.deliver(user, ALICE, 4, T0 + 4);       // trims blog 1, seen
+        writer.deliver(user, ALICE, 4, T0 + 4_000);       // trims blog 1, seen
         assertCounts(user, 3, 2);
-        writer.deliver(user, ALICE, 5, T0 + 5);       // trims blog 2, seen
+        writer.deliver(user, ALICE, 5, T0 + 5_000);       // trims blog 2, seen
         assertCounts(user, 3, 3);
     }
 }

@@ -135,8 +135,9 @@ final class RandomWorkload {
         long blog = nextBlog++;
         Long planned = futureAuthors.remove(blog);
         long author = planned != null ? planned : 1 + random.nextInt(AUTHORS);
-        // Pairs of blogs share a millisecond, so ties in the sorted sets are exercised.
-        long publishedAt = T0 + (blog / 2) * 1_000;
+        // Pairs of blogs share a second, which orders entries, so ties are exercised; anywhere in it, so are floors
+        // set within a second.
+        long publishedAt = T0 + (blog / 2) * 1_000 + random.nextInt(1_000);
         published.add(new long[]{blog, author, publishedAt});
         if (random.nextBoolean()) {
             // As the big-V worker sends a burst: every follower in one call.
@@ -207,13 +208,13 @@ final class RandomWorkload {
     }
 
     private long randomMoment() {
-        return T0 + (long) (random.nextDouble() * (nextBlog / 2 + 2)) * 1_000;
+        return T0 + (long) (random.nextDouble() * (nextBlog / 2 + 2)) * 1_000 + random.nextInt(1_000);
     }
 
     private void readAll() {
         long user = 1 + random.nextInt(USERS);
         long author = 1 + random.nextInt(AUTHORS);
-        long readAt = T0 + (long) (random.nextDouble() * (nextBlog / 2 + 2)) * 1_000;
+        long readAt = randomMoment();
         readerStream.add(new UnreadOp.ReadAll(user, authorId((int) author), readAt));
     }
 }

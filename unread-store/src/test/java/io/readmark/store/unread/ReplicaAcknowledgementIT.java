@@ -33,7 +33,7 @@ class ReplicaAcknowledgementIT {
                     retried::addAndGet, 1);
             writer.deliver(101, 7, 1, 1_000);
             writer.awaitAcknowledged();
-            assertThat(onReplica.shared().sync().zscore(KEYS.unread(101, 7), "1")).as("on the replica once acknowledged").isEqualTo(1_000.0);
+            assertThat(onReplica.shared().sync().zscore(KEYS.z(101), "1")).as("on the replica once acknowledged").isEqualTo(-1.0);
             assertThat(retried).hasValue(0);
 
             replica.cutReplication();
@@ -44,7 +44,7 @@ class ReplicaAcknowledgementIT {
 
             replica.restoreReplication();
             acknowledged.get(30, TimeUnit.SECONDS);
-            assertThat(onReplica.shared().sync().zscore(KEYS.unread(101, 7), "2")).as("on the replica once acknowledged").isEqualTo(2_000.0);
+            assertThat(onReplica.shared().sync().zscore(KEYS.z(101), "2")).as("on the replica once acknowledged").isEqualTo(-2.0);
             writer.close();
         }
     }
@@ -60,8 +60,8 @@ class ReplicaAcknowledgementIT {
             replica.cutReplication();
             writer.deliver(101, 7, 2, 2_000);
             writer.awaitAcknowledged();
-            assertThat(connections.shared().sync().zscore(KEYS.unread(101, 7), "2")).isEqualTo(2_000.0);
-            assertThat(onReplica.shared().sync().zscore(KEYS.unread(101, 7), "2")).as("acknowledged, yet not on the replica").isNull();
+            assertThat(connections.shared().sync().zscore(KEYS.z(101), "2")).isEqualTo(-2.0);
+            assertThat(onReplica.shared().sync().zscore(KEYS.z(101), "2")).as("acknowledged, yet not on the replica").isNull();
             writer.close();
         }
     }

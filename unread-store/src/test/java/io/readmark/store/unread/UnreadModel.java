@@ -14,22 +14,37 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The unread semantics in plain Java, with nothing from Redis: what every user's unread sets, counts, read marks,
+ * The unread semantics in plain Java, with nothing from Redis: what every user's unread entries, counts, tombstones,
  * floors and follow memberships must be after a sequence of changes. The model-based test holds the Lua scripts to it.
+ * Entries keep the second they were published in; every floor (kept in ms) covers the entries of its second and
+ * before, whichever came first.
  */
 final class UnreadModel {
 
     /** A sorted-set entry, ordered as Redis orders them: by score, then by member bytes. */
     record Entry(long score, String member) {
         static final Comparator<Entry> ORDER = Comparator.comparingLong(Entry::score).thenComparing(Entry::member);
+        /** An author's entries (score: the second) oldest first, as the records are kept newest first: by second, then blogId descending. */
+        static final Comparator<Entry> AUTHOR_ORDER = Comparator.comparingLong(Entry::score)
+                .thenComparing(entry -> Long.parseLong(entry.member()), Comparator.reverseOrder());
+    }
+
+    /** The second of a moment in ms, as entries and floors are compared (counters.lua's second_of). */
+    static long second(long millis) {
+        return Math.min(4_294_967_294L, Math.max(0, Math.floorDiv(millis, 1000)));
+    }
+
+    private static boolean covers(Long floorMillis, long second) {
+        return floorMillis != null && second <= second(floorMillis);
     }
 
     private final UnreadLimits limits;
     private final Map<Long, Map<Long, NavigableSet<Entry>>> unread = new HashMap<>();
     private final Map<Long, NavigableSet<Entry>> marks = new HashMap<>();
     private final Map<Long, Map<Long, Long>> floors = new HashMap<>();
-    /** The user's floor for every author (all-read) and seen watermark (inbox seen). */
+    /** The user's floor for every author (all-read), the per-user cap's, and seen watermark (inbox seen). */
     private final Map<Long, Long> allFloors = new HashMap<>();
+    private final Map<Long, Long> trimFloors = new HashMap<>();
     private final Map<Long, Long> watermarks = new HashMap<>();
     /** Notices: each user's targeted inbox, notice read marks and notices floor; each audience's live and withdrawn. */
     private final Map<Long, NavigableSet<Entry>> inboxes = new HashMap<>();
@@ -57,38 +72,50 @@ final class UnreadModel {
 
     void deliver(long user, long author, long blog, long publishedAt) {
         String member = Long.toString(blog);
+        long second = second(publishedAt);
         if (markOf(user, member) != null) return;
-        Long floor = floors(user).get(author);
-        if (floor != null && publishedAt <= floor) return;
-        Long allFloor = allFloors.get(user);
-        if (allFloor != null && publishedAt <= allFloor) return;
+        if (covers(floors(user).get(author), second) || covers(allFloors.get(user), second) || covers(trimFloors.get(user), second)) return;
         Membership membership = memberships(user).get(author);
-        if (membership != null && (!membership.following() || publishedAt <= membership.at())) return;
+        if (membership != null && (!membership.following() || covers(membership.at(), second))) return;
+        if (unread.getOrDefault(user, Map.of()).values().stream().anyMatch(set -> contains(set, member))) return;
         NavigableSet<Entry> set = unread(user, author);
-        if (set.stream().anyMatch(e -> e.member().equals(member))) return;
-        set.add(new Entry(publishedAt, member));
-        while (set.size() > limits.maxUnreadPerAuthor()) {
-            Entry oldest = set.pollFirst();
-            floors(user).merge(author, oldest.score(), Math::max);
+        set.add(new Entry(second, member));
+        if (set.size() > limits.maxUnreadPerAuthor()) {
+            long newestTrimmed = 0;
+            while (set.size() > limits.maxUnreadPerAuthor()) newestTrimmed = set.pollFirst().score();
+            floors(user).merge(author, newestTrimmed * 1000 + 999, Math::max);
+        }
+        List<UnreadItem> all = mergedOf(user);
+        if (all.size() > limits.maxUnreadPerUser()) {
+            long newestTrimmed = 0;
+            for (UnreadItem oldest : all.subList(limits.maxUnreadPerUser(), all.size())) {
+                unread(user, oldest.authorId()).removeIf(e -> e.member().equals(Long.toString(oldest.blogId())));
+                newestTrimmed = Math.max(newestTrimmed, oldest.publishedAt().getEpochSecond());
+            }
+            trimFloors.merge(user, newestTrimmed * 1000 + 999, Math::max);
         }
     }
 
+    /** A read or delete: the entry, if unread by that author, becomes a tombstone; a blog unread by another author is left alone. */
     void remove(long user, long author, long blog, long at) {
         String member = Long.toString(blog);
+        if (markOf(user, member) != null) return;
+        for (Map.Entry<Long, NavigableSet<Entry>> byAuthor : unread.getOrDefault(user, Map.of()).entrySet()) {
+            if (byAuthor.getKey() != author && contains(byAuthor.getValue(), member)) return;
+        }
         unread(user, author).removeIf(e -> e.member().equals(member));
         NavigableSet<Entry> userMarks = marks.computeIfAbsent(user, u -> new TreeSet<>(Entry.ORDER));
-        userMarks.removeIf(e -> e.member().equals(member));
-        userMarks.add(new Entry(at, member));
+        userMarks.add(new Entry(second(at) + 1, member));
         while (userMarks.size() > limits.maxMarksPerUser()) userMarks.pollFirst();
     }
 
     void readAll(long user, long author, long readAt) {
-        unread(user, author).removeIf(e -> e.score() <= readAt);
+        unread(user, author).removeIf(e -> e.score() <= second(readAt));
         floors(user).merge(author, readAt, Math::max);
     }
 
     void allRead(long user, long readAt) {
-        unread.getOrDefault(user, Map.of()).values().forEach(set -> set.removeIf(e -> e.score() <= readAt));
+        unread.getOrDefault(user, Map.of()).values().forEach(set -> set.removeIf(e -> e.score() <= second(readAt)));
         allFloors.merge(user, readAt, Math::max);
     }
 
@@ -117,7 +144,7 @@ final class UnreadModel {
         if (last == null || last.at() < followedAgainAt || movesBack) {
             memberships(user).put(author, new Membership(true, followedAgainAt));
         }
-        unread(user, author).removeIf(e -> e.score() <= followedAgainAt);
+        unread(user, author).removeIf(e -> e.score() <= second(followedAgainAt));
         floors(user).merge(author, unfollowedAt, Math::max);
     }
 
@@ -271,7 +298,7 @@ final class UnreadModel {
             if (byAuthor.getValue().isEmpty()) continue;
             counts.put(Long.toString(byAuthor.getKey()), Integer.toString(byAuthor.getValue().size()));
             total += byAuthor.getValue().size();
-            if (watermark != null) seen += byAuthor.getValue().stream().filter(e -> e.score() <= watermark).count();
+            if (watermark != null) seen += byAuthor.getValue().stream().filter(e -> covers(watermark, e.score())).count();
         }
         if (total > 0) counts.put("total", Long.toString(total));
         if (seen > 0) counts.put("seen", Long.toString(seen));
@@ -284,11 +311,28 @@ final class UnreadModel {
         return unread(user, author);
     }
 
+    /** The author's page order: newest second first, then blogId ascending. */
+    List<UnreadItem> authorListOf(long user, long author) {
+        List<UnreadItem> items = new ArrayList<>();
+        unread(user, author).descendingSet().forEach(entry ->
+                items.add(new UnreadItem(Long.parseLong(entry.member()), author, Instant.ofEpochSecond(entry.score()))));
+        return items;
+    }
+
+    /** z: each unread entry scored minus its second, each tombstone its second plus one, in Redis order. */
+    List<Entry> zOf(long user) {
+        List<Entry> z = new ArrayList<>();
+        unread.getOrDefault(user, Map.of()).values().forEach(set -> set.forEach(entry -> z.add(new Entry(-entry.score(), entry.member()))));
+        z.addAll(marksOf(user));
+        z.sort(Entry.ORDER);
+        return z;
+    }
+
     /** Every unread blog of the user across authors, in the merged list's order ({@link UnreadItem#NEWEST_FIRST}). */
     List<UnreadItem> mergedOf(long user) {
         List<UnreadItem> all = new ArrayList<>();
         unread.getOrDefault(user, Map.of()).forEach((author, entries) -> entries.forEach(entry ->
-                all.add(new UnreadItem(Long.parseLong(entry.member()), author, Instant.ofEpochMilli(entry.score())))));
+                all.add(new UnreadItem(Long.parseLong(entry.member()), author, Instant.ofEpochSecond(entry.score())))));
         all.sort(UnreadItem.NEWEST_FIRST);
         return all;
     }
@@ -305,6 +349,7 @@ final class UnreadModel {
         Map<String, String> hash = new TreeMap<>();
         if (allFloors.containsKey(user)) hash.put("all", Long.toString(allFloors.get(user)));
         if (watermarks.containsKey(user)) hash.put("seen", Long.toString(watermarks.get(user)));
+        if (trimFloors.containsKey(user)) hash.put("trim", Long.toString(trimFloors.get(user)));
         if (noticeFloors.containsKey(user)) hash.put("notices", Long.toString(noticeFloors.get(user)));
         floors(user).forEach((author, floor) -> hash.put(Long.toString(author), Long.toString(floor)));
         memberships(user).forEach((author, membership) -> hash.put("m" + author, membership.field()));
@@ -317,7 +362,7 @@ final class UnreadModel {
     }
 
     private NavigableSet<Entry> unread(long user, long author) {
-        return unread.computeIfAbsent(user, u -> new HashMap<>()).computeIfAbsent(author, a -> new TreeSet<>(Entry.ORDER));
+        return unread.computeIfAbsent(user, u -> new HashMap<>()).computeIfAbsent(author, a -> new TreeSet<>(Entry.AUTHOR_ORDER));
     }
 
     private Map<Long, Membership> memberships(long user) {

@@ -30,19 +30,23 @@ class UnreadReaderIT {
     @AutoClose
     private static final RedisFixture redis = new RedisFixture();
 
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     private static List<Long> ids(UnreadPage page) {
         return page.items().stream().map(UnreadItem::blogId).toList();
     }
 
     private static void deliver(long user, long... blogIds) {
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
-            for (long blogId : blogIds) writer.deliver(user, ALICE, blogId, T0 + blogId);
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
+            for (long blogId : blogIds) writer.deliver(user, ALICE, blogId, T0 + blogId * 1_000);
             writer.awaitAcknowledged();
         }
     }
 
     private static void deliverAt(long user, long author, long publishedAt, long... blogIds) {
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
             for (long blogId : blogIds) writer.deliver(user, author, blogId, publishedAt);
             writer.awaitAcknowledged();
         }
@@ -70,12 +74,13 @@ class UnreadReaderIT {
     @Test
     void shouldReadTheCountsHashAlikeOverBothProtocols() {
         long user = 5002;
-        redis.sync.hset(redis.keys.counts(user), Map.of("total", "9", "seen", "4", "notices", "2", "7", "5", "1000000000000", "2"));
+        redis.binary.sync().hset(redis.keys.hBytes(user), Map.of(bytes("total"), bytes("9"), bytes("seen"), bytes("4"),
+                bytes("notices"), bytes("2"), bytes("7"), new byte[5 * 12], bytes("1000000000000"), new byte[2 * 12]));
         RedisClient client = RedisClient.create(TestInfrastructure.shared().redisUrl());
         client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         try (StatefulRedisConnection<String, String> resp2 = client.connect()) {
-            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.HSCAN, new CountsHashOutput(),
-                    new CommandArgs<>(StringCodec.UTF8).addKey(redis.keys.counts(user)).add("0")).counts(user);
+            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.EVAL, new CountsHashOutput(),
+                    new CommandArgs<>(StringCodec.UTF8).add(UnreadScript.resource("counts.lua")).add(1).addKey(redis.keys.h(user))).counts(user);
             UnreadCounts overResp3 = redis.reader().counts(user);
 
             assertThat(overResp3.total()).isEqualTo(9);
@@ -92,7 +97,7 @@ class UnreadReaderIT {
     @Test
     void shouldFailACountsReadOfAHashThatHoldsNoNumber() {
         long user = 5003;
-        redis.sync.hset(redis.keys.counts(user), Map.of("total", "1", "7", "one"));
+        redis.sync.hset(redis.keys.h(user), Map.of("total", "one"));
 
         assertThatThrownBy(() -> redis.reader().counts(user)).isInstanceOf(NumberFormatException.class).hasMessageContaining("\"one\"");
         assertThatThrownBy(() -> redis.reader().countsAsync(user).toCompletableFuture().join())
@@ -102,7 +107,7 @@ class UnreadReaderIT {
     @Test
     void shouldFailACountsReadOfAKeyOfAnotherType() {
         long user = 5004;
-        redis.sync.set(redis.keys.counts(user), "not a hash");
+        redis.sync.set(redis.keys.h(user), "not a hash");
 
         assertThatThrownBy(() -> redis.reader().counts(user)).isInstanceOf(RedisCommandExecutionException.class)
                 .hasMessageContaining("WRONGTYPE");
@@ -124,7 +129,7 @@ class UnreadReaderIT {
         assertThat(ids(second)).containsExactly(6L, 4L, 3L);
         assertThat(ids(third)).containsExactly(2L);
         assertThat(third.nextCursor()).isNull();
-        assertThat(first.items().getFirst().publishedAt().toEpochMilli()).isEqualTo(T0 + 11);
+        assertThat(first.items().getFirst().publishedAt().toEpochMilli()).isEqualTo(T0 + 11_000);
     }
 
     @Test
@@ -135,7 +140,7 @@ class UnreadReaderIT {
         UnreadPage first = reader.page(user, ALICE, 2, null);
 
         deliver(user, 60);                         // newer: belongs before the cursor
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
             writer.remove(user, ALICE, 50, T0);    // already shown
             writer.remove(user, ALICE, 30, T0);    // not yet shown: simply gone
             writer.awaitAcknowledged();
@@ -152,9 +157,9 @@ class UnreadReaderIT {
     }
 
     @Test
-    void shouldPageThroughBlogsPublishedInTheSameMillisecondWithoutLosingAny() {
-        long user = 5003;
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+    void shouldPageThroughBlogsPublishedInTheSameSecondWithoutLosingAny() {
+        long user = 5005;
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
             for (long blogId = 1; blogId <= 9; blogId++) writer.deliver(user, ALICE, blogId, T0);
             writer.awaitAcknowledged();
         }
@@ -177,47 +182,46 @@ class UnreadReaderIT {
     }
 
     @Test
-    void shouldMergeAuthorsNewestFirstAndBreakTiesByAuthorThenBlogDescending() {
+    void shouldMergeAuthorsNewestSecondFirstAndBreakTiesByBlogIdAsText() {
         long user = 6001;
-        deliverAt(user, ALICE, T0 + 5, 50);
-        deliverAt(user, BOB, T0 + 4, 40);
-        deliverAt(user, ALICE, T0 + 3, 8, 9, 10);   // "9" sorts after "10" as text, not as a number
-        deliverAt(user, BOB, T0 + 3, 1, 2);
-        deliverAt(user, ALICE, T0 + 1, 100);
+        deliverAt(user, ALICE, T0 + 5_000, 50);
+        deliverAt(user, BOB, T0 + 4_000, 40);
+        deliverAt(user, ALICE, T0 + 3_000, 8, 9, 10);   // "10" sorts before "8" as text, not as a number
+        deliverAt(user, BOB, T0 + 3_999, 1, 2);         // the same second
+        deliverAt(user, ALICE, T0 + 1_000, 100);
 
         List<UnreadItem> expected = List.of(
-                new UnreadItem(50, ALICE, Instant.ofEpochMilli(T0 + 5)),
-                new UnreadItem(40, BOB, Instant.ofEpochMilli(T0 + 4)),
-                new UnreadItem(2, BOB, Instant.ofEpochMilli(T0 + 3)),
-                new UnreadItem(1, BOB, Instant.ofEpochMilli(T0 + 3)),
-                new UnreadItem(10, ALICE, Instant.ofEpochMilli(T0 + 3)),
-                new UnreadItem(9, ALICE, Instant.ofEpochMilli(T0 + 3)),
-                new UnreadItem(8, ALICE, Instant.ofEpochMilli(T0 + 3)),
-                new UnreadItem(100, ALICE, Instant.ofEpochMilli(T0 + 1)));
+                new UnreadItem(50, ALICE, Instant.ofEpochMilli(T0 + 5_000)),
+                new UnreadItem(40, BOB, Instant.ofEpochMilli(T0 + 4_000)),
+                new UnreadItem(1, BOB, Instant.ofEpochMilli(T0 + 3_000)),
+                new UnreadItem(10, ALICE, Instant.ofEpochMilli(T0 + 3_000)),
+                new UnreadItem(2, BOB, Instant.ofEpochMilli(T0 + 3_000)),
+                new UnreadItem(8, ALICE, Instant.ofEpochMilli(T0 + 3_000)),
+                new UnreadItem(9, ALICE, Instant.ofEpochMilli(T0 + 3_000)),
+                new UnreadItem(100, ALICE, Instant.ofEpochMilli(T0 + 1_000)));
         for (int limit = 1; limit <= expected.size() + 1; limit++) {
             assertThat(allMergedPages(user, limit)).as("pages of %d", limit).isEqualTo(expected);
         }
     }
 
     @Test
-    void shouldNotSkipABlogWhenAPageEndsInsideARunOfEqualInstantsOfOneAuthor() {
-        // Redis returns 9, 8, 10 for equal scores; a list cut after two entries would lack 10, the first in our order.
+    void shouldNotSkipABlogWhenAPageEndsInsideARunOfEqualSecondsOfOneAuthor() {
         long user = 6002;
         deliverAt(user, ALICE, T0, 8, 9, 10);
 
-        assertThat(allMergedPages(user, 1)).extracting(UnreadItem::blogId).containsExactly(10L, 9L, 8L);
+        assertThat(allMergedPages(user, 1)).extracting(UnreadItem::blogId).containsExactly(10L, 8L, 9L);
     }
 
     @Test
     void shouldNeitherRepeatNorSkipAcrossAuthorsWhenItemsArriveAndAreReadBetweenPages() {
         long user = 6003;
         deliver(user, 10, 30, 50);
-        deliverAt(user, BOB, T0 + 20, 20);
-        deliverAt(user, BOB, T0 + 40, 40);
+        deliverAt(user, BOB, T0 + 20_000, 20);
+        deliverAt(user, BOB, T0 + 40_000, 40);
         UnreadPage first = redis.reader().mergedPage(user, 2, null);
 
-        deliverAt(user, BOB, T0 + 60, 60);             // newer: belongs before the cursor
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+        deliverAt(user, BOB, T0 + 60_000, 60);         // newer: belongs before the cursor
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
             writer.remove(user, BOB, 40, T0);          // already shown
             writer.remove(user, ALICE, 30, T0);        // not yet shown: simply gone
             writer.awaitAcknowledged();
@@ -264,7 +268,7 @@ class UnreadReaderIT {
     void shouldTellWhetherOneBlogIsUnread() {
         long user = 6006;
         deliver(user, 1, 2);
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
             writer.remove(user, ALICE, 2, T0);
             writer.awaitAcknowledged();
         }
@@ -276,23 +280,23 @@ class UnreadReaderIT {
     }
 
     @Test
-    void shouldContinueAfterACursorWhoseEntryWasReadInsideARunOfEqualInstantsAcrossAuthors() {
+    void shouldContinueAfterACursorWhoseEntryWasReadInsideARunOfEqualSecondsAcrossAuthors() {
         long user = 6007;
         long big = Long.MAX_VALUE;
         deliverAt(user, ALICE, T0, 1, 2, 3);
         deliverAt(user, BOB, T0, 255, 256);
         deliverAt(user, big, T0, 4);
         deliverAt(user, ALICE, T0 - 1, 9);
-        UnreadPage first = redis.reader().mergedPage(user, 3, null);     // 4@big, 256@BOB, 255@BOB
-        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, 1000))) {
+        UnreadPage first = redis.reader().mergedPage(user, 3, null);     // 1@ALICE, 2@ALICE, 255@BOB
+        try (UnreadWriter writer = redis.writer(new UnreadLimits(1000, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))) {
             writer.remove(user, BOB, 255, T0);                          // the cursor's entry is gone
             writer.awaitAcknowledged();
         }
 
         UnreadPage second = redis.reader().mergedPage(user, 3, first.nextCursor());
 
-        assertThat(first.items()).extracting(UnreadItem::blogId).containsExactly(4L, 256L, 255L);
-        assertThat(second.items()).extracting(UnreadItem::blogId).containsExactly(3L, 2L, 1L);
+        assertThat(first.items()).extracting(UnreadItem::blogId).containsExactly(1L, 2L, 255L);
+        assertThat(second.items()).extracting(UnreadItem::blogId).containsExactly(256L, 3L, 4L);
         assertThat(ids(redis.reader().mergedPage(user, 3, second.nextCursor()))).containsExactly(9L);
     }
 }

@@ -31,12 +31,12 @@ class UnreadWriterInFlightIT {
 
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited for Redis").isGreaterThan(PAUSE.dividedBy(2));
             for (long blog = 1; blog <= 7; blog++) {
-                assertThat(connections.shared().sync().zscore(keys.unread(101, 7), Long.toString(blog))).as("blog " + blog)
-                        .isEqualTo(blog * 1_000.0);
+                assertThat(connections.shared().sync().zscore(keys.z(101), Long.toString(blog))).as("blog " + blog)
+                        .isEqualTo(-blog * 1.0);
             }
             writer.awaitUnansweredAtMost(10); // as many as were sent: nothing to wait for
             writer.awaitAcknowledged();
-            assertThat(connections.shared().sync().hget(keys.counts(101), "total")).isEqualTo("10");
+            assertThat(connections.shared().sync().hget(keys.h(101), "total")).isEqualTo("10");
         }
     }
 
@@ -55,7 +55,7 @@ class UnreadWriterInFlightIT {
 
             redis.restart();
             waited.get(30, TimeUnit.SECONDS);
-            assertThat(connections.shared().sync().hget(keys.counts(101), "total")).isEqualTo("4");
+            assertThat(connections.shared().sync().hget(keys.h(101), "total")).isEqualTo("4");
         }
     }
 }

@@ -45,8 +45,8 @@ class UnreadWriterOutageIT {
             acknowledged.get(30, TimeUnit.SECONDS);
 
             assertThat(Duration.ofNanos(System.nanoTime() - back)).as("acknowledged after Redis is back").isLessThan(SOON);
-            assertThat(connections.shared().sync().zscore(keys.unread(101, 7), "2")).isEqualTo(2_000.0);
-            assertThat(connections.shared().sync().hget(keys.counts(101), "total")).isEqualTo("1");
+            assertThat(connections.shared().sync().zscore(keys.z(101), "2")).isEqualTo(-2.0);
+            assertThat(connections.shared().sync().hget(keys.h(101), "total")).isEqualTo("1");
             writer.close();
         }
     }

@@ -169,7 +169,7 @@ public final class ViewRoutes {
 
     /** Everything a user has unread, as the counts route and the stream read it. */
     public CompletionStage<InboxCounts> readCounts(RedisConnections.Connection connection, long userId) {
-        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys, hashReadFields).countsAsync(userId);
+        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys).countsAsync(userId);
         CompletionStage<BroadcastUnread> broadcasts = noticeReader(connection).broadcastUnreadAsync(userId);
         return blogs.thenCombine(broadcasts, InboxCounts::new);
     }
@@ -238,7 +238,7 @@ public final class ViewRoutes {
     }
 
     private <T> T read(long userId, Function<UnreadReader, T> query) {
-        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys, hashReadFields)));
+        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys)));
     }
 
     private Response pageResponse(long userId, String cursor, Function<UnreadReader, UnreadPage> query) {

@@ -47,7 +47,7 @@ class LayoutContractIT {
 
     static Stream<Named<BiFunction<RedisConnections, Integer, Layout>>> layouts() {
         return Stream.of(
-                Named.of("L0", (redis, cap) -> new ProductLayout(redis, new UnreadLimits(cap, 1000))),
+                Named.of("L0", (redis, cap) -> new ProductLayout(redis, new UnreadLimits(cap, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))),
                 Named.of("A", (redis, cap) -> new TwoKeyLayout(redis, cap, 1000)),
                 Named.of("B", (redis, cap) -> new TinyInlineLayout(redis, cap, 1000)),
                 Named.of("A/512", (redis, cap) -> TwoKeyLayout.withListpacksUpTo(redis, cap, 1000, 512)));
