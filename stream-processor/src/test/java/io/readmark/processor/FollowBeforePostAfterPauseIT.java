@@ -71,7 +71,7 @@ class FollowBeforePostAfterPauseIT {
             // Given a processor that has caught up with the author's follows and posts
             follow(EARLY_FOLLOWER);
             post(AUTHOR, 1);
-            await().atMost(Duration.ofSeconds(30)).until(() -> reader.shared().sync().hget(keys.counts(EARLY_FOLLOWER), "total") != null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> reader.shared().sync().hget(keys.h(EARLY_FOLLOWER), "total") != null);
 
             // When Redis goes away and the stream thread waits for it, last having handed over a follow-events record
             redis.stop();
@@ -87,7 +87,7 @@ class FollowBeforePostAfterPauseIT {
 
             // Then, once everything is processed, the new follower has every post published after the follow
             awaitCaughtUp(kafka);
-            assertThat(reader.shared().sync().hget(keys.counts(NEW_FOLLOWER), "total")).isEqualTo(Long.toString(POSTS));
+            assertThat(reader.shared().sync().hget(keys.h(NEW_FOLLOWER), "total")).isEqualTo(Long.toString(POSTS));
         } finally {
             logger.detachAppender(writerLog);
         }

@@ -87,7 +87,7 @@ class FollowerKeyUpgradeIT {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
                 CaughtUp.await(admin, run, List.of("blog-" + run, "follow-" + run), Duration.ofSeconds(60));
             }
-            assertThat(reader.shared().sync().hgetall(keys.counts(FOLLOWERS.getFirst()))).as("unfollowed before the second post: none")
+            assertThat(reader.shared().sync().hgetall(keys.h(FOLLOWERS.getFirst()))).as("unfollowed before the second post: none")
                     .doesNotContainKey("total");
             for (long follower : FOLLOWERS.subList(1, FOLLOWERS.size())) {
                 assertThat(total(reader, keys, follower)).as("follower " + follower).isEqualTo("2");
@@ -119,6 +119,6 @@ class FollowerKeyUpgradeIT {
     }
 
     private static String total(RedisConnections reader, UnreadKeys keys, long user) {
-        return reader.shared().sync().hget(keys.counts(user), "total");
+        return reader.shared().sync().hget(keys.h(user), "total");
     }
 }

@@ -65,7 +65,8 @@ final class TopologyFixture implements AutoCloseable {
     /** The blog ids unread for the user from the author, oldest first, once Redis acknowledged everything. */
     List<String> unreadBlogs(long userId, long authorId) {
         writers.awaitCurrentThread();
-        return REDIS.shared().sync().zrange(keys.unread(userId, authorId), 0, -1);
+        return new UnreadReader(REDIS.shared(), keys).page(userId, authorId, 1_000, null).items().reversed().stream()
+                .map(item -> Long.toString(item.blogId())).toList();
     }
 
     /** A metric of the driver, summed over its tags. */
