@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The production {@code readmark} command, the jar every container image runs: {@code producer-api}, {@code view-api}
  * and {@code stream-processor} each run one deployable; {@code token} signs a JWT for trying the APIs; {@code rebuild}
- * and {@code reconcile} are the operators' repairs of Redis. Every command takes every setting as a flag of the same
+ * and {@code reconcile} are the operators' repairs of Redis, {@code migrate} its upgrade. Every command takes every setting as a flag of the same
  * name. The developer tools ({@code local}, {@code bench}, {@code soak}) live in the dev-tools jar, whose dispatcher
  * adds them to these commands through {@link #run}.
  */
@@ -45,9 +45,11 @@ public final class Readmark {
                                 blog-events' retention are not rebuilt. Exit 0 done, 1 failed (130/143: stopped
                                 by Ctrl-C/SIGTERM, after removing what it created).
               reconcile [--repair]
-                                check every user's counts against their unread sets (SCAN, one read-only script per
-                                user; safe while the processor runs); --repair recomputes drifted users' counts from
-                                their sets. Exit 0 no drift left, 1 drift found and not repaired, 2 could not run.
+                                check every user's counts against their unread entries (SCAN, one read-only script
+                                per user; safe while the processor runs); --repair makes drifted users' counts and
+                                entries agree again. Exit 0 no drift left, 1 drift found and not repaired, 2 could not run.
+              migrate           convert every user from the Redis layout before z and h (one script per user; run
+                                again to resume). Exit 0 done, 2 could not run.
             """;
 
     private static final String USAGE = usage(COMMANDS_HELP, """
@@ -127,6 +129,7 @@ public final class Readmark {
         DEPLOYABLES.keySet().forEach(name -> commands.put(name, args -> runDeployable(name, settings(args))));
         commands.put("token", args -> System.out.println(TokenCommand.sign(settings(args), Instant.now())));
         commands.put("rebuild", args -> System.exit(runRebuild(settings(args))));
+        commands.put("migrate", args -> System.exit(runMigrate(settings(args))));
         commands.put("reconcile", args -> System.exit(runReconcile(
                 Settings.fromEnvironment().withOverrides(CommandLineFlags.parse(args, RECONCILE_SWITCHES)))));
         return Map.copyOf(commands);
@@ -179,6 +182,11 @@ public final class Readmark {
     private static int runReconcile(Settings settings) {
         useOperatorLogging(settings);
         return ReconcileCommand.run(ReconcileCommand.Config.from(settings), System.out, System.err, ProgressLine.stderrIsTerminal());
+    }
+
+    private static int runMigrate(Settings settings) {
+        useOperatorLogging(settings);
+        return MigrateCommand.run(MigrateCommand.Config.from(settings), System.out, System.err, ProgressLine.stderrIsTerminal());
     }
 
     /** The environment's settings, overridden by {@code flags}. */

@@ -77,7 +77,7 @@ final class ReconcileCommand {
                     report.ignoredKeys());
         }
         if (report.usersDrifted() == 0) {
-            out.println("no drift: every user's counts and merged index equal their unread sets");
+            out.println("no drift: every user's counts and records agree with their unread entries");
             return;
         }
         out.printf(Locale.ROOT, "drift: %,d users%n", report.usersDrifted());
@@ -93,7 +93,7 @@ final class ReconcileCommand {
                 out.println("not repaired (a key of the wrong type, or a user whose authors kept changing): run again, or look at the examples");
             }
         } else {
-            out.println("run with --repair to recompute their counts and merged index from their unread sets");
+            out.println("run with --repair to make their records and counts agree with their unread entries again");
         }
     }
 }

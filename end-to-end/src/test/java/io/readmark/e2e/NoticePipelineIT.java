@@ -50,7 +50,7 @@ class NoticePipelineIT {
     }
 
     private static long noticesCount(long userId) {
-        String field = sync.hget(keys.counts(userId), "notices");
+        String field = sync.hget(keys.h(userId), "notices");
         return field == null ? 0 : Long.parseLong(field);
     }
 
@@ -108,7 +108,7 @@ class NoticePipelineIT {
         PipelineFixture.eventually(() -> assertThat(noticesCount(bob)).isEqualTo(1));
         pipeline.produce(read(bob, """
                 {"type":"AllRead","eventId":"ar","userId":%d,"readAt":"2026-01-01T12:00:00Z"}""".formatted(bob)));
-        PipelineFixture.eventually(() -> assertThat(sync.hexists(keys.counts(bob), "notices")).isFalse());
+        PipelineFixture.eventually(() -> assertThat(sync.hexists(keys.h(bob), "notices")).isFalse());
         assertThat(sync.zcard(noticeKeys.inbox(bob))).as("read notices stay in the inbox").isEqualTo(2);
     }
 }

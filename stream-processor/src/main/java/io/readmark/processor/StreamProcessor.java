@@ -7,6 +7,7 @@ import io.readmark.common.config.Settings;
 import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.metrics.ServiceMetrics;
 import io.readmark.processor.commit.ReplicaSettingCheck;
+import io.readmark.store.unread.ListpackSettingCheck;
 import io.readmark.processor.commit.ThreadCommits;
 import io.readmark.processor.commit.WriterPerThread;
 import io.readmark.processor.deadletters.DeadLetterCategory;
@@ -124,6 +125,7 @@ public final class StreamProcessor implements AutoCloseable {
             redis = connection;
             waitingForRedis.set(0);
             ReplicaSettingCheck.warning(connection, config.waitReplicas()).ifPresent(log::warn);
+            ListpackSettingCheck.warning(connection.shared()).ifPresent(log::warn);
             List<StreamsApp> created = createApps(config, connection, metrics.registry());
             created.forEach(StreamsApp::start);
             apps = List.copyOf(created);

@@ -138,7 +138,7 @@ public final class ViewApiFixture implements AutoCloseable {
     /** Replaces the user's counts hash with a string, so that every read of that user fails in Redis (WRONGTYPE). */
     public void breakCountsOf(long userId) {
         if (writerRedis == null) writerRedis = RedisConnections.connect(config.redis(), Duration.ofSeconds(5), false);
-        writerRedis.shared().sync().set(config.keys().counts(userId), "not a hash");
+        writerRedis.shared().sync().set(config.keys().h(userId), "not a hash");
     }
 
     /** Any writes, applied by the real scripts, acknowledged when this returns. */

@@ -243,6 +243,9 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--save", "",
                 "--appendonly", persistent ? "yes" : "no",
                 "--appendfsync", "always",
+                // the thresholds the unread layout is sized for (ListpackSettingCheck)
+                "--zset-max-listpack-entries", "512",
+                "--hash-max-listpack-value", "512",
                 "--protected-mode", "no",
                 "--daemonize", "no",
                 "--dir", workDir.toString()));

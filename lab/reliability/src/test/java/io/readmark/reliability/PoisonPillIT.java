@@ -16,6 +16,9 @@ import io.readmark.schemas.DeadLetterHeaders;
 import io.readmark.schemas.Topics;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadItem;
+import io.readmark.store.unread.UnreadCounts;
+import io.readmark.store.unread.UnreadReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -433,20 +436,20 @@ class PoisonPillIT {
     private record RedisState(RedisConnections redis, UnreadKeys keys) {
 
         Map<Long, Map<Long, Set<Long>>> read(List<Long> users, long[] authors) throws Exception {
-            var commands = redis.shared().async();
+            UnreadReader reader = new UnreadReader(redis.shared(), keys);
             Map<Long, Map<Long, Set<Long>>> unread = new TreeMap<>();
             for (long user : users) {
-                Map<String, String> counts = commands.hgetall(keys.counts(user)).get();
+                UnreadCounts counts = reader.counts(user);
                 long total = 0;
                 for (long author : authors) {
-                    Set<Long> blogs = commands.zrange(keys.unread(user, author), 0, -1).get().stream()
-                            .map(Long::parseLong).collect(Collectors.toCollection(TreeSet::new));
-                    assertThat(Long.parseLong(counts.getOrDefault(Long.toString(author), "0")))
+                    Set<Long> blogs = reader.page(user, author, 1_000, null).items().stream()
+                            .map(UnreadItem::blogId).collect(Collectors.toCollection(TreeSet::new));
+                    assertThat(counts.byAuthor().getOrDefault(author, 0L))
                             .as("count of user %d, author %d", user, author).isEqualTo(blogs.size());
                     total += blogs.size();
                     if (!blogs.isEmpty()) unread.computeIfAbsent(user, u -> new TreeMap<>()).put(author, blogs);
                 }
-                assertThat(Long.parseLong(counts.getOrDefault("total", "0"))).as("total of user %d", user).isEqualTo(total);
+                assertThat(counts.total()).as("total of user %d", user).isEqualTo(total);
             }
             return unread;
         }

@@ -21,7 +21,8 @@ import java.util.concurrent.CompletionException;
 enum ReconcileScript {
     CHECK("check.lua"),
     REPAIR("repair.lua"),
-    CHECK_NOTICES("check_notices.lua");
+    CHECK_NOTICES("check_notices.lua"),
+    MIGRATE_USER("migrate_user.lua");
 
     private final String body;
     private final String sha;

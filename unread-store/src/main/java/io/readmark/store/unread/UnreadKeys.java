@@ -150,6 +150,16 @@ public final class UnreadKeys {
         return glob(prefix) + ":{u:*}:merged";
     }
 
+    /** The SCAN MATCH pattern of every user's marks under this prefix. */
+    public String marksPattern() {
+        return glob(prefix) + ":{u:*}:marks";
+    }
+
+    /** The user of a marks key, or -1 when the key is not one of this prefix. */
+    public long userOfMarks(String key) {
+        return userOf(key, "}:marks");
+    }
+
     /** The SCAN MATCH pattern of every user's floors hash under this prefix. */
     public String floorsPattern() {
         return glob(prefix) + ":{u:*}:floors";

@@ -1,0 +1,180 @@
+package io.readmark.store.reconcile;
+
+import io.readmark.store.RedisFixture;
+import io.readmark.store.unread.UnreadCounts;
+import io.readmark.store.unread.UnreadItem;
+import io.readmark.store.unread.UnreadKeys;
+import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadPage;
+import io.readmark.store.unread.UnreadReader;
+import io.readmark.store.unread.UnreadWriter;
+
+import io.lettuce.core.ScoredValue;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link LayoutMigration} from a Redis written by the release before z and h, with that release's own scripts
+ * ({@link PreviousLayoutWriter}): afterwards every user's counts, unseen count, notices and pages are what they were,
+ * the old keys are gone, read blogs stay read, and running it again changes nothing.
+ */
+class LayoutMigrationIT {
+
+    /** A whole second: the previous release kept milliseconds, so posts on whole seconds order alike in both. */
+    private static final long T0 = 1_767_225_600_000L;
+    private static final int USERS = 60;
+    private static final int AUTHORS = 5;
+
+    @AutoClose
+    private static final RedisFixture redis = new RedisFixture();
+
+    /** What a user had before the conversion, read from the previous layout's keys. */
+    private record Before(Map<Long, Long> byAuthor, long total, long unseen, long notices, long version, List<UnreadItem> entries) {
+    }
+
+    @Test
+    void shouldConvertEveryUserSoThatCountsAndPagesAreWhatTheyWere() {
+        // Given users written by the previous release: deliveries, reads, read-alls, inbox views, targeted notices
+        RedisFixture.Scoped scoped = redis.scoped("migrate-" + UUID.randomUUID());
+        UnreadKeys keys = scoped.keys();
+        PreviousLayoutWriter previous = new PreviousLayoutWriter(redis.binary.sync(), keys);
+        Random random = new Random(41);
+        Map<Long, List<long[]>> delivered = new HashMap<>();
+        for (long user = 1; user <= USERS; user++) {
+            for (int op = 0; op < 40; op++) {
+                long author = 1 + random.nextInt(AUTHORS);
+                int dice = random.nextInt(12);
+                List<long[]> mine = delivered.computeIfAbsent(user, u -> new ArrayList<>());
+                if (dice < 6) {
+                    long blog = user * 10_000 + op;
+                    previous.deliver(user, author, blog, T0 + random.nextInt(200) * 1_000L, 1_000);
+                    mine.add(new long[]{blog, author});
+                } else if (dice < 8 && !mine.isEmpty()) {
+                    long[] read = mine.get(random.nextInt(mine.size()));
+                    previous.remove(user, read[1], read[0], T0 + 300_000 + random.nextInt(1_000), 1_000);
+                } else if (dice < 9) {
+                    previous.readAll(user, author, T0 + random.nextInt(200_000));
+                } else if (dice < 10) {
+                    previous.inboxSeen(user, T0 + random.nextInt(200_000));
+                } else {
+                    previous.noticeSent(user, 500 + op, T0 + random.nextInt(200_000));
+                }
+            }
+        }
+        Map<Long, Before> before = new TreeMap<>();
+        for (long user = 1; user <= USERS; user++) before.put(user, before(scoped, user));
+
+        // When migrating, twice
+        LayoutMigration migration = new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000);
+        LayoutMigration.Report report = migration.run((scanned, users, pass) -> { });
+        LayoutMigration.Report again = migration.run((scanned, users, pass) -> { });
+
+        // Then every user reads as before, on the new keys only, and the second run found nobody left
+        assertThat(report.usersMigrated()).isEqualTo(USERS);
+        assertThat(again.usersMigrated()).isZero();
+        UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
+        for (long user = 1; user <= USERS; user++) {
+            Before was = before.get(user);
+            UnreadCounts counts = reader.counts(user);
+            assertThat(counts.byAuthor()).as("user %d by author", user).isEqualTo(was.byAuthor());
+            assertThat(counts.total()).as("user %d total", user).isEqualTo(was.total());
+            assertThat(counts.unseen()).as("user %d unseen", user).isEqualTo(was.unseen());
+            assertThat(counts.targetedNotices()).as("user %d notices", user).isEqualTo(was.notices());
+            assertThat(counts.version()).as("user %d version moved past the old one", user).isGreaterThan(was.version());
+            assertThat(mergedPages(reader, user, 7)).as("user %d merged list", user).isEqualTo(was.entries());
+            for (long author = 1; author <= AUTHORS; author++) {
+                long of = author;
+                assertThat(authorPages(reader, user, author, 3)).as("user %d author %d", user, author)
+                        .isEqualTo(was.entries().stream().filter(item -> item.authorId() == of)
+                                .sorted(java.util.Comparator.comparing(UnreadItem::publishedAt).reversed()
+                                        .thenComparingLong(UnreadItem::blogId)).toList());
+                assertThat(scoped.sync().exists(keys.unread(user, author))).isZero();
+            }
+            assertThat(scoped.sync().exists(keys.counts(user), keys.marks(user), keys.merged(user))).as("old keys of user %d", user).isZero();
+            scoped.assertInvariants(user, "user " + user + " after the migration");
+        }
+
+        // ... and a blog read before the upgrade stays read when its delivery comes again
+        try (UnreadWriter writer = scoped.writer(UnreadLimits.DEFAULTS)) {
+            for (long user = 1; user <= USERS; user++) {
+                for (long[] blog : delivered.get(user)) writer.deliver(user, blog[1], blog[0], T0 + 1_000);
+            }
+            writer.awaitAcknowledged();
+        }
+        for (long user = 1; user <= USERS; user++) {
+            assertThat(reader.counts(user).total()).as("user %d after replays", user).isEqualTo(before.get(user).total());
+        }
+    }
+
+    @Test
+    void shouldKeepWhatTheNewScriptsWroteBeforeTheUserWasConverted() {
+        // Given a user of the previous layout whom the new release's processor already delivered to
+        RedisFixture.Scoped scoped = redis.scoped("migrate-merge-" + UUID.randomUUID());
+        UnreadKeys keys = scoped.keys();
+        new PreviousLayoutWriter(redis.binary.sync(), keys).deliver(1, 7, 1, T0, 1_000);
+        try (UnreadWriter writer = scoped.writer(UnreadLimits.DEFAULTS)) {
+            writer.deliver(1, 7, 2, T0 + 1_000);
+            writer.deliver(1, 8, 3, T0 + 2_000);
+            writer.awaitAcknowledged();
+        }
+
+        // When migrating
+        new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000).run((scanned, users, pass) -> { });
+
+        // Then both layouts' entries are there
+        UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
+        assertThat(reader.counts(1).byAuthor()).isEqualTo(Map.of(7L, 2L, 8L, 1L));
+        assertThat(mergedPages(reader, 1, 10)).extracting(UnreadItem::blogId).containsExactly(3L, 2L, 1L);
+        scoped.assertInvariants(1, "the merged user");
+    }
+
+    private static Before before(RedisFixture.Scoped scoped, long user) {
+        UnreadKeys keys = scoped.keys();
+        Map<String, String> counts = scoped.sync().hgetall(keys.counts(user));
+        Map<Long, Long> byAuthor = new TreeMap<>();
+        List<UnreadItem> entries = new ArrayList<>();
+        for (long author = 1; author <= AUTHORS; author++) {
+            for (ScoredValue<String> entry : scoped.sync().zrangeWithScores(keys.unread(user, author), 0, -1)) {
+                entries.add(new UnreadItem(Long.parseLong(entry.getValue()), author, Instant.ofEpochMilli((long) entry.getScore())));
+            }
+            if (counts.containsKey(Long.toString(author))) byAuthor.put(author, Long.parseLong(counts.get(Long.toString(author))));
+        }
+        entries.sort(UnreadItem.NEWEST_FIRST);
+        long total = Long.parseLong(counts.getOrDefault("total", "0"));
+        return new Before(byAuthor, total, total - Long.parseLong(counts.getOrDefault("seen", "0")),
+                Long.parseLong(counts.getOrDefault("notices", "0")), Long.parseLong(counts.getOrDefault("v", "0")), entries);
+    }
+
+    private static List<UnreadItem> mergedPages(UnreadReader reader, long user, int limit) {
+        List<UnreadItem> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            UnreadPage page = reader.mergedPage(user, limit, cursor);
+            all.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return all;
+    }
+
+    private static List<UnreadItem> authorPages(UnreadReader reader, long user, long author, int limit) {
+        List<UnreadItem> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            UnreadPage page = reader.page(user, author, limit, cursor);
+            all.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return all;
+    }
+}
