@@ -176,15 +176,15 @@ class RebuildIT {
                         {"type":"NoticesAllRead","eventId":"nar","userId":%d,"readAt":"2026-01-01T12:52:30Z"}""".formatted(u2)));
         RedisClusterCommands<String, String> notices = redis.shared().sync();
         eventually(() -> {
-            assertThat(notices.hget(prefix() + ":{u:" + u1 + "}:counts", "notices")).isEqualTo("1");
-            assertThat(notices.hget(prefix() + ":{u:" + u2 + "}:counts", "notices")).isEqualTo("1");
+            assertThat(notices.hget(prefix() + ":{u:" + u1 + "}:h", "notices")).isEqualTo("1");
+            assertThat(notices.hget(prefix() + ":{u:" + u2 + "}:h", "notices")).isEqualTo("1");
             assertThat(notices.zrange(prefix() + ":{a:" + audience + "}:notices", 0, -1)).containsExactly(Long.toString(n2));
         });
 
         // ... and every key under the prefix saved, then the prefix wiped: Redis lost
         Map<String, Object> before = snapshot();
-        assertThat(before.keySet()).as("unread sets, counts, marks and floors were written")
-                .anyMatch(k -> k.contains(":unread:")).anyMatch(k -> k.endsWith(":marks")).anyMatch(k -> k.endsWith(":floors"));
+        assertThat(before.keySet()).as("entries and tombstones (z), records and counts (h), and floors were written")
+                .anyMatch(k -> k.endsWith(":z")).anyMatch(k -> k.endsWith(":h")).anyMatch(k -> k.endsWith(":floors"));
         Map<String, Long> dlqAndFanout = endOffsets(pipeline.stack().topics().deadLetters().name(),
                 pipeline.stack().topics().fanoutChunks().name());
         wipePrefix();
@@ -282,7 +282,7 @@ class RebuildIT {
                     // The read marks' stamp is new with every change: whether there is one is state, its value not.
                     fields.computeIfPresent(NoticeKeys.READS_STAMP, (field, stamp) -> "stamped");
                     // The state version counts the changes made, which a replay in passes makes otherwise.
-                    if (key.endsWith(":counts")) fields.remove("v");
+                    if (key.endsWith(":h")) fields.remove("v");
                     if (!fields.isEmpty()) keys.put(key, fields);
                 }
                 default -> keys.put(key, "unexpected type " + sync.type(key));

@@ -5,6 +5,7 @@ import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadItem;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadPage;
 import io.readmark.store.unread.UnreadReader;
 import io.readmark.store.unread.UnreadWriter;
 
@@ -71,6 +72,28 @@ public final class RedisFixture implements AutoCloseable {
         });
         items.sort(UnreadItem.NEWEST_FIRST);
         return items;
+    }
+
+    /** The user's whole merged list, page by page, each page at most {@code limit}. */
+    public static List<UnreadItem> mergedList(UnreadReader reader, long userId, int limit) {
+        return allPages(cursor -> reader.mergedPage(userId, limit, cursor), limit);
+    }
+
+    /** The user's whole list of one author, page by page, each page at most {@code limit}. */
+    public static List<UnreadItem> authorList(UnreadReader reader, long userId, long authorId, int limit) {
+        return allPages(cursor -> reader.page(userId, authorId, limit, cursor), limit);
+    }
+
+    private static List<UnreadItem> allPages(java.util.function.Function<String, UnreadPage> page, int limit) {
+        List<UnreadItem> all = new ArrayList<>();
+        String cursor = null;
+        do {
+            UnreadPage next = page.apply(cursor);
+            assertThat(next.items().size()).isLessThanOrEqualTo(limit);
+            all.addAll(next.items());
+            cursor = next.nextCursor();
+        } while (cursor != null);
+        return all;
     }
 
     @Override

@@ -243,9 +243,10 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--save", "",
                 "--appendonly", persistent ? "yes" : "no",
                 "--appendfsync", "always",
-                // the thresholds the unread layout is sized for (ListpackSettingCheck)
-                "--zset-max-listpack-entries", "512",
-                "--hash-max-listpack-value", "512",
+                // the thresholds the unread layout is sized for (ListpackSettingCheck), by their names before Redis
+                // 7, which it still takes, so the bundled 6.2 fallback starts too
+                "--zset-max-ziplist-entries", "512",
+                "--hash-max-ziplist-value", "512",
                 "--protected-mode", "no",
                 "--daemonize", "no",
                 "--dir", workDir.toString()));

@@ -8,15 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The reply to {@code HSCAN 0} of a user's counts hash ({@link BoundedHashRead}), parsed as it is decoded: the cursor,
- * then alternating field and value. The counts read is the most frequent request: parsing as it is decoded spares it
+ * The reply of {@code counts.lua}, shaped as one of {@code HSCAN 0}, parsed as it is decoded: the cursor, then
+ * alternating field and value (an author's count, or total, seen, notices, v). The counts read is the most frequent request: parsing as it is decoded spares it
  * a string per field and value, a hash map, and the parsing after. A
  * field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
  * {@link Long#parseLong} would have.
  */
 final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
 
-    static final String[] TOTALS = {"total", "seen", "notices", "v"};
     private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices"), VERSION = bytes("v"), DONE = bytes("0");
 
     /** The fields of one reply: total, seen, notices and the version v, then one count per author, in the hash's order. */

@@ -5,7 +5,6 @@ import io.readmark.store.unread.UnreadCounts;
 import io.readmark.store.unread.UnreadItem;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
-import io.readmark.store.unread.UnreadPage;
 import io.readmark.store.unread.UnreadReader;
 import io.readmark.store.unread.UnreadWriter;
 
@@ -92,10 +91,10 @@ class LayoutMigrationIT {
             assertThat(counts.unseen()).as("user %d unseen", user).isEqualTo(was.unseen());
             assertThat(counts.targetedNotices()).as("user %d notices", user).isEqualTo(was.notices());
             assertThat(counts.version()).as("user %d version moved past the old one", user).isGreaterThan(was.version());
-            assertThat(mergedPages(reader, user, 7)).as("user %d merged list", user).isEqualTo(was.entries());
+            assertThat(RedisFixture.mergedList(reader, user, 7)).as("user %d merged list", user).isEqualTo(was.entries());
             for (long author = 1; author <= AUTHORS; author++) {
                 long of = author;
-                assertThat(authorPages(reader, user, author, 3)).as("user %d author %d", user, author)
+                assertThat(RedisFixture.authorList(reader, user, author, 3)).as("user %d author %d", user, author)
                         .isEqualTo(was.entries().stream().filter(item -> item.authorId() == of)
                                 .sorted(java.util.Comparator.comparing(UnreadItem::publishedAt).reversed()
                                         .thenComparingLong(UnreadItem::blogId)).toList());
@@ -135,7 +134,7 @@ class LayoutMigrationIT {
         // Then both layouts' entries are there
         UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
         assertThat(reader.counts(1).byAuthor()).isEqualTo(Map.of(7L, 2L, 8L, 1L));
-        assertThat(mergedPages(reader, 1, 10)).extracting(UnreadItem::blogId).containsExactly(3L, 2L, 1L);
+        assertThat(RedisFixture.mergedList(reader, 1, 10)).extracting(UnreadItem::blogId).containsExactly(3L, 2L, 1L);
         scoped.assertInvariants(1, "the merged user");
     }
 
@@ -154,27 +153,5 @@ class LayoutMigrationIT {
         long total = Long.parseLong(counts.getOrDefault("total", "0"));
         return new Before(byAuthor, total, total - Long.parseLong(counts.getOrDefault("seen", "0")),
                 Long.parseLong(counts.getOrDefault("notices", "0")), Long.parseLong(counts.getOrDefault("v", "0")), entries);
-    }
-
-    private static List<UnreadItem> mergedPages(UnreadReader reader, long user, int limit) {
-        List<UnreadItem> all = new ArrayList<>();
-        String cursor = null;
-        do {
-            UnreadPage page = reader.mergedPage(user, limit, cursor);
-            all.addAll(page.items());
-            cursor = page.nextCursor();
-        } while (cursor != null);
-        return all;
-    }
-
-    private static List<UnreadItem> authorPages(UnreadReader reader, long user, long author, int limit) {
-        List<UnreadItem> all = new ArrayList<>();
-        String cursor = null;
-        do {
-            UnreadPage page = reader.page(user, author, limit, cursor);
-            all.addAll(page.items());
-            cursor = page.nextCursor();
-        } while (cursor != null);
-        return all;
     }
 }

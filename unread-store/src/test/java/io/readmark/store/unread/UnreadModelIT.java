@@ -185,7 +185,7 @@ class UnreadModelIT {
             UnreadReader pages = new UnreadReader(redis.redis.shared(), keys);
             for (int index = 1; index <= RandomWorkload.AUTHORS; index++) {
                 long author = RandomWorkload.authorId(index);
-                assertThat(allAuthorPages(pages, user, author, 2)).as("unread of user %d by author %d in pages of 2, %s", user, author, context)
+                assertThat(RedisFixture.authorList(pages, user, author, 2)).as("unread of user %d by author %d in pages of 2, %s", user, author, context)
                         .containsExactlyElementsOf(model.authorListOf(user, author));
             }
             assertThat(effective(scoped.sync().hgetall(keys.floors(user)))).as("floors of user %d, %s", user, context)
@@ -207,7 +207,7 @@ class UnreadModelIT {
                     .containsExactlyElementsOf(expected);
             UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
             for (int limit : new int[]{1, 2, 3, 7}) {
-                assertThat(allMergedPages(reader, user, limit)).as("merged pages of %d of user %d, %s", limit, user, context)
+                assertThat(RedisFixture.mergedList(reader, user, limit)).as("merged pages of %d of user %d, %s", limit, user, context)
                         .containsExactlyElementsOf(expected);
             }
             // A cursor of an entry that is not there (read meanwhile) in the same second as each item continues with
@@ -295,32 +295,6 @@ class UnreadModelIT {
         Map<String, String> counts = new TreeMap<>();
         for (int i = 0; i < fields.size(); i += 2) counts.put((String) fields.get(i), (String) fields.get(i + 1));
         return counts;
-    }
-
-    /** The author's whole list, page by page. */
-    private static List<UnreadItem> allAuthorPages(UnreadReader reader, long user, long author, int limit) {
-        List<UnreadItem> all = new ArrayList<>();
-        String cursor = null;
-        do {
-            UnreadPage page = reader.page(user, author, limit, cursor);
-            assertThat(page.items().size()).isLessThanOrEqualTo(limit);
-            all.addAll(page.items());
-            cursor = page.nextCursor();
-        } while (cursor != null);
-        return all;
-    }
-
-    /** The whole merged list, page by page. */
-    private static List<UnreadItem> allMergedPages(UnreadReader reader, long user, int limit) {
-        List<UnreadItem> all = new ArrayList<>();
-        String cursor = null;
-        do {
-            UnreadPage page = reader.mergedPage(user, limit, cursor);
-            assertThat(page.items().size()).isLessThanOrEqualTo(limit);
-            all.addAll(page.items());
-            cursor = page.nextCursor();
-        } while (cursor != null);
-        return all;
     }
 
     private static List<UnreadModel.Entry> entries(List<ScoredValue<String>> values) {

@@ -52,18 +52,6 @@ class UnreadReaderIT {
         }
     }
 
-    private static List<UnreadItem> allMergedPages(long user, int limit) {
-        List<UnreadItem> all = new ArrayList<>();
-        String cursor = null;
-        do {
-            UnreadPage page = redis.reader().mergedPage(user, limit, cursor);
-            assertThat(page.items().size()).isLessThanOrEqualTo(limit);
-            all.addAll(page.items());
-            cursor = page.nextCursor();
-        } while (cursor != null);
-        return all;
-    }
-
     @Test
     void shouldAnswerZeroForAUserRedisNeverSaw() {
         UnreadCounts counts = redis.reader().counts(424242);
@@ -200,7 +188,7 @@ class UnreadReaderIT {
                 new UnreadItem(9, ALICE, Instant.ofEpochMilli(T0 + 3_000)),
                 new UnreadItem(100, ALICE, Instant.ofEpochMilli(T0 + 1_000)));
         for (int limit = 1; limit <= expected.size() + 1; limit++) {
-            assertThat(allMergedPages(user, limit)).as("pages of %d", limit).isEqualTo(expected);
+            assertThat(RedisFixture.mergedList(redis.reader(), user, limit)).as("pages of %d", limit).isEqualTo(expected);
         }
     }
 
@@ -209,7 +197,7 @@ class UnreadReaderIT {
         long user = 6002;
         deliverAt(user, ALICE, T0, 8, 9, 10);
 
-        assertThat(allMergedPages(user, 1)).extracting(UnreadItem::blogId).containsExactly(10L, 8L, 9L);
+        assertThat(RedisFixture.mergedList(redis.reader(), user, 1)).extracting(UnreadItem::blogId).containsExactly(10L, 8L, 9L);
     }
 
     @Test
