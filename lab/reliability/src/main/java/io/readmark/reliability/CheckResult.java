@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * What {@link UnreadStateCheck} found, unread entries and notice inbox entries alike. {@code lost}: expected entries
- * Redis does not hold (or holds with another score); {@code extra}: entries Redis holds that are not expected; {@code doubleCounted}: count fields that
- * disagree with their set (a wrong set is lost or extra already), totals that are not the sum, zero or negative
- * fields, fields without a set, a {@code seen} count that is not the unread at or before the user's seen watermark
- * (the API's unseen would be wrong), a {@code notices} count that is not the unread of the notice inbox.
+ * Redis does not hold (or holds with another score); {@code extra}: entries Redis holds that are not expected; {@code doubleCounted}: h's records and z's
+ * unread entries that disagree (a wrong record is lost or extra already), records out of order or repeated, a total
+ * that is not their number, zero or negative counts, fields that are neither an author nor a count, a {@code seen}
+ * count that is not the unread in or before the second of the user's seen watermark (the API's unseen would be
+ * wrong), a {@code notices} count that is not the unread of the notice inbox.
  *
  * @param examples a few of the differences, for a failure message
  */

@@ -3,6 +3,7 @@ package io.readmark.reliability;
 import io.readmark.schemas.BlogsRead;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.notice.NoticeLimits;
+import io.readmark.store.unread.EntryRecord;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,13 @@ import java.util.function.Consumer;
  * order. That order gives the final state because the workload only produces what the pipeline resolves the same way
  * in any processing order (marks, floors and tombstones; see {@link Workload}), and duplicates change nothing.
  * Sorted maps, so that a seeded workload picking from them is repeatable.
+ *
+ * <p>Entries are compared with floors in whole seconds, as the scripts compare them (counters.lua): a read-all, an
+ * all-read or a re-follow covers every post of its second, also one published after it in production order, which the
+ * pipeline refuses whichever it processes first. So the model keeps those floors and applies them to later posts too.
+ * Caps never bind ({@link Pipeline#NO_CAP}): which entries a binding cap trims depends on the processing order, so
+ * the model refuses to go on past one rather than expect the wrong state. Tombstones are not modelled: their times
+ * are those of the first read or delete processed, which depends on the order.
  */
 public final class ExpectedUnread {
 
@@ -26,6 +34,17 @@ public final class ExpectedUnread {
 
     /** author → current followers. */
     private final Map<Long, NavigableSet<Long>> followers = new TreeMap<>();
+    /** user → author → ms: nothing of the author published in that second or before is delivered (read-all, unfollow). */
+    private final Map<Long, Map<Long, Long>> authorFloors = new TreeMap<>();
+    /** user → ms: the same for every author (all-read). */
+    private final Map<Long, Long> allFloors = new TreeMap<>();
+    /**
+     * user → author → ms of the follow after the pair's last unfollow: the pair's posts of that second or before are
+     * refused (deliver.lua's membership field), so a post in the second of a re-follow never becomes unread.
+     */
+    private final Map<Long, Map<Long, Long>> refollowedAt = new TreeMap<>();
+    /** user → authors the user unfollowed at some point: only then does a follow leave a floor. */
+    private final Map<Long, Set<Long>> unfollowedOnce = new TreeMap<>();
     /** user → author → blog → publishedAt ms; no empty inner maps. */
     private final NavigableMap<Long, NavigableMap<Long, NavigableMap<Long, Long>>> unread = new TreeMap<>();
     private final Set<Long> deleted = new TreeSet<>();
@@ -44,25 +63,49 @@ public final class ExpectedUnread {
     /** user → audience → J<ms> or L<ms>, the latest membership change. */
     private final NavigableMap<Long, NavigableMap<String, String>> memberships = new TreeMap<>();
 
-    void followed(long user, long author) {
-        followers.computeIfAbsent(author, a -> new TreeSet<>()).add(user);
+    /** Whether a floor covers a post: the same second or later, as the scripts compare them (counters.lua). */
+    private static boolean covers(Long floorMillis, long publishedAt) {
+        return floorMillis != null && EntryRecord.second(publishedAt) <= EntryRecord.second(floorMillis);
     }
 
-    /** The user's unread of that author is dropped; a later follow gets only later posts. */
-    void unfollowed(long user, long author) {
+    /** A first follow leaves nothing behind; a follow after an unfollow refuses the posts of its second and before. */
+    void followed(long user, long author, long at) {
+        followers.computeIfAbsent(author, a -> new TreeSet<>()).add(user);
+        if (unfollowedOnce.getOrDefault(user, Set.of()).contains(author)) {
+            refollowedAt.computeIfAbsent(user, u -> new TreeMap<>()).put(author, at);
+        }
+    }
+
+    /** The user's unread of that author is dropped; a later follow gets only posts of later seconds. */
+    void unfollowed(long user, long author, long at) {
         NavigableSet<Long> of = followers.get(author);
         if (of != null) of.remove(user);
         removeWhere(user, author, Map::clear);
+        unfollowedOnce.computeIfAbsent(user, u -> new TreeSet<>()).add(author);
+        authorFloors.computeIfAbsent(user, u -> new TreeMap<>()).merge(author, at, Math::max);
     }
 
-    /** Unread for every current follower but the author. */
+    /** Unread for every current follower but the author, unless a floor of theirs covers its second. */
     void published(long author, long blog, long publishedAt) {
         if (deleted.contains(blog)) return;
         for (long user : followersOf(author)) {
-            if (user != author) {
-                unread.computeIfAbsent(user, u -> new TreeMap<>()).computeIfAbsent(author, a -> new TreeMap<>()).put(blog, publishedAt);
+            if (user == author || covers(authorFloors.getOrDefault(user, Map.of()).get(author), publishedAt)
+                    || covers(allFloors.get(user), publishedAt)
+                    || covers(refollowedAt.getOrDefault(user, Map.of()).get(author), publishedAt)) {
+                continue;
+            }
+            NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.computeIfAbsent(user, u -> new TreeMap<>());
+            byAuthor.computeIfAbsent(author, a -> new TreeMap<>()).put(blog, publishedAt);
+            if (byAuthor.get(author).size() > Pipeline.NO_CAP || entriesOf(byAuthor) > Pipeline.NO_CAP) {
+                throw new IllegalStateException("user " + user + " reached a cap: the expected state would depend on the processing order");
             }
         }
+    }
+
+    private static long entriesOf(NavigableMap<Long, NavigableMap<Long, Long>> byAuthor) {
+        long entries = 0;
+        for (NavigableMap<Long, Long> blogs : byAuthor.values()) entries += blogs.size();
+        return entries;
     }
 
     void deleted(long author, long blog) {
@@ -79,18 +122,23 @@ public final class ExpectedUnread {
         blogs.forEach(blog -> read(user, blog.authorId(), blog.blogId()));
     }
 
-    /** Everything of the author published at or before {@code readAt} is read. */
+    /** Everything of the author published in the second of {@code readAt} or before is read, later posts too. */
     void readAll(long user, long author, long readAt) {
-        removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
+        authorFloors.computeIfAbsent(user, u -> new TreeMap<>()).merge(author, readAt, Math::max);
+        removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> covers(readAt, publishedAt)));
     }
 
-    /** Everything of every author published at or before {@code readAt} is read, and every notice sent by then. */
+    /**
+     * Everything of every author published in the second of {@code readAt} or before is read, later posts too; and
+     * every notice sent by then (notices compare ms).
+     */
     void allRead(long user, long readAt) {
         noticesAllRead(user, readAt);
+        allFloors.merge(user, readAt, Math::max);
         NavigableMap<Long, NavigableMap<Long, Long>> byAuthor = unread.get(user);
         if (byAuthor == null) return;
         for (long author : Set.copyOf(byAuthor.keySet())) {
-            removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> publishedAt <= readAt));
+            removeWhere(user, author, blogs -> blogs.values().removeIf(publishedAt -> covers(readAt, publishedAt)));
         }
     }
 
@@ -238,12 +286,12 @@ public final class ExpectedUnread {
         seenAt.merge(user, at, Math::max);
     }
 
-    /** How many of the user's unread were published at or before their seen watermark: the counts' {@code seen}. */
+    /** How many of the user's unread were published in the second of their seen watermark or before: h's {@code seen}. */
     public long seenOf(long user) {
         Long watermark = seenAt.get(user);
         if (watermark == null) return 0;
         return unreadOf(user).values().stream().flatMap(blogs -> blogs.values().stream())
-                .filter(publishedAt -> publishedAt <= watermark).count();
+                .filter(publishedAt -> covers(watermark, publishedAt)).count();
     }
 
     private void removeWhere(long user, long author, Consumer<NavigableMap<Long, Long>> change) {

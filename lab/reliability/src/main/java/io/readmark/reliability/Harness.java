@@ -103,8 +103,9 @@ public final class Harness implements AutoCloseable {
 
     /** Compares Redis with the model; call once the workload has stopped and the pipeline drained. */
     public CheckResult check() {
-        try (RedisConnections connections = RedisConnections.connect(pipeline.redisUrl(), Duration.ofSeconds(10), false)) {
-            return new UnreadStateCheck(connections.shared(), pipeline.names().redisPrefix()).compare(expected);
+        try (RedisConnections connections = RedisConnections.connect(pipeline.redisUrl(), Duration.ofSeconds(10), false);
+             RedisConnections.BinaryConnection binary = connections.openBinary()) {
+            return new UnreadStateCheck(connections.shared(), binary, pipeline.names().redisPrefix()).compare(expected);
         }
     }
 

@@ -19,7 +19,8 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
      * instead of Kafka's default 45 s.
      */
     public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(6);
-    private static final String NO_CAP = "1000000";
+    /** Every cap of the run's processors: far above what a workload reaches (ExpectedUnread stops if one would bind). */
+    public static final int NO_CAP = 1_000_000;
 
     public Topics topics() {
         return names.topics();
@@ -75,9 +76,9 @@ public record Pipeline(String bootstrapServers, String redisUrl, RunNames names,
         // or a broker kill can fall between them.
         env.put("PROCESSOR_FANOUT_CHUNK_SIZE", "40");
         env.put("PROCESSOR_FANOUT_CHUNKS_PER_TICK", "1");
-        env.put("READMARK_MAX_UNREAD_PER_AUTHOR", NO_CAP);
-        env.put("READMARK_MAX_UNREAD_PER_USER", NO_CAP);
-        env.put("READMARK_MAX_READ_MARKS_PER_USER", NO_CAP);
+        env.put("READMARK_MAX_UNREAD_PER_AUTHOR", Integer.toString(NO_CAP));
+        env.put("READMARK_MAX_UNREAD_PER_USER", Integer.toString(NO_CAP));
+        env.put("READMARK_MAX_READ_MARKS_PER_USER", Integer.toString(NO_CAP));
         env.put("PROCESSOR_HTTP_HOST", "127.0.0.1");
         return env;
     }

@@ -11,9 +11,13 @@ import io.readmark.store.notice.LiveNoticeSource;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.notice.NoticeReader;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.EntryRecord;
 import io.readmark.store.unread.UnreadKeys;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +35,12 @@ import java.util.regex.Pattern;
 
 /**
  * Compares every user's unread state in Redis with an {@link ExpectedUnread}: per (user, author) the unread blogs
- * and their scores, the count fields, {@code total} and {@code seen} (so the unseen count), the notice inbox and
- * {@code notices} (its unread), and the invariants (count
- * equals set size, total equals the sum, no zero or negative field). Users and authors are those the model expects plus those a SCAN of the run's
- * prefix finds, so a key nobody expected is found too. Reads are pipelined, one batch of users at a time.
+ * and their seconds as h's records hold them, {@code total} and {@code seen} (so the unseen count), the notice inbox
+ * and {@code notices} (its unread), and the layout's invariants (counters.lua): each author's records whole, in order
+ * and without a repeat; z's unread entries exactly the records' blogs at the same seconds; total their number; no
+ * zero or negative count and no field that is neither an author nor a count. Users are those the model expects plus
+ * those a SCAN of the run's prefix finds with a z or an h, so state nobody expected is found too; a key of the layout
+ * before z and h is reported as extra. Reads are pipelined, one batch of users at a time.
  */
 public final class UnreadStateCheck {
 
@@ -42,7 +48,10 @@ public final class UnreadStateCheck {
     private static final int MAX_EXAMPLES = 10;
     private static final long TIMEOUT_SECONDS = 30;
 
+    private static final Set<String> COUNT_FIELDS = Set.of("total", "seen", "notices", "v");
+
     private final RedisClusterAsyncCommands<String, String> redis;
+    private final RedisClusterAsyncCommands<byte[], byte[]> binary;
     private final NoticeReader notices;
     private final UnreadKeys keys;
     private final NoticeKeys noticeKeys;
@@ -51,52 +60,52 @@ public final class UnreadStateCheck {
     /** The one instant a comparison reads and expects notices at, so that none expires between the two. */
     private volatile long checkedAt;
 
-    /** @param connection a connection with auto-flush (the shared one of {@code RedisConnections}) */
-    public UnreadStateCheck(RedisConnections.Connection connection, String prefix) {
+    /**
+     * @param connection a connection with auto-flush (the shared one of {@code RedisConnections})
+     * @param binary     a byte-array connection to the same Redis, for h's records
+     */
+    public UnreadStateCheck(RedisConnections.Connection connection, RedisConnections.BinaryConnection binary, String prefix) {
         this.redis = connection.async();
+        this.binary = binary.async();
         this.keys = new UnreadKeys(prefix);
         // Read as the view API reads them, at the comparison's instant.
         this.notices = new NoticeReader(connection, keys, LiveNoticeSource.direct(new NoticeKeys(prefix)), () -> checkedAt);
         this.noticeKeys = new NoticeKeys(prefix);
         this.prefix = prefix;
-        this.userKey = Pattern.compile(Pattern.quote(prefix + ":{u:") + "(\\d+)\\}:(counts|unread:(\\d+))");
+        this.userKey = Pattern.compile(Pattern.quote(prefix + ":{u:") + "(\\d+)\\}:(z|h|counts|marks|merged|unread:\\d+)");
     }
 
     public CheckResult compare(ExpectedUnread expected) {
         checkedAt = System.currentTimeMillis();
-        Map<Long, Set<Long>> authorsByUser = new TreeMap<>();
-        expected.unreadByUser().forEach((user, byAuthor) -> authorsByUser.put(user, new TreeSet<>(byAuthor.keySet())));
-        expected.noticeRecipients().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
-        expected.audienceHashes().keySet().forEach(user -> authorsByUser.computeIfAbsent(user, u -> new TreeSet<>()));
-        scanUserKeys(authorsByUser);
+        Set<Long> userSet = new TreeSet<>(expected.unreadByUser().keySet());
+        userSet.addAll(expected.noticeRecipients());
+        userSet.addAll(expected.audienceHashes().keySet());
         Tally tally = new Tally();
-        List<Long> users = List.copyOf(authorsByUser.keySet());
+        scanUserKeys(userSet, tally);
+        List<Long> users = List.copyOf(userSet);
         for (int from = 0; from < users.size(); from += USERS_PER_BATCH) {
             List<Long> batch = users.subList(from, Math.min(users.size(), from + USERS_PER_BATCH));
-            Map<Long, RedisFuture<Map<String, String>>> counts = new HashMap<>();
+            Map<Long, RedisFuture<Map<byte[], byte[]>>> hashes = new HashMap<>();
+            Map<Long, RedisFuture<List<ScoredValue<String>>>> zs = new HashMap<>();
             Map<Long, RedisFuture<List<ScoredValue<String>>>> inboxes = new HashMap<>();
             Map<Long, CompletableFuture<BroadcastUnread>> broadcasts = new HashMap<>();
-            Map<Long, Map<Long, RedisFuture<List<ScoredValue<String>>>>> sets = new HashMap<>();
             for (long user : batch) {
-                counts.put(user, redis.hgetall(keys.counts(user)));
+                hashes.put(user, binary.hgetall(keys.hBytes(user)));
+                zs.put(user, redis.zrangeWithScores(keys.z(user), 0, -1));
                 inboxes.put(user, redis.zrangeWithScores(noticeKeys.inbox(user), 0, -1));
                 broadcasts.put(user, notices.broadcastUnreadAsync(user).toCompletableFuture());
-                Map<Long, RedisFuture<List<ScoredValue<String>>>> byAuthor = new TreeMap<>();
-                for (long author : authorsByUser.get(user)) byAuthor.put(author, redis.zrangeWithScores(keys.unread(user, author), 0, -1));
-                sets.put(user, byAuthor);
             }
             for (long user : batch) {
-                Map<Long, Map<Long, Long>> actual = new TreeMap<>();
-                sets.get(user).forEach((author, set) -> {
-                    Map<Long, Long> blogs = new TreeMap<>();
-                    for (ScoredValue<String> entry : get(set)) blogs.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
-                    if (!blogs.isEmpty()) actual.put(author, blogs);
-                });
-                Map<String, String> userCounts = get(counts.get(user));
-                tally.user(user, expected.unreadOf(user), expected.seenOf(user), actual, userCounts);
+                Map<String, String> counts = new TreeMap<>();
+                Map<Long, Map<Long, Long>> actual = tally.records(user, get(hashes.get(user)), counts);
+                Map<Long, Long> zUnread = new TreeMap<>();
+                for (ScoredValue<String> entry : get(zs.get(user))) {
+                    if (entry.getScore() <= 0) zUnread.put(Long.parseLong(entry.getValue()), (long) -entry.getScore());
+                }
+                tally.user(user, seconds(expected.unreadOf(user)), expected.seenOf(user), actual, zUnread, counts);
                 Map<Long, Long> inbox = new TreeMap<>();
                 for (ScoredValue<String> entry : get(inboxes.get(user))) inbox.put(Long.parseLong(entry.getValue()), (long) entry.getScore());
-                tally.notices(user, expected.inboxOf(user), expected.unreadNoticesOf(user), inbox, userCounts.get("notices"));
+                tally.notices(user, expected.inboxOf(user), expected.unreadNoticesOf(user), inbox, counts.get("notices"));
                 tally.broadcasts(user, expected.unreadBroadcastsOf(user, checkedAt), get(broadcasts.get(user)).count());
             }
         }
@@ -128,20 +137,38 @@ public final class UnreadStateCheck {
         });
     }
 
-    /** Adds every user (and their authors) that has a counts hash or an unread set under the prefix. SCAN, never KEYS. */
-    private void scanUserKeys(Map<Long, Set<Long>> authorsByUser) {
+    /**
+     * Adds every user that has a z or an h under the prefix; a key of the layout before them (counts, marks, merged,
+     * unread sets) is extra: nothing writes those any more. SCAN, never KEYS.
+     */
+    private void scanUserKeys(Set<Long> users, Tally tally) {
         ScanArgs match = ScanArgs.Builder.matches(prefix + ":{u:*").limit(1_000);
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
             KeyScanCursor<String> page = get(redis.scan(cursor, match));
             for (String key : page.getKeys()) {
                 Matcher matcher = userKey.matcher(key);
-                if (!matcher.matches()) continue; // marks and floors: bookkeeping, not unread state
-                Set<Long> authors = authorsByUser.computeIfAbsent(Long.parseLong(matcher.group(1)), user -> new TreeSet<>());
-                if (matcher.group(3) != null) authors.add(Long.parseLong(matcher.group(3)));
+                if (!matcher.matches()) continue; // floors and the notice keys: bookkeeping, or compared on their own
+                if (matcher.group(2).equals("z") || matcher.group(2).equals("h")) {
+                    users.add(Long.parseLong(matcher.group(1)));
+                } else {
+                    tally.extra++;
+                    tally.example("%s: a key of the previous layout", key);
+                }
             }
             cursor = page;
         } while (!cursor.isFinished());
+    }
+
+    /** The model's entries with the second each is stored at: author → blog → second. */
+    private static Map<Long, Map<Long, Long>> seconds(NavigableMap<Long, NavigableMap<Long, Long>> unread) {
+        Map<Long, Map<Long, Long>> seconds = new TreeMap<>();
+        unread.forEach((author, blogs) -> {
+            Map<Long, Long> of = new TreeMap<>();
+            blogs.forEach((blog, publishedAt) -> of.put(blog, EntryRecord.second(publishedAt)));
+            seconds.put(author, of);
+        });
+        return seconds;
     }
 
     private static <T> T get(Future<T> future) {
@@ -163,49 +190,93 @@ public final class UnreadStateCheck {
         long doubleCounted;
         final List<String> examples = new ArrayList<>();
 
-        void user(long user, NavigableMap<Long, NavigableMap<Long, Long>> expected, long expectedSeen,
-                  Map<Long, Map<Long, Long>> actual, Map<String, String> counts) {
+        /**
+         * h decoded: author → blog → second, from each author field's records; the other fields as text into
+         * {@code counts}. A field that is neither an author nor a count, an author's records not whole, out of order
+         * or repeated, is double-counted.
+         */
+        Map<Long, Map<Long, Long>> records(long user, Map<byte[], byte[]> hash, Map<String, String> counts) {
+            Map<Long, Map<Long, Long>> byAuthor = new TreeMap<>();
+            hash.forEach((rawField, value) -> {
+                String field = new String(rawField, StandardCharsets.UTF_8);
+                if (COUNT_FIELDS.contains(field)) {
+                    counts.put(field, new String(value, StandardCharsets.UTF_8));
+                    return;
+                }
+                long author = UnreadKeys.id(field);
+                if (author < 0 || value.length == 0 || value.length % EntryRecord.BYTES != 0) {
+                    doubleCounted++;
+                    example("user %d: h field %s of %d bytes is neither an author's records nor a count", user, field, value.length);
+                    return;
+                }
+                Map<Long, Long> blogs = new TreeMap<>();
+                ByteBuffer records = ByteBuffer.wrap(value);
+                byte[] previous = null;
+                for (int at = 0; at < value.length; at += EntryRecord.BYTES) {
+                    byte[] record = Arrays.copyOfRange(value, at, at + EntryRecord.BYTES);
+                    if (previous != null && Arrays.compareUnsigned(previous, record) >= 0) {
+                        doubleCounted++;
+                        example("user %d author %d: record %d out of order or repeated", user, author, at / EntryRecord.BYTES);
+                    }
+                    previous = record;
+                    long second = EntryRecord.MAX_SECOND + 1 - Integer.toUnsignedLong(records.getInt(at));
+                    blogs.put(records.getLong(at + 4), second);
+                }
+                byAuthor.put(author, blogs);
+            });
+            return byAuthor;
+        }
+
+        void user(long user, Map<Long, Map<Long, Long>> expected, long expectedSeen, Map<Long, Map<Long, Long>> actual,
+                  Map<Long, Long> zUnread, Map<String, String> counts) {
             Set<Long> authors = new TreeSet<>(expected.keySet());
             authors.addAll(actual.keySet());
-            long sum = 0;
+            Map<Long, Long> recorded = new TreeMap<>();
             for (long author : authors) {
-                Map<Long, Long> want = expected.getOrDefault(author, new TreeMap<>());
+                Map<Long, Long> want = expected.getOrDefault(author, Map.of());
                 Map<Long, Long> have = actual.getOrDefault(author, Map.of());
                 found += have.size();
-                want.forEach((blog, score) -> {
-                    if (!score.equals(have.get(blog))) {
+                want.forEach((blog, second) -> {
+                    if (!second.equals(have.get(blog))) {
                         lost++;
-                        example("user %d author %d: blog %d (publishedAt %d) missing%s", user, author, blog, score,
-                                have.containsKey(blog) ? ", held with score " + have.get(blog) : "");
+                        example("user %d author %d: blog %d (second %d) missing%s", user, author, blog, second,
+                                have.containsKey(blog) ? ", held at second " + have.get(blog) : "");
                     }
                 });
-                have.forEach((blog, score) -> {
-                    if (!score.equals(want.get(blog))) {
+                have.forEach((blog, second) -> {
+                    if (!second.equals(want.get(blog))) {
                         extra++;
-                        example("user %d author %d: blog %d (publishedAt %d) unread but not expected", user, author, blog, score);
+                        example("user %d author %d: blog %d (second %d) unread but not expected", user, author, blog, second);
+                    }
+                    if (recorded.put(blog, second) != null) {
+                        doubleCounted++;
+                        example("user %d: blog %d recorded under two authors", user, blog);
                     }
                 });
-                long count = parse(counts.get(Long.toString(author)));
-                if (count != have.size()) {
-                    doubleCounted++;
-                    example("user %d author %d: count %d but the set holds %d", user, author, count, have.size());
-                }
-                sum += count;
             }
-            // A field of an author with no set behind it was not looked at above.
-            for (Map.Entry<String, String> field : counts.entrySet()) {
-                long value = parse(field.getValue());
-                boolean known = field.getKey().equals("total") || field.getKey().equals("seen") || field.getKey().equals("notices")
-                        || field.getKey().equals("v") || authors.contains(parse(field.getKey()));
-                if (value <= 0 || !known) {
+            // z's unread entries and the records must be the same blogs at the same seconds: the merged page reads z.
+            recorded.forEach((blog, second) -> {
+                if (!second.equals(zUnread.get(blog))) {
                     doubleCounted++;
-                    example("user %d: counts field %s = %s (no set behind it, or not positive)", user, field.getKey(), field.getValue());
+                    example("user %d: blog %d recorded at second %d, z has %s", user, blog, second, zUnread.get(blog));
                 }
-            }
+            });
+            zUnread.forEach((blog, second) -> {
+                if (!recorded.containsKey(blog)) {
+                    doubleCounted++;
+                    example("user %d: blog %d unread in z (second %d) with no record", user, blog, second);
+                }
+            });
+            counts.forEach((field, value) -> {
+                if (parse(value) <= 0) {
+                    doubleCounted++;
+                    example("user %d: h field %s = %s (not positive)", user, field, value);
+                }
+            });
             long total = parse(counts.get("total"));
-            if (total != sum) {
+            if (total != recorded.size()) {
                 doubleCounted++;
-                example("user %d: total %d but the counts sum to %d", user, total, sum);
+                example("user %d: total %d but h records %d", user, total, recorded.size());
             }
             long seen = parse(counts.get("seen"));
             if (seen != expectedSeen) {
@@ -248,7 +319,7 @@ public final class UnreadStateCheck {
             });
         }
 
-        /** A count or an author id; anything else reads as 0, which the checks above report. */
+        /** A count; anything else reads as 0, which the checks above report. */
         private static long parse(String value) {
             return value == null || !value.matches("-?\\d{1,18}") ? 0 : Long.parseLong(value);
         }

@@ -196,14 +196,14 @@ public final class Workload {
     private void follow(long user, long author) {
         long at = clock.next();
         EventProducer.Sent sent = producer.send(new Followed(nextEventId(), user, author, Instant.ofEpochMilli(at)), at);
-        model.followed(user, author);
+        model.followed(user, author, at);
         if (random.nextDouble() < IMMEDIATE_DUPLICATE_CHANCE) producer.resend(sent);
     }
 
     private void unfollow(long user, long author) {
         long at = clock.next();
         EventProducer.Sent sent = producer.send(new Unfollowed(nextEventId(), user, author, Instant.ofEpochMilli(at)), at);
-        model.unfollowed(user, author);
+        model.unfollowed(user, author, at);
         if (random.nextDouble() < IMMEDIATE_DUPLICATE_CHANCE) producer.resend(sent);
         remember(sent);
     }
