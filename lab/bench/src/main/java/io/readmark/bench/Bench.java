@@ -118,12 +118,12 @@ public final class Bench {
     /** Where a memory run's bytes per entry go, and the Redis CPU its deliveries took. */
     private static void reportMemory(BenchReport report, String prefix, MemoryPhase.Result result) {
         MemoryPhase.Breakdown breakdown = result.breakdown();
-        report.detail(prefix + "_sets_bytes_per_entry", breakdown.sets());
-        report.detail(prefix + "_counts_bytes_per_entry", breakdown.counts());
-        report.detail(prefix + "_merged_bytes_per_entry", breakdown.merged());
+        report.detail(prefix + "_z_bytes_per_entry", breakdown.z());
+        report.detail(prefix + "_h_bytes_per_entry", breakdown.h());
         report.detail(prefix + "_rest_bytes_per_entry", breakdown.rest());
-        report.detail(prefix + "_unread_set_entries_avg", breakdown.setEntriesAvg());
-        report.detail(prefix + "_merged_skiplist_share", breakdown.mergedSkiplistShare());
+        report.detail(prefix + "_entries_per_user_avg", breakdown.entriesPerUserAvg());
+        report.detail(prefix + "_z_skiplist_share", breakdown.zSkiplistShare());
+        report.detail(prefix + "_h_hashtable_share", breakdown.hHashtableShare());
         report.detail(prefix + "_redis_us_per_delivery", result.redisMicrosPerDelivery());
     }
 

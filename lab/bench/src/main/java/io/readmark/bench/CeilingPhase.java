@@ -3,8 +3,8 @@ package io.readmark.bench;
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.RedisURI;
 import io.readmark.infra.RespCommand;
-import io.readmark.store.unread.MergedMember;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.EntryRecord;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
 import io.readmark.store.unread.UnreadScript;
@@ -146,6 +146,7 @@ final class CeilingPhase implements AutoCloseable {
     static long writeCommands(Path file, Workload workload) throws IOException {
         UnreadKeys keys = new UnreadKeys(PREFIX);
         byte[] cap = UnreadKeys.decimal(UnreadLimits.DEFAULTS.maxUnreadPerAuthor());
+        byte[] userCap = UnreadKeys.decimal(UnreadLimits.DEFAULTS.maxUnreadPerUser());
         byte[] evalsha = "EVALSHA".getBytes(StandardCharsets.US_ASCII);
         byte[] one = UnreadScript.DELIVER_ONE.sha().getBytes(StandardCharsets.US_ASCII);
         byte[] many = UnreadScript.DELIVER_MANY.sha().getBytes(StandardCharsets.US_ASCII);
@@ -155,14 +156,15 @@ final class CeilingPhase implements AutoCloseable {
             for (Workload.Post post : workload.posts()) {
                 for (ScriptGroups.Group group : workload.groups().of(graph.followerCount(post.authorId()))) {
                     int size = group.to() - group.from();
-                    List<byte[]> command = new ArrayList<>(List.of(evalsha, size == 1 ? one : many, UnreadKeys.decimal(7L * size)));
+                    List<byte[]> command = new ArrayList<>(List.of(evalsha, size == 1 ? one : many, UnreadKeys.decimal(5L * size)));
                     for (int i = group.from(); i < group.to(); i++) {
                         int follower = graph.follower(post.authorId(), i);
-                        command.addAll(List.of(keys.unreadBytes(follower, post.authorId()), keys.countsBytes(follower), keys.marksBytes(follower),
-                                keys.floorsBytes(follower), keys.mergedBytes(follower), keys.liveBytes(follower), keys.changesBytes(follower)));
+                        command.addAll(List.of(keys.zBytes(follower), keys.hBytes(follower), keys.floorsBytes(follower),
+                                keys.liveBytes(follower), keys.changesBytes(follower)));
                     }
+                    long second = EntryRecord.second(post.publishedAtMillis());
                     command.addAll(List.of(UnreadKeys.decimal(post.authorId()), UnreadKeys.decimal(post.blogId()),
-                            UnreadKeys.decimal(post.publishedAtMillis()), cap, MergedMember.of(post.authorId(), post.blogId())));
+                            UnreadKeys.decimal(second), EntryRecord.of(second, post.blogId()), cap, userCap));
                     RespCommand.write(out, command);
                     commands++;
                 }

@@ -133,17 +133,20 @@ final class LatencyPhase {
                 Thread.sleep(100);
             }
         }
+        // The read-alls' floors cover readAt's whole second (counters.lua): a probe posted in it would stay out, so the
+        // round's probes start in the next second.
+        long nextSecond = TimeUnit.SECONDS.toMillis(readAt.getEpochSecond() + 1);
+        for (long now; (now = System.currentTimeMillis()) < nextSecond; ) Thread.sleep(nextSecond - now);
         err.printf("latency round %s: %,d (follower, probe author) pairs read%n", label, sent.size());
     }
 
-    /** Whether a follower of a probe author still counts one of its posts unread (the field is gone at zero). */
+    /** Whether a follower of a probe author still has one of its posts unread (the author's field of h is gone at zero). */
     private static boolean anyUnread(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors,
                                      RedisConnections.Connection watch, UnreadKeys keys) {
         for (VisibilityProbes.ProbeAuthor author : authors) {
             int id = (int) author.authorId();
             for (int i = 0; i < graph.followerCount(id); i++) {
-                String count = watch.sync().hget(keys.counts(graph.follower(id, i)), Long.toString(id));
-                if (count != null && !count.equals("0")) return true;
+                if (watch.sync().hexists(keys.h(graph.follower(id, i)), Long.toString(id))) return true;
             }
         }
         return false;
@@ -175,7 +178,7 @@ final class LatencyPhase {
         int audience = config.bigvFollowers();
         long firstPost = BIGV_FIRST_BLOG + published;
         long lastPost = firstPost + posts - 1;
-        String lastKey = keys.unread(audience, BIGV_AUTHOR);
+        String lastKey = keys.z(audience);
         long perRound = (long) posts * audience;
         long expected = (unread + posts) * audience;
         long[] windowEnd = {0};
@@ -236,7 +239,7 @@ final class LatencyPhase {
     /**
      * The big-V deletes {@code blog}, its newest post, and the removal fans out to the whole audience, without probes,
      * until every follower's count of the big-V's posts is {@code unreadAfter}. Timed from the delete to the last
-     * follower's mark of the blog (one ZSCORE a poll: counting every follower's entries as the signal would be Redis
+     * follower's tombstone of the blog (one ZSCORE a poll: counting every follower's entries as the signal would be Redis
      * work of its own in the window); the count then confirms it, and a removal still running elsewhere (chunks go to
      * several partitions) extends the window, counts included, to when it is done.
      */
@@ -245,7 +248,7 @@ final class LatencyPhase {
                                          PrintStream err) throws Exception {
         int audience = config.bigvFollowers();
         long expected = unreadAfter * audience;
-        String lastMarks = keys.marks(audience);
+        String lastZ = keys.z(audience);
         String member = Long.toString(blog);
         long deadline = System.nanoTime() + BIGV_TIMEOUT.toNanos();
         CpuUsage.Meter meter = CpuUsage.start(stats);
@@ -255,7 +258,8 @@ final class LatencyPhase {
              ProgressBar bar = new ProgressBar(err, "big-V delete", audience, "followers (approx.)")) {
             long scripts = groups.scripts(audience);
             long calls = stats.scriptCalls();
-            while (watch.sync().zscore(lastMarks, member) == null) {
+            // The blog turns from an unread entry (score <= 0) into a tombstone (> 0).
+            for (Double score; (score = watch.sync().zscore(lastZ, member)) == null || score <= 0; ) {
                 if (System.nanoTime() > deadline) throw new IllegalStateException("big-V delete not done within " + BIGV_TIMEOUT);
                 bar.update(Math.min(audience, audience * (stats.scriptCalls() - calls) / scripts));
                 Thread.sleep(5);

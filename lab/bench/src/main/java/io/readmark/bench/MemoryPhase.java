@@ -32,13 +32,13 @@ final class MemoryPhase {
     }
 
     /**
-     * {@code MEMORY USAGE} (value, key name and the keyspace's entry) of sampled users' keys, per unread entry: the
-     * per-author sets, the counts hashes and the merged indexes; {@code rest} is the whole population's used_memory
-     * delta per entry beyond the sample's keys per entry (the keyspace's table, allocator slack; approximate, as the
-     * sample stands for the population). {@code mergedSkiplistShare} is the share of the sampled merged indexes that
-     * are skiplists rather than listpacks.
+     * {@code MEMORY USAGE} (value, key name and the keyspace's entry) of sampled users' keys, per unread entry: z (the
+     * blog ids by second) and h (each author's packed records and the counts); {@code rest} is the whole population's
+     * used_memory delta per entry beyond the sample's keys per entry (the keyspace's table, allocator slack;
+     * approximate, as the sample stands for the population). {@code zSkiplistShare} and {@code hHashtableShare}: the
+     * share of the sampled users whose z is a skiplist, whose h a hashtable, rather than listpacks.
      */
-    record Breakdown(double sets, double counts, double merged, double rest, double setEntriesAvg, double mergedSkiplistShare) {
+    record Breakdown(double z, double h, double rest, double entriesPerUserAvg, double zSkiplistShare, double hHashtableShare) {
     }
 
     /**
@@ -65,7 +65,7 @@ final class MemoryPhase {
     }
 
     static final int HEAVY_USERS = 500, HEAVY_AUTHORS = 50, HEAVY_MAX_UNREAD = 20;
-    /** Above every heavy user's merged index (at most 50 x 20 entries), so that none becomes a skiplist. */
+    /** Above every heavy user's z (at most 50 x 20 entries), so that none becomes a skiplist. */
     static final int RAISED_LISTPACK_ENTRIES = 1024;
     private static final int SAMPLED_USERS = 200;
 
@@ -76,29 +76,23 @@ final class MemoryPhase {
     private MemoryPhase() {
     }
 
-    private static Breakdown breakdown(RedisConnections redis, UnreadKeys keys, Population population, int users,
-                                       double bytesPerEntry) {
+    private static Breakdown breakdown(RedisConnections redis, UnreadKeys keys, int users, double bytesPerEntry) {
         var sync = redis.shared().sync();
-        long setBytes = 0, sets = 0, countsBytes = 0, mergedBytes = 0, indexes = 0, skiplists = 0, entries = 0;
+        long zBytes = 0, hBytes = 0, sampled = 0, skiplists = 0, hashtables = 0, entries = 0;
         for (int user = 1; user <= users; user++) {
-            Long merged = sync.memoryUsage(keys.merged(user));
-            if (merged == null) continue; // no unread at all
-            mergedBytes += merged;
-            indexes++;
-            countsBytes += sync.memoryUsage(keys.counts(user));
-            entries += sync.zcard(keys.merged(user));
-            if ("skiplist".equals(sync.objectEncoding(keys.merged(user)))) skiplists++;
-            for (int author : population.authorsOf().apply(user)) {
-                Long bytes = sync.memoryUsage(keys.unread(user, author));
-                if (bytes == null) continue; // no unread from that author: no set
-                setBytes += bytes;
-                sets++;
-            }
+            Long z = sync.memoryUsage(keys.z(user));
+            if (z == null) continue; // no unread at all
+            sampled++;
+            zBytes += z;
+            hBytes += sync.memoryUsage(keys.h(user));
+            entries += Long.parseLong(sync.hget(keys.h(user), "total"));
+            if ("skiplist".equals(sync.objectEncoding(keys.z(user)))) skiplists++;
+            if ("hashtable".equals(sync.objectEncoding(keys.h(user)))) hashtables++;
         }
         double sampledEntries = entries;
-        double rest = bytesPerEntry - (setBytes + countsBytes + mergedBytes) / sampledEntries;
-        return new Breakdown(setBytes / sampledEntries, countsBytes / sampledEntries, mergedBytes / sampledEntries, rest,
-                sampledEntries / sets, (double) skiplists / indexes);
+        double rest = bytesPerEntry - (zBytes + hBytes) / sampledEntries;
+        return new Breakdown(zBytes / sampledEntries, hBytes / sampledEntries, rest, sampledEntries / sampled,
+                (double) skiplists / sampled, (double) hashtables / sampled);
     }
 
     /** The population written with Redis's default encodings. */
@@ -145,7 +139,7 @@ final class MemoryPhase {
             long entries = stats.visibleDeliveries(keys, 1, population.users());
             if (entries != written) throw new IllegalStateException("memory: " + entries + " entries visible, wrote " + written);
             long delta = stats.usedMemory() - before;
-            Breakdown breakdown = breakdown(redis, keys, population, Math.min(population.users(), SAMPLED_USERS), (double) delta / entries);
+            Breakdown breakdown = breakdown(redis, keys, Math.min(population.users(), SAMPLED_USERS), (double) delta / entries);
             return new Result(entries, stats.keys(), delta, pairs, breakdown, cpuSeconds * 1e6 / entries);
         }
     }

@@ -1,5 +1,6 @@
 package io.readmark.bench;
 
+import io.lettuce.core.CopyArgs;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.readmark.store.notice.NoticeKeys;
@@ -8,7 +9,6 @@ import io.readmark.store.unread.UnreadKeys;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -46,13 +46,11 @@ final class NoticeReaders {
         }
         for (int from = 1; from <= users; from += BATCH) {
             int to = Math.min(users, from + BATCH - 1);
-            List<RedisFuture<Map<String, String>>> counts = new ArrayList<>();
-            for (long user = from; user <= to; user++) counts.add(async.hgetall(keys.counts(user)));
             List<RedisFuture<?>> writes = new ArrayList<>();
             for (long user = from; user <= to; user++) {
                 long reader = user + OFFSET;
-                Map<String, String> hash = await(counts.get((int) (user - from)));
-                if (!hash.isEmpty()) writes.add(async.hset(keys.counts(reader), hash));
+                // h as it is (its records are bytes a text codec would mangle): the counts route reads only h.
+                writes.add(async.copy(keys.h(user), keys.h(reader), CopyArgs.Builder.replace(true)));
                 for (String audience : AUDIENCES) writes.add(async.hset(noticeKeys.audiences(reader), audience, "J" + JOINED_AT));
                 for (long read = 1; read <= READ; read++) {
                     writes.add(async.zadd(noticeKeys.noticeReads(reader), JOINED_AT + 100_000, Long.toString(read)));

@@ -2,6 +2,7 @@ package io.readmark.bench;
 
 import io.lettuce.core.RedisFuture;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.EntryRecord;
 import io.readmark.store.unread.UnreadKeys;
 
 import java.util.ArrayList;
@@ -33,32 +34,30 @@ final class RedisStats implements AutoCloseable {
         }
     }
 
-    /** Σ counts.total over users {@code from..to}: every delivery that a reader of the view API would see. */
+    /** Σ h.total over users {@code from..to}: every delivery that a reader of the view API would see. */
     long visibleDeliveries(UnreadKeys keys, long from, long to) {
-        return sumHashField(from, to, keys::counts, user -> "total");
+        return sumOverUsers(from, to, user -> connection.async().hget(keys.h(user), "total"), 1);
     }
 
-    /** Σ counts[author] over users {@code from..to}: one author's deliveries that are visible. */
+    /** Σ over users {@code from..to} of the author's records in h (12 bytes each): one author's deliveries that are visible. */
     long visibleDeliveriesOf(UnreadKeys keys, long authorId, long from, long to) {
         String field = Long.toString(authorId);
-        return sumHashField(from, to, keys::counts, user -> field);
+        return sumOverUsers(from, to, user -> connection.async().hstrlen(keys.h(user), field), EntryRecord.BYTES);
     }
 
-    private long sumHashField(long from, long to, java.util.function.LongFunction<String> key,
-                              java.util.function.LongFunction<String> field) {
+    /** Σ of one reply per user (a number, or text of one, or null for none), each divided by {@code unit}. */
+    private long sumOverUsers(long from, long to, java.util.function.LongFunction<RedisFuture<?>> read, int unit) {
         long sum = 0;
         // Pipelined: one flush per batch instead of one round trip per user.
         connection.stateful().setAutoFlushCommands(false);
         try {
             for (long start = from; start <= to; start += BATCH) {
-                List<RedisFuture<String>> replies = new ArrayList<>(BATCH);
-                for (long user = start; user <= Math.min(to, start + BATCH - 1); user++) {
-                    replies.add(connection.async().hget(key.apply(user), field.apply(user)));
-                }
+                List<RedisFuture<?>> replies = new ArrayList<>(BATCH);
+                for (long user = start; user <= Math.min(to, start + BATCH - 1); user++) replies.add(read.apply(user));
                 connection.stateful().flushCommands();
-                for (RedisFuture<String> reply : replies) {
-                    String value = await(reply);
-                    if (value != null) sum += Long.parseLong(value);
+                for (RedisFuture<?> reply : replies) {
+                    Object value = await(reply);
+                    if (value != null) sum += Long.parseLong(value.toString()) / unit;
                 }
             }
         } finally {

@@ -197,7 +197,10 @@ final class StreamRound {
                 long total = totals.getOrDefault(user, 0L);
                 long expected = total == 0 ? 1 : 0;
                 awaited.put(user, new long[]{expected, StreamHolders.epochMicros()});
-                if (total == 0) writer.deliver(user, AUTHOR, i + 1, ++clock); else writer.readAll(user, AUTHOR, ++clock);
+                // A second apart: a read-all's floor covers its whole second (counters.lua), so a post in that
+                // second would stay out and never be pushed.
+                clock += 1_000;
+                if (total == 0) writer.deliver(user, AUTHOR, i + 1, clock); else writer.readAll(user, AUTHOR, clock);
                 writer.flush();
                 totals.put(user, expected);
             }

@@ -23,8 +23,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Publish-to-visible latency of posts by normal authors, open loop: a probe post goes out every interval whether
  * or not earlier ones are visible (a stalled pipeline cannot hide its stall by slowing the probes), and a poller
- * on its own connection watches, for each probe, the ZSCORE of the post in the unread set of the author's
- * highest-id follower — the last one the fan-out reaches. Latency is recorded in microseconds.
+ * on its own connection watches, for each probe, the ZSCORE of the post in the z of the author's highest-id
+ * follower — the last one the fan-out reaches. Latency is recorded in microseconds.
  */
 final class VisibilityProbes {
 
@@ -106,7 +106,7 @@ final class VisibilityProbes {
             ProbeAuthor author = authors.get(n++ % authors.size());
             long blogId = nextBlogId.getAndIncrement();
             long sent = System.nanoTime();
-            Probe probe = new Probe(keys.unread(author.lastFollower(), author.authorId()), Long.toString(blogId), sent,
+            Probe probe = new Probe(keys.z(author.lastFollower()), Long.toString(blogId), sent,
                     author.partition());
             outstanding.incrementAndGet();
             issued.add(probe);

@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 public final class ListpackSettingCheck {
 
-    static final int EXPECTED = 512;
+    public static final int EXPECTED = 512;
     private static final String[] SETTINGS = {"zset-max-listpack-entries", "hash-max-listpack-value"};
 
     private ListpackSettingCheck() {

@@ -92,7 +92,7 @@ public final class UnreadKeys {
 
     /**
      * Sorted set of every unread blog of the user once more, across authors: member authorId‖blogId as 16 big-endian
-     * bytes ({@link MergedMember}), score publishedAt in ms. The merged list reads only this.
+     * bytes, score publishedAt in ms.
      */
     public String merged(long userId) {
         return user(userId) + ":merged";

@@ -1,6 +1,7 @@
 package io.readmark.bench.layouts;
 
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.ListpackSettingCheck;
 import io.readmark.store.unread.UnreadCounts;
 import io.readmark.store.unread.UnreadItem;
 import io.readmark.store.unread.UnreadKeys;
@@ -15,20 +16,38 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Layout L0, today's: the product's own {@link UnreadWriter} and {@link UnreadReader} on its keys (per author a sorted
- * set, the counts, marks, floors and merged index of each user), exactly as the bench's memory phase writes them. An
- * AllRead is the product's chain of scan and per-author scripts, its notice floor included.
+ * Layout A, the product's: its own {@link UnreadWriter} and {@link UnreadReader} on its keys (each user's z of blog ids
+ * by second and h of packed records with the counts, beside the floors hash), exactly as the bench's memory phase
+ * writes them, on the listpack thresholds the product is deployed with ({@link ListpackSettingCheck}). A/stock is
+ * the same on Redis's stock thresholds, to show what those settings buy.
  */
 public final class ProductLayout implements Layout {
 
     private static final int MAX_PENDING = 10_000;
+    /** Redis's own thresholds, by the names Redis 6.2 knows too (7.0 takes them for the listpack settings). */
+    private static final Map<String, String> STOCK = Map.of("zset-max-ziplist-entries", "128", "hash-max-ziplist-value", "64");
 
+    private final String name;
+    private final Map<String, String> redisConfig;
     private final RedisConnections.Connection reads;
     private final UnreadWriter writer;
     private final UnreadReader reader;
 
+    /** A: on the thresholds the product is deployed with. */
     public ProductLayout(RedisConnections redis, UnreadLimits limits) {
+        this(redis, limits, "A", Map.of("zset-max-ziplist-entries", Integer.toString(ListpackSettingCheck.EXPECTED),
+                "hash-max-ziplist-value", Integer.toString(ListpackSettingCheck.EXPECTED)));
+    }
+
+    /** A/stock: on Redis's stock thresholds, where a user's z past 128 entries is a skiplist and h past 64-byte values a hashtable. */
+    public static ProductLayout onStockListpacks(RedisConnections redis, UnreadLimits limits) {
+        return new ProductLayout(redis, limits, "A/stock", STOCK);
+    }
+
+    private ProductLayout(RedisConnections redis, UnreadLimits limits, String name, Map<String, String> redisConfig) {
         UnreadKeys keys = new UnreadKeys(UnreadKeys.DEFAULT_PREFIX);
+        this.name = name;
+        this.redisConfig = redisConfig;
         this.reads = redis.open();
         this.writer = new UnreadWriter(redis.openBinary(), keys, limits, MAX_PENDING);
         this.reader = new UnreadReader(reads, keys);
@@ -36,21 +55,18 @@ public final class ProductLayout implements Layout {
 
     @Override
     public String name() {
-        return "L0";
+        return name;
     }
 
     @Override
     public Map<String, String> redisConfig() {
-        return Map.of();
+        return redisConfig;
     }
 
+    /** Every read and write of the product's is one script. */
     @Override
     public Set<String> commandsOf(Operation operation) {
-        return switch (operation) {
-            case COUNTS -> Set.of("hgetall");
-            case AUTHOR_PAGE -> Set.of("zrevrangebyscore", "zcount");
-            default -> Set.of("evalsha");
-        };
+        return Set.of("evalsha");
     }
 
     @Override

@@ -1,5 +1,8 @@
--- a_lib.lua: layout A, two keys per user (bench study only). Prepended, after the product's members.lua (id_bytes)
--- and notify.lua (notify), to every script of layouts A and B.
+-- a_lib.lua: the study's first version of layout A, two keys per user (bench study only), which layout B keeps its
+-- users past the inline records in. The product's layout A grew from it (counters.lua: seconds since 1970, floors in
+-- a hash of their own, a per-user cap), and the study measures the product's itself; this stays as B's base, so B is
+-- measured as it was designed. Prepended, after the product's members.lua (id_bytes) and notify.lua (notify), to every
+-- script of layout B.
 -- Reads: counts are one HGETALL of h, an author's page one HGET of the author's field (the blob is the page, newest
 -- first, at most cap x 12 bytes); the merged page is a_merged_page.
 -- z  sorted set: member blogId (decimal, so Redis stores it as an integer); score -(seconds since 2020) for an unread

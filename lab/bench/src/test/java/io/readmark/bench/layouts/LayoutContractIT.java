@@ -47,10 +47,13 @@ class LayoutContractIT {
 
     static Stream<Named<BiFunction<RedisConnections, Integer, Layout>>> layouts() {
         return Stream.of(
-                Named.of("L0", (redis, cap) -> new ProductLayout(redis, new UnreadLimits(cap, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000))),
-                Named.of("A", (redis, cap) -> new TwoKeyLayout(redis, cap, 1000)),
+                Named.of("A", (redis, cap) -> new ProductLayout(redis, limits(cap))),
                 Named.of("B", (redis, cap) -> new TinyInlineLayout(redis, cap, 1000)),
-                Named.of("A/512", (redis, cap) -> TwoKeyLayout.withListpacksUpTo(redis, cap, 1000, 512)));
+                Named.of("A/stock", (redis, cap) -> ProductLayout.onStockListpacks(redis, limits(cap))));
+    }
+
+    private static UnreadLimits limits(int cap) {
+        return new UnreadLimits(cap, UnreadLimits.DEFAULTS.maxUnreadPerUser(), 1000);
     }
 
     private static Layout open(BiFunction<RedisConnections, Integer, Layout> factory) {
