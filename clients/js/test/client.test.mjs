@@ -1,0 +1,183 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ReadmarkClient } from '../dist/client.js';
+
+/**
+ * The client against a scripted view API: each request is answered by the next handler queued for its route, and
+ * recorded with its headers. Streams are ReadableStreams the test writes events into and closes.
+ */
+class FakeApi {
+  requests = [];
+  handlers = { counts: [], stream: [] };
+
+  fetch = async (url, init) => {
+    const route = url.endsWith('/stream') ? 'stream' : 'counts';
+    this.requests.push({ route, url, headers: { ...init.headers } });
+    const next = this.handlers[route].shift();
+    if (!next) return new Response(null, { status: 503, headers: { 'Retry-After': '3600' } });
+    return next(init);
+  };
+
+  counts(body, etag) {
+    this.handlers.counts.push(() => new Response(JSON.stringify(body), { status: 200, headers: { ETag: etag } }));
+  }
+
+  notModified() {
+    this.handlers.counts.push(() => new Response(null, { status: 304 }));
+  }
+
+  /** Queues a stream; returns its writer: send(event, data) and end(). */
+  stream() {
+    let controller;
+    const body = new ReadableStream({ start(c) { controller = c; } });
+    const encoder = new TextEncoder();
+    this.handlers.stream.push((init) => {
+      init.signal?.addEventListener('abort', () => { try { controller.error(new Error('aborted')); } catch {} });
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+    });
+    return {
+      send: (event, data) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)),
+      retry: (ms) => controller.enqueue(encoder.encode(`retry: ${ms}\n\n`)),
+      end: () => controller.close(),
+    };
+  }
+
+  refuse(route, status) {
+    this.handlers[route].push(() => new Response(JSON.stringify({ status, title: 'x' }), { status }));
+  }
+}
+
+const counts = (version, total) => ({ userId: 7, total, unseen: 0, notices: 0, byAuthor: total ? { 3: total } : {}, version });
+
+/** Resolves with the detail of the next `type` event that satisfies `match`. */
+function next(client, type, match = () => true) {
+  return new Promise((resolve) => {
+    const listener = (event) => {
+      if (!match(event.detail)) return;
+      client.removeEventListener(type, listener);
+      resolve(event.detail);
+    };
+    client.addEventListener(type, listener);
+  });
+}
+
+function client(api, options = {}) {
+  let tokens = 0;
+  return new ReadmarkClient({
+    userId: 7, baseUrl: 'http://view.test', fetch: api.fetch, token: () => `token-${++tokens}`,
+    initialRetryMs: 1, maxRetryMs: 5, random: () => 0, ...options,
+  });
+}
+
+test('a push listing a change past the next version makes the client read the counts again', async (t) => {
+  const api = new FakeApi();
+  const stream = api.stream();
+  const reader = client(api);
+  t.after(() => reader.stop());
+  reader.start();
+  stream.send('counts', { ...counts(10, 1), changes: [] });
+  await next(reader, 'state', (d) => d.state === 'live');
+
+  api.counts(counts(13, 3), 'W/"13-0"');
+  const gap = next(reader, 'gap');
+  const reread = next(reader, 'counts', (d) => d.source === 'read');
+  stream.send('counts', { ...counts(13, 3), changes: [{ version: 13, kind: 'delivered', authorId: 3, blogId: 9 }] });
+  assert.deepEqual(await gap, { listed: 10, version: 13 });
+  assert.equal((await reread).counts.version, 13);
+  assert.equal(api.requests.filter((r) => r.route === 'counts').length, 1);
+});
+
+test('consecutive pushes read nothing more', async (t) => {
+  const api = new FakeApi();
+  const stream = api.stream();
+  const reader = client(api);
+  t.after(() => reader.stop());
+  reader.start();
+  stream.send('counts', { ...counts(10, 1), changes: [] });
+  const shown = next(reader, 'counts', (d) => d.counts.version === 12);
+  stream.send('counts', { ...counts(11, 2), changes: [{ version: 11, kind: 'delivered' }] });
+  stream.send('counts', { ...counts(12, 3), changes: [{ version: 12, kind: 'delivered' }] });
+  assert.equal((await shown).counts.total, 3);
+  assert.equal(api.requests.filter((r) => r.route === 'counts').length, 0);
+});
+
+test('every reconnect asks for a fresh token, and honours the server retry: before reconnecting', async (t) => {
+  const api = new FakeApi();
+  const first = api.stream();
+  const second = api.stream();
+  const reader = client(api);
+  t.after(() => reader.stop());
+  reader.start();
+  first.retry(20);
+  first.send('counts', { ...counts(10, 1), changes: [] });
+  await next(reader, 'state', (d) => d.state === 'live');
+  const cutAt = Date.now();
+  first.end();
+  await next(reader, 'state', (d) => d.state === 'reconnecting');
+  second.send('counts', { ...counts(12, 2), changes: [] });
+  const back = await next(reader, 'counts', (d) => d.counts.version === 12);
+  assert.ok(Date.now() - cutAt >= 20, 'waited for retry:');
+  assert.equal(back.source, 'snapshot');
+  assert.deepEqual(api.requests.map((r) => r.headers.Authorization), ['Bearer token-1', 'Bearer token-2']);
+});
+
+test('a stream the server ends with reconnect is reopened at once', async (t) => {
+  const api = new FakeApi();
+  const first = api.stream();
+  const second = api.stream();
+  const reader = client(api, { initialRetryMs: 60_000, maxRetryMs: 60_000 });
+  t.after(() => reader.stop());
+  reader.start();
+  first.send('counts', { ...counts(10, 1), changes: [] });
+  await next(reader, 'state', (d) => d.state === 'live');
+  first.send('reconnect', { reason: 'token-expired' });
+  first.end();
+  second.send('counts', { ...counts(10, 1), changes: [] });
+  await next(reader, 'counts', (d) => d.source === 'snapshot');
+  assert.equal(api.requests.filter((r) => r.route === 'stream').length, 2);
+});
+
+test('with the user\'s streams all taken it polls, sending the last tag and keeping the counts on 304', async (t) => {
+  const api = new FakeApi();
+  api.refuse('stream', 429);
+  api.counts(counts(10, 1), 'W/"10-0"');
+  api.notModified();
+  api.counts(counts(11, 2), 'W/"11-0"');
+  const reader = client(api, { pollIntervalMs: 1 });
+  t.after(() => reader.stop());
+  reader.start();
+  await next(reader, 'counts', (d) => d.counts.version === 11);
+  const polls = api.requests.filter((r) => r.route === 'counts').map((r) => r.headers['If-None-Match']);
+  assert.deepEqual(polls, [undefined, 'W/"10-0"', 'W/"10-0"']);
+  assert.equal(reader.state, 'polling');
+});
+
+test('a token that may not read this user fails for good instead of retrying', async (t) => {
+  const api = new FakeApi();
+  api.refuse('stream', 403);
+  const reader = client(api);
+  t.after(() => reader.stop());
+  const failed = next(reader, 'state', (d) => d.state === 'failed');
+  reader.start();
+  await failed;
+  assert.equal(api.requests.length, 1);
+});
+
+test('unreadable counts break the stream, which is reopened', async (t) => {
+  const api = new FakeApi();
+  const first = api.stream();
+  const second = api.stream();
+  const reader = client(api);
+  t.after(() => reader.stop());
+  reader.start();
+  first.send('counts', { total: 'many' });
+  second.send('counts', { ...counts(5, 0), changes: [] });
+  await next(reader, 'counts', (d) => d.counts.version === 5);
+  assert.equal(reader.counts.total, 0);
+});
+
+test('a user id that is not a positive decimal id is refused before any request', () => {
+  for (const userId of ['0', '-1', '01', '1/../2', '1e3', '']) {
+    assert.throws(() => new ReadmarkClient({ userId, fetch: () => assert.fail('no request') }), RangeError);
+  }
+});
