@@ -126,6 +126,22 @@ class DemoPageIT {
         assertThat(page.body()).contains(pipeline.stack().producerApiUrl());
     }
 
+    @Test
+    void thePageLoadsTheWebClientTheBuildCompiledAndNoOtherResource() throws Exception {
+        HttpResponse<String> module = demo("/client/index.js");
+        assertThat(module.statusCode()).isEqualTo(200);
+        assertThat(module.headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
+        assertThat(module.body()).contains("export function defineElements");
+        assertThat(demo("/client/missing.js").statusCode()).isEqualTo(404);
+        assertThat(demo("/client/Index.js").statusCode()).as("names are checked, not looked up").isEqualTo(404);
+        assertThat(demo("/client/logback.xml").statusCode()).isEqualTo(404);
+    }
+
+    private static HttpResponse<String> demo(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pipeline.stack().demoUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static String text(String id) {
         return browser.findElement(By.id(id)).getText();
     }

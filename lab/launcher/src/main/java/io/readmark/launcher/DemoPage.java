@@ -2,28 +2,38 @@ package io.readmark.launcher;
 
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.http.Problem;
 import io.readmark.common.http.Response;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * The demo inbox of local runs, served by the view API at {@code /demo}: a page that watches one user's unread
- * state over the event stream and sends reads, read-alls and seen marks through the producer API. It is static; the
- * producer API's address is filled in when the page is asked for, as it is known only once that API listens.
+ * state over the event stream and sends reads, read-alls and seen marks through the producer API. It is static, built
+ * on the web client's elements ({@code clients/js}, whose modules it serves from that jar under {@code /demo/client/});
+ * the producer API's address is filled in when the page is asked for, as it is known only once that API listens.
  */
 final class DemoPage {
 
     static final String PATH = "/demo";
+    /** Where the js-client jar holds the compiled modules. */
+    private static final String CLIENT_MODULES = "readmark-client/";
+    private static final Pattern MODULE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,63}\\.js");
 
     private final String html;
     private final String script;
     private final String style;
     private final Supplier<Optional<String>> producerApiUrl;
+    /** The modules asked for and found: at most the jar's files, as a name not found is never kept. */
+    private final Map<String, String> modules = new ConcurrentHashMap<>();
 
     /** @param producerApiUrl the producer API's address, empty until it listens */
     DemoPage(Supplier<Optional<String>> producerApiUrl) {
@@ -38,7 +48,20 @@ final class DemoPage {
         server.route("GET", PATH, request -> secured(Response.text("text/html; charset=utf-8",
                         html.replace("{{PRODUCER_API_URL}}", producerApiUrl()))))
                 .route("GET", PATH + "/demo.js", request -> secured(Response.text("text/javascript; charset=utf-8", script)))
-                .route("GET", PATH + "/demo.css", request -> secured(Response.text("text/css; charset=utf-8", style)));
+                .route("GET", PATH + "/demo.css", request -> secured(Response.text("text/css; charset=utf-8", style)))
+                .route("GET", PATH + "/client/{module}", request -> secured(Response.text("text/javascript; charset=utf-8",
+                        module(request.pathVariable("module")))));
+    }
+
+    /** A module of the web client; names are checked first, so no request reaches another resource. */
+    private String module(String name) {
+        String cached = modules.get(name);
+        if (cached != null) return cached;
+        Optional<String> found = MODULE_NAME.matcher(name).matches()
+                ? load(DemoPage.class.getClassLoader().getResourceAsStream(CLIENT_MODULES + name), name) : Optional.empty();
+        String module = found.orElseThrow(() -> new ApiException(Problem.of(404, "Not Found", "no client module " + name)));
+        modules.put(name, module);
+        return module;
     }
 
     /** Scripts of this page only, and calls only to the two APIs: nothing injected could run or send data elsewhere. */
@@ -56,11 +79,16 @@ final class DemoPage {
     }
 
     private static String resource(String name) {
-        try (InputStream in = DemoPage.class.getResourceAsStream("demo/" + name)) {
-            if (in == null) throw new IllegalStateException("demo page resource missing: " + name);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        return load(DemoPage.class.getResourceAsStream("demo/" + name), name)
+                .orElseThrow(() -> new IllegalStateException("demo page resource missing: " + name));
+    }
+
+    private static Optional<String> load(InputStream resource, String name) {
+        if (resource == null) return Optional.empty();
+        try (InputStream in = resource) {
+            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot read " + name, e);
         }
     }
 }
