@@ -69,14 +69,26 @@ function client(api, options = {}) {
   });
 }
 
-test('a push listing a change past the next version makes the client read the counts again', async (t) => {
+/** A client of a fresh API whose answers `script` queues first; started, and stopped when the test ends. */
+function started(t, script, options = {}) {
   const api = new FakeApi();
-  const stream = api.stream();
-  const reader = client(api);
+  const queued = script(api);
+  const reader = client(api, options);
   t.after(() => reader.stop());
   reader.start();
+  return { api, reader, ...queued };
+}
+
+/** A started client whose stream is live at version 10. */
+async function liveAt10(t) {
+  const { api, reader, stream } = started(t, (api) => ({ stream: api.stream() }));
   stream.send('counts', { ...counts(10, 1), changes: [] });
   await next(reader, 'state', (d) => d.state === 'live');
+  return { api, stream, reader };
+}
+
+test('a push listing a change past the next version makes the client read the counts again', async (t) => {
+  const { api, stream, reader } = await liveAt10(t);
 
   api.counts(counts(13, 3), 'W/"13-0"');
   const gap = next(reader, 'gap');
@@ -88,12 +100,7 @@ test('a push listing a change past the next version makes the client read the co
 });
 
 test('consecutive pushes read nothing more', async (t) => {
-  const api = new FakeApi();
-  const stream = api.stream();
-  const reader = client(api);
-  t.after(() => reader.stop());
-  reader.start();
-  stream.send('counts', { ...counts(10, 1), changes: [] });
+  const { api, stream, reader } = await liveAt10(t);
   const shown = next(reader, 'counts', (d) => d.counts.version === 12);
   stream.send('counts', { ...counts(11, 2), changes: [{ version: 11, kind: 'delivered' }] });
   stream.send('counts', { ...counts(12, 3), changes: [{ version: 12, kind: 'delivered' }] });
@@ -102,12 +109,7 @@ test('consecutive pushes read nothing more', async (t) => {
 });
 
 test('every reconnect asks for a fresh token, and honours the server retry: before reconnecting', async (t) => {
-  const api = new FakeApi();
-  const first = api.stream();
-  const second = api.stream();
-  const reader = client(api);
-  t.after(() => reader.stop());
-  reader.start();
+  const { api, reader, first, second } = started(t, (api) => ({ first: api.stream(), second: api.stream() }));
   first.retry(20);
   first.send('counts', { ...counts(10, 1), changes: [] });
   await next(reader, 'state', (d) => d.state === 'live');
@@ -122,12 +124,8 @@ test('every reconnect asks for a fresh token, and honours the server retry: befo
 });
 
 test('a stream the server ends with reconnect is reopened at once', async (t) => {
-  const api = new FakeApi();
-  const first = api.stream();
-  const second = api.stream();
-  const reader = client(api, { initialRetryMs: 60_000, maxRetryMs: 60_000 });
-  t.after(() => reader.stop());
-  reader.start();
+  const { api, reader, first, second } = started(t, (api) => ({ first: api.stream(), second: api.stream() }),
+    { initialRetryMs: 60_000, maxRetryMs: 60_000 });
   first.send('counts', { ...counts(10, 1), changes: [] });
   await next(reader, 'state', (d) => d.state === 'live');
   first.send('reconnect', { reason: 'token-expired' });
@@ -138,14 +136,12 @@ test('a stream the server ends with reconnect is reopened at once', async (t) =>
 });
 
 test('with the user\'s streams all taken it polls, sending the last tag and keeping the counts on 304', async (t) => {
-  const api = new FakeApi();
-  api.refuse('stream', 429);
-  api.counts(counts(10, 1), 'W/"10-0"');
-  api.notModified();
-  api.counts(counts(11, 2), 'W/"11-0"');
-  const reader = client(api, { pollIntervalMs: 1 });
-  t.after(() => reader.stop());
-  reader.start();
+  const { api, reader } = started(t, (api) => {
+    api.refuse('stream', 429);
+    api.counts(counts(10, 1), 'W/"10-0"');
+    api.notModified();
+    api.counts(counts(11, 2), 'W/"11-0"');
+  }, { pollIntervalMs: 1 });
   await next(reader, 'counts', (d) => d.counts.version === 11);
   const polls = api.requests.filter((r) => r.route === 'counts').map((r) => r.headers['If-None-Match']);
   assert.deepEqual(polls, [undefined, 'W/"10-0"', 'W/"10-0"']);
@@ -153,23 +149,13 @@ test('with the user\'s streams all taken it polls, sending the last tag and keep
 });
 
 test('a token that may not read this user fails for good instead of retrying', async (t) => {
-  const api = new FakeApi();
-  api.refuse('stream', 403);
-  const reader = client(api);
-  t.after(() => reader.stop());
-  const failed = next(reader, 'state', (d) => d.state === 'failed');
-  reader.start();
-  await failed;
+  const { api, reader } = started(t, (api) => { api.refuse('stream', 403); });
+  await next(reader, 'state', (d) => d.state === 'failed');
   assert.equal(api.requests.length, 1);
 });
 
 test('unreadable counts break the stream, which is reopened', async (t) => {
-  const api = new FakeApi();
-  const first = api.stream();
-  const second = api.stream();
-  const reader = client(api);
-  t.after(() => reader.stop());
-  reader.start();
+  const { reader, first, second } = started(t, (api) => ({ first: api.stream(), second: api.stream() }));
   first.send('counts', { total: 'many' });
   second.send('counts', { ...counts(5, 0), changes: [] });
   await next(reader, 'counts', (d) => d.counts.version === 5);

@@ -99,18 +99,13 @@ class WebClientIT {
     void aStreamCutByARestartEndsWithTheCurrentCountsAndAFreshToken() throws Exception {
         long user = pipeline.newId();
         long author = pipeline.newId();
-        open(user, "");
-        awaitLive("0");
-        pipeline.produce(pipeline.followed(user, author), pipeline.published(pipeline.newId(), author, Instant.now()));
-        await().atMost(WITHIN).untilAsserted(() -> assertThat(badge()).isEqualTo("1"));
+        watchOnePost(user, author, "");
         int tokens = page.tokensIssued(user);
 
         pipeline.stack().stopViewApi();
         await().atMost(WITHIN).untilAsserted(() -> assertThat(stale()).as("a count that may be out of date says so").isTrue());
         // A post while no view API runs: only the snapshot of the next stream can bring it.
-        double delivered = deliveries();
-        pipeline.produce(pipeline.published(pipeline.newId(), author, Instant.now()));
-        await().atMost(WITHIN).until(() -> deliveries() > delivered);
+        publishAndAwaitDelivery(author);
         assertThat(badge()).isEqualTo("1");
         pipeline.stack().startViewApi();
 
@@ -127,17 +122,12 @@ class WebClientIT {
     void aChangeWhosePushNeverCameIsFoundByItsVersionAndTheCountsAreReadAgain() throws Exception {
         long user = pipeline.newId();
         long author = pipeline.newId();
-        open(user, "&idle=600000");
-        awaitLive("0");
-        pipeline.produce(pipeline.followed(user, author), pipeline.published(pipeline.newId(), author, Instant.now()));
-        await().atMost(WITHIN).untilAsserted(() -> assertThat(badge()).isEqualTo("1"));
+        watchOnePost(user, author, "&idle=600000");
 
         // The scripts publish a change only while the user's live key says someone listens: without it, this post's
         // push is lost, as a notification lost on its way would be.
         redis.shared().sync().del(keys.live(user));
-        double delivered = deliveries();
-        pipeline.produce(pipeline.published(pipeline.newId(), author, Instant.now()));
-        await().atMost(WITHIN).until(() -> deliveries() > delivered);
+        publishAndAwaitDelivery(author);
         redis.shared().sync().set(keys.live(user), "1", SetArgs.Builder.px(Duration.ofMinutes(10).toMillis()));
         assertThat(recorded("reads")).as("no read before the gap").isEmpty();
 
@@ -178,6 +168,21 @@ class WebClientIT {
                 + URLEncoder.encode(pipeline.stack().viewApiUrl(), StandardCharsets.UTF_8) + options);
     }
 
+    /** Opens the page for a user who follows the author, with one post of theirs unread, once the badge shows it. */
+    private static void watchOnePost(long user, long author, String options) throws Exception {
+        open(user, options);
+        awaitLive("0");
+        pipeline.produce(pipeline.followed(user, author), pipeline.published(pipeline.newId(), author, Instant.now()));
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(badge()).isEqualTo("1"));
+    }
+
+    /** A post, once Redis acknowledged its delivery: a barrier that holds whatever the view API does meanwhile. */
+    private static void publishAndAwaitDelivery(long author) throws Exception {
+        double delivered = deliveries();
+        pipeline.produce(pipeline.published(pipeline.newId(), author, Instant.now()));
+        await().atMost(WITHIN).until(() -> deliveries() > delivered);
+    }
+
     private static void awaitLive(String count) {
         await().atMost(WITHIN).untilAsserted(() -> {
             assertThat(browser.executeScript("return window.client && window.client.state")).isEqualTo("live");
@@ -202,7 +207,7 @@ class WebClientIT {
         return (List<?>) browser.executeScript("return window.recorded." + what);
     }
 
-    /** Deliveries Redis acknowledged: the barrier that a post was applied, whatever the view API does meanwhile. */
+    /** Deliveries Redis acknowledged, by the processor's metrics. */
     private static double deliveries() throws Exception {
         return sum(pipeline.processor("/metrics").body(), "readmark_deliveries_total");
     }
