@@ -61,7 +61,7 @@ export interface ClientOptions {
   maxRetryMs?: number;
   /** A stream silent this long (the server sends a heartbeat every 15 s) is dead. Default 45 s. */
   idleTimeoutMs?: number;
-  /** In `auto`, failed stream attempts in a row before polling. Default 3. */
+  /** In `auto`, failed stream attempts in a row before polling, if a read of the counts then succeeds. Default 3. */
   fallbackAfter?: number;
   /** In `auto`, how often polling tries the stream again. Default 60 s. */
   streamProbeMs?: number;
@@ -208,9 +208,23 @@ export class ReadmarkClient extends EventTarget {
         return this.fail(new Error('the answer was not a readable event stream'));
       }
       if (end.kind === 'refused' || end.kind === 'failed') this.emit('error', { error: end.error });
-      if (probe || (this.transport === 'auto' && failures >= this.fallbackAfter)) return 'poll';
+      if (probe) return 'poll';
+      // Polling helps only where streams fail and reads do not (a proxy that buffers or cuts long answers); while
+      // the API is unreachable the stream reconnects as soon as it is back. One read tells the two apart.
+      if (this.transport === 'auto' && failures >= this.fallbackAfter && (await this.readable(stop))) return 'poll';
       this.setState('reconnecting');
       if (!(await sleep(this.backoff.next(atLeastMs), stop))) return 'done';
+    }
+  }
+
+  /** Whether a read of the counts succeeds now; it shows what it read. */
+  private async readable(stop: AbortSignal): Promise<boolean> {
+    try {
+      await this.read(true, stop);
+      return true;
+    } catch (error) {
+      if (!stop.aborted) this.emit('error', { error });
+      return false;
     }
   }
 

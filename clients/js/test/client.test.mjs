@@ -148,6 +148,27 @@ test('with the user\'s streams all taken it polls, sending the last tag and keep
   assert.equal(reader.state, 'polling');
 });
 
+test('streams that keep failing while reads succeed make it poll', async (t) => {
+  const { api, reader } = started(t, (api) => {
+    for (let i = 0; i < 3; i++) api.refuse('stream', 502);
+    api.counts(counts(4, 1), 'W/"4-0"');
+  }, { fallbackAfter: 3, pollIntervalMs: 60_000 });
+  await next(reader, 'state', (d) => d.state === 'polling');
+  assert.deepEqual(api.requests.map((r) => r.route), ['stream', 'stream', 'stream', 'counts']);
+  assert.equal(reader.counts.version, 4, 'the read that decided it is shown');
+});
+
+test('while the API is unreachable it keeps reconnecting the stream instead of polling', async (t) => {
+  const { api, reader, stream } = started(t, (api) => {
+    for (let i = 0; i < 3; i++) api.refuse('stream', 502);
+    api.refuse('counts', 502);
+    return { stream: api.stream() };
+  }, { fallbackAfter: 3 });
+  stream.send('counts', { ...counts(4, 1), changes: [] });
+  await next(reader, 'state', (d) => d.state === 'live');
+  assert.deepEqual(api.requests.map((r) => r.route), ['stream', 'stream', 'stream', 'counts', 'stream']);
+});
+
 test('a token that may not read this user fails for good instead of retrying', async (t) => {
   const { api, reader } = started(t, (api) => { api.refuse('stream', 403); });
   await next(reader, 'state', (d) => d.state === 'failed');
