@@ -2,38 +2,9 @@ import { Backoff } from './backoff.js';
 import { ApiError, Http, type TokenSource } from './http.js';
 import { readStream } from './stream.js';
 import { VersionTracker } from './versions.js';
+import { type Change, changesOf, type Counts, countsOf, isPage, parseCounts, type UnreadPage } from './wire.js';
 
-/** `GET /v1/users/{userId}/unread`, and every event of the unread stream. */
-export interface Counts {
-  userId: number;
-  total: number;
-  unseen: number;
-  notices: number;
-  byAuthor: Record<string, number>;
-  authorsOmitted?: number;
-  version: number;
-}
-
-/** One listed change of a push (docs/API.md, "The unread stream"). */
-export interface Change {
-  version?: number;
-  kind: string;
-  authorId?: number;
-  blogId?: number;
-  noticeId?: number;
-  audience?: string;
-}
-
-export interface UnreadItem {
-  blogId: number;
-  authorId: number;
-  publishedAt: string;
-}
-
-export interface UnreadPage {
-  items: UnreadItem[];
-  nextCursor: string | null;
-}
+export type { Change, Counts, UnreadItem, UnreadPage } from './wire.js';
 
 /** `auto`: the stream, polling while it cannot be had; `stream` or `poll`: only that. */
 export type Transport = 'auto' | 'stream' | 'poll';
@@ -231,7 +202,7 @@ export class ReadmarkClient extends EventTarget {
   private onStreamEvent(type: string, data: string): void {
     if (type !== 'counts') return; // kinds this client does not know yet
     const push = parseCounts(data);
-    const changes = Array.isArray(push.changes) ? push.changes as Change[] : [];
+    const changes = changesOf(push);
     const omitted = typeof push.changesOmitted === 'number' ? push.changesOmitted : 0;
     const counts = countsOf(push);
     this.pushes++;
@@ -332,40 +303,6 @@ export class ReadmarkClient extends EventTarget {
   private emit(type: string, detail: unknown): void {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
-}
-
-type Json = Record<string, unknown>;
-
-function parseCounts(text: string): Json {
-  const value: unknown = JSON.parse(text);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('counts are not a JSON object');
-  return value as Json;
-}
-
-/** The counts of an answer or push, checked: a malformed answer fails the read instead of showing `undefined`. */
-function countsOf(json: Json): Counts {
-  const { userId, total, unseen, notices, byAuthor, authorsOmitted, version } = json;
-  if (!isCount(userId) || !isCount(total) || !isCount(version) || !byAuthor || typeof byAuthor !== 'object') {
-    throw new TypeError('the view API answered unreadable counts');
-  }
-  const counts: Counts = {
-    userId, total, version,
-    unseen: isCount(unseen) ? unseen : 0,
-    notices: isCount(notices) ? notices : 0,
-    byAuthor: byAuthor as Record<string, number>,
-  };
-  if (isCount(authorsOmitted)) counts.authorsOmitted = authorsOmitted;
-  return counts;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isPage(value: unknown): value is UnreadPage {
-  if (!value || typeof value !== 'object') return false;
-  const page = value as { items?: unknown; nextCursor?: unknown };
-  return Array.isArray(page.items) && (page.nextCursor === null || typeof page.nextCursor === 'string');
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -4,8 +4,6 @@ export { ApiError } from './http.js';
 export type { Problem, TokenSource } from './http.js';
 export { ReadmarkBadge } from './badge.js';
 export { ReadmarkInbox } from './inbox.js';
-export { Backoff } from './backoff.js';
-export { VersionTracker } from './versions.js';
 
 import { ReadmarkBadge } from './badge.js';
 import { ReadmarkInbox } from './inbox.js';

@@ -183,6 +183,17 @@ test('unreadable counts break the stream, which is reopened', async (t) => {
   assert.equal(reader.counts.total, 0);
 });
 
+test('a page of the merged list is checked before anything shows it', async (t) => {
+  const { reader } = started(t, (api) => {
+    api.handlers.counts.push(() => Response.json({ items: [{ blogId: 9, authorId: 3, publishedAt: '2026-01-01T00:00:00Z' }], nextCursor: 'c1' }));
+    api.handlers.counts.push(() => Response.json({ items: [{ blogId: '<img src=x>', authorId: 3 }], nextCursor: null }));
+  }, { transport: 'stream' });
+  reader.stop(); // only the list is read here
+  assert.deepEqual(await reader.unreadItems(1), { items: [{ blogId: 9, authorId: 3, publishedAt: '2026-01-01T00:00:00Z' }], nextCursor: 'c1' });
+  await assert.rejects(reader.unreadItems(1, 'c1'), TypeError);
+  await assert.rejects(reader.unreadItems(101), RangeError);
+});
+
 test('a user id that is not a positive decimal id is refused before any request', () => {
   for (const userId of ['0', '-1', '01', '1/../2', '1e3', '']) {
     assert.throws(() => new ReadmarkClient({ userId, fetch: () => assert.fail('no request') }), RangeError);
