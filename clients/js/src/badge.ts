@@ -1,5 +1,5 @@
 import type { Counts, ReadmarkClient } from './client.js';
-import { ClientWatcher } from './watcher.js';
+import { adoptClient, ClientWatcher } from './watcher.js';
 
 /**
  * `<readmark-badge field="total" cap="99">`: one count of a {@link ReadmarkClient}, as text. `field` is `total`
@@ -22,6 +22,7 @@ export class ReadmarkBadge extends HTMLElement {
   }
 
   connectedCallback(): void {
+    adoptClient(this);
     if (!this.hasAttribute('role')) this.setAttribute('role', 'status');
     this.watcher.attach();
     this.render();

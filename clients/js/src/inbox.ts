@@ -1,5 +1,5 @@
 import type { CountsDetail, ReadmarkClient, UnreadItem } from './client.js';
-import { ClientWatcher } from './watcher.js';
+import { adoptClient, ClientWatcher } from './watcher.js';
 
 /** The most a page may hold (the API's `limit`). */
 const MAX_LIMIT = 100;
@@ -48,6 +48,7 @@ export class ReadmarkInbox extends HTMLElement {
   }
 
   connectedCallback(): void {
+    adoptClient(this);
     if (!this.list.isConnected) this.replaceChildren(this.list, this.more);
     this.watcher.attach();
     if (this.watcher.client?.counts) void this.reload();

@@ -41,3 +41,15 @@ export class ClientWatcher {
     this.attached = false;
   }
 }
+
+/**
+ * A `client` set on the element before its class was defined is an own property that hides the class's setter once
+ * the element is upgraded: hand it over to the setter.
+ */
+export function adoptClient(element: HTMLElement): void {
+  if (!Object.hasOwn(element, 'client')) return;
+  const properties = element as unknown as Record<string, unknown>;
+  const client = properties.client;
+  delete properties.client;
+  properties.client = client;
+}

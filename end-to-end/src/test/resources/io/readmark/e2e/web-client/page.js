@@ -3,7 +3,6 @@
 // what the client reported is kept in window.recorded for the test to read.
 import { ReadmarkClient, defineElements } from '/client/index.js';
 
-defineElements();
 const params = new URLSearchParams(location.search);
 const user = params.get('user');
 const recorded = { gaps: [], reads: [], errors: [] };
@@ -27,4 +26,6 @@ const inbox = document.getElementById('inbox');
 inbox.setAttribute('page-size', params.get('pageSize') ?? '20');
 document.getElementById('badge').client = client;
 inbox.client = client;
+// Defined only now, after the client was handed to the elements, as on a page whose own script runs first.
+defineElements();
 client.start();
