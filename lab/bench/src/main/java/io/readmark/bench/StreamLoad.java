@@ -34,8 +34,8 @@ import java.util.regex.Pattern;
  * {@code ./readmark bench --streams}: what an open unread stream costs. One view API in this JVM on an embedded Redis
  * of its own; per round, a {@link StreamHolders} JVM opens the round's streams, they are held idle for a window, then a
  * share of their users get changes at a steady rate, then one post reaches them all ({@link StreamRound}); last, the
- * view API restarts under held streams ({@link StreamStorm}). The view API's stream limit is raised to the largest round
- * unless set, so the rounds measure cost, not the limit. Writes {@code streams-latest.txt} and {@code .json}.
+ * view API restarts under held streams ({@link StreamStorm}). The view API's stream limit is raised to the largest
+ * round or storm unless set, so they measure cost, not the limit. Writes {@code streams-latest.txt} and {@code .json}.
  */
 public final class StreamLoad {
 
@@ -52,7 +52,8 @@ public final class StreamLoad {
     /** Runs every round and the storm, writes the report and returns it. */
     public static Report run(Settings settings, PrintStream out, PrintStream err) throws Exception {
         StreamLoadConfig config = StreamLoadConfig.from(settings);
-        String most = Integer.toString(config.streams().stream().mapToInt(Integer::intValue).max().orElseThrow());
+        String most = Integer.toString(Math.max(config.storm(),
+                config.streams().stream().mapToInt(Integer::intValue).max().orElseThrow()));
         try (EmbeddedRedis server = EmbeddedRedis.start(0);
              RedisConnections redis = RedisConnections.connect(server.url(), Duration.ofSeconds(60), false);
              RedisStats stats = new RedisStats(redis)) {
