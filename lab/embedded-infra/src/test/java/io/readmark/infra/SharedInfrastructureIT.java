@@ -33,16 +33,4 @@ class SharedInfrastructureIT {
             assertThat(started.resources()).singleElement().isInstanceOf(EmbeddedKafka.class);
         }
     }
-
-    @Test
-    void fallsBackToEmbeddedWhenTestcontainersIsRequestedWithoutDocker() {
-        // This machine has no Docker engine; CI machines with one would legitimately pick containers.
-        org.junit.jupiter.api.Assumptions.assumeFalse(ContainerInfrastructure.dockerAvailable());
-        try (TestInfrastructure.Started started = TestInfrastructure.start(Map.of(
-                TestInfrastructure.MODE_ENV, TestInfrastructure.MODE_TESTCONTAINERS,
-                TestInfrastructure.KAFKA_ENV, "localhost:1"))) {
-            assertThat(started.resources()).singleElement().isInstanceOf(EmbeddedRedis.class);
-            assertThat(started.infrastructure().redisUrl()).startsWith("redis://127.0.0.1:");
-        }
-    }
 }
