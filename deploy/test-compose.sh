@@ -2,7 +2,9 @@
 # Runs the production deployment for real: builds the images from this checkout's Dockerfiles, brings up
 # docker-compose.yml in a container engine by the README's compose walk-through (its shell blocks, run as written),
 # drives it through the APIs with authentication on, kills the processor and then Redis and checks the stack
-# recovers by itself with nothing lost, checks what production needs of the images, and tears everything down.
+# recovers by itself with nothing lost, checks what production needs of the images, then runs the main integration
+# tests on Testcontainers (Kafka and Redis in containers of the same images), and tears everything down.
+# `deploy/test-compose.sh testcontainers` runs only those tests.
 #
 # Engine: Docker with Compose v2 when one answers; otherwise, on Debian as root, podman serving the Docker API
 # (installed here), with Compose v2 taken from Debian's next release. Base images Docker Hub cannot give are built
@@ -200,6 +202,12 @@ teardown() {
     if [[ -d $RUN && ${READMARK_COMPOSE_KEEP:-0} != 1 ]]; then
         (cd "$RUN" && docker compose down -v --remove-orphans >/dev/null 2>&1)
     fi
+    # Containers the tests' JVMs did not stop (a JVM killed, say), this run's only.
+    if [[ $TC_STARTED == 1 ]]; then
+        local left
+        left=$(comm -13 <(echo "$TC_BEFORE") <(docker ps -aq --filter label=org.testcontainers=true | sort))
+        [[ -z $left ]] || docker rm -f $left >/dev/null 2>&1
+    fi
     [[ -n $TICKER_PID ]] && kill "$TICKER_PID" 2>/dev/null
     [[ -n $PODMAN_PID && ${READMARK_COMPOSE_KEEP:-0} != 1 ]] && kill "$PODMAN_PID" 2>/dev/null && wait "$PODMAN_PID" 2>/dev/null
     log "$( ((status == 0)) && echo PASSED || echo "exit status $status")"
@@ -241,10 +249,40 @@ crash() {
     await 60 "$1 killed (SIGKILL) and restarted by the engine" bash -c "(( \$(restarts_of $1) > $before ))"
 }
 
+# ---- the Testcontainers backend --------------------------------------------------------------------------------
+
+# The integration tests that matter most, on Kafka and Redis in containers of the same images: the backend, the
+# processor's exact counts, the view API's reads and push, and the pipeline end to end.
+TC_MODULES=lab/embedded-infra,stream-processor,view-api,end-to-end
+TC_TESTS=SharedInfrastructureIT,UnreadTopologyIT,FollowOrderIT,UnreadCountsIT,UnreadItemsIT,UnreadPagesIT,UnreadStreamIT,PipelineIT,UnreadSemanticsIT,UnreadStreamPipelineIT,ReplayIT
+TC_BEFORE=
+TC_STARTED=0
+
+testcontainers_run() {
+    log "the integration tests on Testcontainers (READMARK_TEST_INFRA=testcontainers): $TC_TESTS"
+    TC_BEFORE=$(docker ps -aq --filter label=org.testcontainers=true | sort)
+    TC_STARTED=1
+    local t0=$SECONDS status=0 runs
+    # Ryuk, Testcontainers' reaper, is an image of its own, which a host that cannot pull lacks; this script
+    # removes what the tests leave instead (teardown). The tests' own servers are left out of the environment.
+    (cd "$ROOT" && env -u KAFKA_BOOTSTRAP_SERVERS -u REDIS_URL READMARK_TEST_INFRA=testcontainers \
+        TESTCONTAINERS_RYUK_DISABLED=true READMARK_KAFKA_IMAGE=apache/kafka:4.3.1 READMARK_REDIS_IMAGE=redis:7.4 \
+        ./mvnw -B -q verify -pl "$TC_MODULES" -am -Dtest=none -Dit.test="$TC_TESTS" \
+        -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false) > "$STATE/testcontainers.log" 2>&1 \
+        || status=$?
+    ((status == 0)) || fail "integration tests on Testcontainers: $(grep -E 'ERROR|Tests run' "$STATE/testcontainers.log" | head -20)"
+    # Each module's tests ran on containers, none on an embedded server instead.
+    runs=$(grep -c 'Test infrastructure: Testcontainers' "$STATE/testcontainers.log" || true)
+    ((runs == $(tr ',' '\n' <<<"$TC_MODULES" | wc -l))) || fail "$runs test JVMs on Testcontainers, not one per module"
+    log "integration tests on Testcontainers passed: $(cat "$ROOT"/{lab/embedded-infra,stream-processor,view-api,end-to-end}/target/failsafe-reports/failsafe-summary.xml \
+        | sed -n 's/.*<completed>\([0-9]*\)<.*/\1/p' | awk '{n += $1} END {print n}') tests in $((SECONDS - t0))s"
+}
+
 main() {
     trap teardown EXIT
     choose_engine
     base_images
+    if [[ ${1:-} == testcontainers ]]; then testcontainers_run; return; fi
 
     log "a copy of the checkout in $RUN (its files as they are, not ignored ones)"
     if [[ -d $RUN ]]; then (cd "$RUN" && docker compose down -v --remove-orphans >/dev/null 2>&1 || true); fi
@@ -333,6 +371,8 @@ main() {
         [[ $code != 137 ]] || fail "$service was killed at the end of its grace period"
         log "$service stopped in $((SECONDS - t0))s, exit status $code"
     done
+
+    testcontainers_run
 }
 
 main "$@"
