@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * Guarantees that once {@code start} returns the broker is registered, unfenced and accepting clients on
  * {@link #bootstrapServers()}; {@link #close()} stops it and, for a temp log dir, deletes the data.
  * {@link #startWithScram} makes that client listener SASL_PLAINTEXT, accepting only its SCRAM user; set-up then goes
- * through {@link #internalBootstrapServers()}, the plaintext inter-broker listener.
+ * through {@link #internalBootstrapServers()}, the plaintext inter-broker listener. {@link #startClusterNode} starts one
+ * node of a replicated cluster instead.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -99,7 +100,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             int brokerPort = port != 0 ? port : free.get(0);
             int controllerPort = free.get(1);
             int internalPort = scramUser == null ? brokerPort : free.get(2);
-            Properties config = brokerConfig(brokerPort, controllerPort, logDir);
+            Properties config = brokerConfig(NODE_ID, NODE_ID + "@127.0.0.1:" + controllerPort, 1, brokerPort, controllerPort, logDir);
             if (scramUser != null) secure(config, brokerPort, internalPort, controllerPort);
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
             try {
@@ -117,6 +118,28 @@ public final class EmbeddedKafka implements AutoCloseable {
                     AppInfoParser.getVersion(), brokerPort, Duration.ofNanos(System.nanoTime() - startNanos).toMillis(), logDir);
             return new EmbeddedKafka(server, brokerPort, internalPort, logDir, deleteLogDirOnClose);
         }
+    }
+
+    /**
+     * Starts one node of a multi-node KRaft cluster keeping its data in {@code logDir}: formatted with the cluster's id
+     * the first time, reused after (as a restarted broker). Returns once the node is a registered, unfenced broker,
+     * which needs a majority of the cluster's nodes running: start them side by side.
+     */
+    public static EmbeddedKafka startClusterNode(KafkaClusterNode node, Path logDir) {
+        long startNanos = System.nanoTime();
+        createDirectories(logDir);
+        KRaftStorage.formatIfNeeded(logDir, node.nodeId(), CONTROLLER_LISTENER, List.of(), node.clusterId());
+        Properties config = brokerConfig(node.nodeId(), node.voters(), node.nodes(), node.brokerPort(), node.controllerPort(), logDir);
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+        try {
+            server.startup();
+        } catch (RuntimeException e) {
+            stopQuietly(server);
+            throw new IllegalStateException("Kafka node " + node.nodeId() + " failed to start on port " + node.brokerPort(), e);
+        }
+        log.info("Kafka node {} of {} started on localhost:{} in {} ms (log dir {})", node.nodeId(), node.nodes(), node.brokerPort(),
+                Duration.ofNanos(System.nanoTime() - startNanos).toMillis(), logDir);
+        return new EmbeddedKafka(server, node.brokerPort(), node.brokerPort(), logDir, false);
     }
 
     /** The bootstrap servers string for clients, e.g. {@code localhost:9092}. */
@@ -143,7 +166,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /**
-     * Creates topics with replication factor 1; topics that already exist are left as they are.
+     * Creates topics with the broker's default replication factor; topics that already exist are left as they are.
      * Returns once the broker serves metadata (a leader) for every partition of every named topic.
      */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
@@ -166,12 +189,16 @@ public final class EmbeddedKafka implements AutoCloseable {
                 port, Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
     }
 
-    private static Properties brokerConfig(int brokerPort, int controllerPort, Path logDir) {
+    /**
+     * A combined broker and controller among {@code nodes}: every topic, internal ones included, on all of them, and a
+     * write acknowledged by all but one ({@code acks=all}), as production runs a cluster of three.
+     */
+    private static Properties brokerConfig(int nodeId, String voters, int nodes, int brokerPort, int controllerPort, Path logDir) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
-        p.put("node.id", String.valueOf(NODE_ID));
+        p.put("node.id", String.valueOf(nodeId));
         // Static voters: no dynamic-quorum snapshot, so a reused log dir works with a different controller port.
-        p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
+        p.put("controller.quorum.voters", voters);
         p.put("controller.listener.names", CONTROLLER_LISTENER);
         // Bind to loopback only (a test broker must not be reachable from the network) but advertise the
         // same host name that bootstrapServers() hands out.
@@ -182,14 +209,19 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("log.dirs", logDir.toString());
         p.put("metadata.log.dir", logDir.toString());
 
-        // One node: every internal topic must be satisfiable with a single replica.
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
-        p.put("default.replication.factor", "1");
-        p.put("min.insync.replicas", "1");
+        String replicas = String.valueOf(nodes);
+        String minInSync = String.valueOf(Math.max(1, nodes - 1));
+        p.put("offsets.topic.replication.factor", replicas);
+        p.put("transaction.state.log.replication.factor", replicas);
+        p.put("transaction.state.log.min.isr", minInSync);
+        p.put("share.coordinator.state.topic.replication.factor", replicas);
+        p.put("share.coordinator.state.topic.min.isr", minInSync);
+        p.put("default.replication.factor", replicas);
+        p.put("min.insync.replicas", minInSync);
+        // Kafka's default, stated because the leader-kill tests rely on it: only an in-sync replica becomes leader.
+        p.put("unclean.leader.election.enable", "false");
+        // A SIGKILLed node's partitions move to other replicas once the controller misses its heartbeats for this long.
+        if (nodes > 1) p.put("broker.session.timeout.ms", "4000");
         // Fewer internal partitions: the first group join would otherwise wait for the default 50 offsets partitions.
         p.put("offsets.topic.num.partitions", "1");
         p.put("transaction.state.log.num.partitions", "1");
