@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * Guarantees that once {@code start} returns the broker is registered, unfenced and accepting clients on
  * {@link #bootstrapServers()}; {@link #close()} stops it and, for a temp log dir, deletes the data.
  * {@link #startWithScram} makes that client listener SASL_PLAINTEXT, accepting only its SCRAM user; set-up then goes
- * through {@link #internalBootstrapServers()}, the plaintext inter-broker listener. {@link #startClusterNode} starts one
- * node of a replicated cluster instead.
+ * through {@link #internalBootstrapServers()}, the plaintext inter-broker listener, as with {@link #startBehindProxy}.
+ * {@link #startClusterNode} starts one node of a replicated cluster instead.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -34,6 +34,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final int NODE_ID = 1;
     private static final String BROKER_LISTENER = "PLAINTEXT";
     private static final String SASL_LISTENER = "SASL";
+    private static final String EXTERNAL_LISTENER = "EXTERNAL";
     private static final String CONTROLLER_LISTENER = "CONTROLLER";
     /** A free port can be grabbed by someone else between probing and binding; that race is retried. */
     private static final int BIND_ATTEMPTS = 3;
@@ -55,7 +56,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Starts a broker on {@code port} (0 = any free port) with a fresh temp log dir that is deleted on close. */
     public static EmbeddedKafka start(int port) {
-        return startInTempDir(port, null);
+        return startInTempDir(port, null, 0);
     }
 
     /**
@@ -63,13 +64,22 @@ public final class EmbeddedKafka implements AutoCloseable {
      * SCRAM-SHA-512 and knows {@code user} from the start; there is no authorizer, so the user may do anything.
      */
     public static EmbeddedKafka startWithScram(ScramUser user) {
-        return startInTempDir(0, Objects.requireNonNull(user, "user"));
+        return startInTempDir(0, Objects.requireNonNull(user, "user"), 0);
     }
 
-    private static EmbeddedKafka startInTempDir(int port, ScramUser scramUser) {
+    /**
+     * Starts a broker on any free port whose client listener sends clients to {@code advertisedPort} on localhost, where
+     * a {@link TcpProxy} forwards to {@link #port()}: every client connection, after the first, passes the proxy. Set-up
+     * goes through {@link #internalBootstrapServers()}, which does not.
+     */
+    public static EmbeddedKafka startBehindProxy(int advertisedPort) {
+        return startInTempDir(0, null, advertisedPort);
+    }
+
+    private static EmbeddedKafka startInTempDir(int port, ScramUser scramUser, int advertisedPort) {
         Path logDir = TempDirs.create("readmark-kafka-");
         try {
-            return start(port, logDir, true, scramUser);
+            return start(port, logDir, true, scramUser, advertisedPort);
         } catch (RuntimeException e) {
             TempDirs.deleteRecursively(logDir);
             throw e;
@@ -81,10 +91,10 @@ public final class EmbeddedKafka implements AutoCloseable {
      * formatted first if it holds no {@code meta.properties} and is reused (topics, offsets) otherwise.
      */
     public static EmbeddedKafka start(int port, Path logDir) {
-        return start(port, logDir.toAbsolutePath(), false, null);
+        return start(port, logDir.toAbsolutePath(), false, null, 0);
     }
 
-    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose, ScramUser scramUser) {
+    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose, ScramUser scramUser, int advertisedPort) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
@@ -99,9 +109,10 @@ public final class EmbeddedKafka implements AutoCloseable {
             List<Integer> free = LocalPorts.freePorts(3);
             int brokerPort = port != 0 ? port : free.get(0);
             int controllerPort = free.get(1);
-            int internalPort = scramUser == null ? brokerPort : free.get(2);
+            int internalPort = scramUser == null && advertisedPort == 0 ? brokerPort : free.get(2);
             Properties config = brokerConfig(NODE_ID, NODE_ID + "@127.0.0.1:" + controllerPort, 1, brokerPort, controllerPort, logDir);
             if (scramUser != null) secure(config, brokerPort, internalPort, controllerPort);
+            if (advertisedPort != 0) advertise(config, advertisedPort, brokerPort, internalPort, controllerPort);
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
             try {
                 server.startup();
@@ -149,7 +160,8 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /**
      * The plaintext listener brokers talk to each other on, for setting up what a test then uses through
-     * {@link #bootstrapServers()}; the same as that unless the broker was started {@linkplain #startWithScram with SCRAM}.
+     * {@link #bootstrapServers()}; the same as that unless the broker was started {@linkplain #startWithScram with SCRAM}
+     * or {@linkplain #startBehindProxy behind a proxy}.
      */
     public String internalBootstrapServers() {
         return "localhost:" + internalPort;
@@ -257,6 +269,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("sasl.enabled.mechanisms", ScramUser.MECHANISM);
         p.put("listener.name." + SASL_LISTENER.toLowerCase(Locale.ROOT) + "." + ScramUser.MECHANISM.toLowerCase(Locale.ROOT)
                 + ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    }
+
+    /** Clients are sent to {@code advertisedPort}; the brokers' own listener, on a port of its own, is not. */
+    private static void advertise(Properties p, int advertisedPort, int brokerPort, int internalPort, int controllerPort) {
+        p.put("listeners", EXTERNAL_LISTENER + "://127.0.0.1:" + brokerPort + "," + BROKER_LISTENER + "://127.0.0.1:" + internalPort
+                + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", EXTERNAL_LISTENER + "://localhost:" + advertisedPort + "," + BROKER_LISTENER + "://localhost:" + internalPort);
+        p.put("listener.security.protocol.map", EXTERNAL_LISTENER + ":PLAINTEXT," + BROKER_LISTENER + ":PLAINTEXT,"
+                + CONTROLLER_LISTENER + ":PLAINTEXT");
     }
 
     private static void stopQuietly(KafkaRaftServer server) {

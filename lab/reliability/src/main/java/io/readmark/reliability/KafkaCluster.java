@@ -92,9 +92,13 @@ public final class KafkaCluster implements AutoCloseable {
                 timeout, POLL, () -> "partitions not fully in sync: " + underReplicated(topics));
     }
 
-    /** Stops every node and deletes the cluster's data. */
+    /**
+     * Kills every node and deletes the cluster's data. Not a controlled shutdown: the last nodes would wait for a
+     * quorum that is gone.
+     */
     @Override
     public void close() {
+        nodes.stream().filter(RestartableKafka::isRunning).forEach(RestartableKafka::kill);
         nodes.forEach(RestartableKafka::close);
         try (Stream<Path> paths = Files.walk(workDir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());

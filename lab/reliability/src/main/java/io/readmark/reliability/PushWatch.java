@@ -117,6 +117,11 @@ public final class PushWatch implements AutoCloseable {
         return users.size();
     }
 
+    /** The view API's port: it serves counts too, to whoever asks besides the streams. */
+    public int port() {
+        return port;
+    }
+
     public long pushes() {
         return pushes.get();
     }
