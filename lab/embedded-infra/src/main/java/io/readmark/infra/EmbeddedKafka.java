@@ -94,7 +94,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         return start(port, logDir.toAbsolutePath(), false, null, 0);
     }
 
-    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose, ScramUser scramUser, int advertisedPort) {
+    private static EmbeddedKafka start(int port, Path logDir, boolean deleteLogDirOnClose, ScramUser scramUser,
+                                       int advertisedPort) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
@@ -110,7 +111,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             int brokerPort = port != 0 ? port : free.get(0);
             int controllerPort = free.get(1);
             int internalPort = scramUser == null && advertisedPort == 0 ? brokerPort : free.get(2);
-            Properties config = brokerConfig(NODE_ID, NODE_ID + "@127.0.0.1:" + controllerPort, 1, brokerPort, controllerPort, logDir);
+            Properties config = brokerConfig(NODE_ID, NODE_ID + "@127.0.0.1:" + controllerPort, 1, brokerPort, controllerPort,
+                    logDir);
             if (scramUser != null) secure(config, brokerPort, internalPort, controllerPort);
             if (advertisedPort != 0) advertise(config, advertisedPort, brokerPort, internalPort, controllerPort);
             KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
@@ -140,7 +142,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         long startNanos = System.nanoTime();
         createDirectories(logDir);
         KRaftStorage.formatIfNeeded(logDir, node.nodeId(), CONTROLLER_LISTENER, List.of(), node.clusterId());
-        Properties config = brokerConfig(node.nodeId(), node.voters(), node.nodes(), node.brokerPort(), node.controllerPort(), logDir);
+        Properties config = brokerConfig(node.nodeId(), node.voters(), node.nodes(), node.brokerPort(), node.controllerPort(),
+                logDir);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
         try {
             server.startup();
@@ -148,8 +151,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             stopQuietly(server);
             throw new IllegalStateException("Kafka node " + node.nodeId() + " failed to start on port " + node.brokerPort(), e);
         }
-        log.info("Kafka node {} of {} started on localhost:{} in {} ms (log dir {})", node.nodeId(), node.nodes(), node.brokerPort(),
-                Duration.ofNanos(System.nanoTime() - startNanos).toMillis(), logDir);
+        log.info("Kafka node {} of {} started on localhost:{} in {} ms (log dir {})", node.nodeId(), node.nodes(),
+                node.brokerPort(), Duration.ofNanos(System.nanoTime() - startNanos).toMillis(), logDir);
         return new EmbeddedKafka(server, node.brokerPort(), node.brokerPort(), logDir, false);
     }
 
@@ -205,7 +208,8 @@ public final class EmbeddedKafka implements AutoCloseable {
      * A combined broker and controller among {@code nodes}: every topic, internal ones included, on all of them, and a
      * write acknowledged by all but one ({@code acks=all}), as production runs a cluster of three.
      */
-    private static Properties brokerConfig(int nodeId, String voters, int nodes, int brokerPort, int controllerPort, Path logDir) {
+    private static Properties brokerConfig(int nodeId, String voters, int nodes, int brokerPort, int controllerPort,
+                                           Path logDir) {
         Properties p = new Properties();
         p.put("process.roles", "broker,controller");
         p.put("node.id", String.valueOf(nodeId));
@@ -273,9 +277,10 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Clients are sent to {@code advertisedPort}; the brokers' own listener, on a port of its own, is not. */
     private static void advertise(Properties p, int advertisedPort, int brokerPort, int internalPort, int controllerPort) {
-        p.put("listeners", EXTERNAL_LISTENER + "://127.0.0.1:" + brokerPort + "," + BROKER_LISTENER + "://127.0.0.1:" + internalPort
-                + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
-        p.put("advertised.listeners", EXTERNAL_LISTENER + "://localhost:" + advertisedPort + "," + BROKER_LISTENER + "://localhost:" + internalPort);
+        p.put("listeners", EXTERNAL_LISTENER + "://127.0.0.1:" + brokerPort + "," + BROKER_LISTENER + "://127.0.0.1:"
+                + internalPort + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", EXTERNAL_LISTENER + "://localhost:" + advertisedPort + "," + BROKER_LISTENER + "://localhost:"
+                + internalPort);
         p.put("listener.security.protocol.map", EXTERNAL_LISTENER + ":PLAINTEXT," + BROKER_LISTENER + ":PLAINTEXT,"
                 + CONTROLLER_LISTENER + ":PLAINTEXT");
     }

@@ -9,8 +9,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The entry point of the broker {@link RestartableKafka} runs in its own process: a single-node KRaft Kafka on the
- * port and log dir given, or a node of a cluster when the node's arguments follow, until SIGTERM (a controlled shutdown, logs flushed) or SIGKILL (nothing flushed: what the
- * broker acknowledged is in the page cache, as after a crashed process on a live host).
+ * port and log dir given, or a node of a cluster when the node's arguments follow, until SIGTERM (a controlled
+ * shutdown, logs flushed) or SIGKILL (nothing flushed: what the broker acknowledged is in the page cache, as after a
+ * crashed process on a live host).
  */
 public final class ChildKafkaMain {
 
@@ -25,7 +26,8 @@ public final class ChildKafkaMain {
         EmbeddedKafka broker;
         try {
             broker = args.length > 2
-                    ? EmbeddedKafka.startClusterNode(KafkaClusterNode.fromArguments(List.of(args).subList(2, args.length)), Path.of(args[1]))
+                    ? EmbeddedKafka.startClusterNode(KafkaClusterNode.fromArguments(List.of(args).subList(2, args.length)),
+                            Path.of(args[1]))
                     : EmbeddedKafka.start(Integer.parseInt(args[0]), Path.of(args[1]));
         } catch (Throwable e) {
             e.printStackTrace();

@@ -53,6 +53,15 @@ final class IngestLoad {
         this.batchClients = batchClients;
     }
 
+    /**
+     * Starts the clients and returns once the API acknowledged a hundred events, so that a fault meets an API that is
+     * serving, not one still loading its classes and Kafka's metadata.
+     */
+    void startServing() {
+        start();
+        await("the producer API serving").atMost(Duration.ofSeconds(60)).until(() -> acceptedEvents() >= 100);
+    }
+
     void start() {
         for (int client = 0; client < singleEventClients + batchClients; client++) {
             int id = client;
@@ -142,6 +151,15 @@ final class IngestLoad {
                     {"type":"BlogRead","eventId":"%s","userId":%d,"blogId":%d,"authorId":%d,"readAt":"2026-01-01T12:00:00Z"}"""
                     .formatted(eventId, n, id, id);
         };
+    }
+
+    /**
+     * Requires every request answered within {@code longest} (202/200 stored, or 503 with Retry-After and a problem),
+     * and every acknowledged event in Kafka once, as {@link #assertStoredOnce}.
+     */
+    Audit assertAnsweredAndStoredOnce(Duration longest, String bootstrapServers, Topics topics) {
+        assertAllAnsweredWithin(longest);
+        return assertStoredOnce(bootstrapServers, topics);
     }
 
     /** Requires every request answered within {@code longest}: 202/200 stored, or 503 with Retry-After and a problem. */

@@ -6,11 +6,8 @@ import io.readmark.infra.TestInfrastructure;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The network between Redis and its clients (a processor, a view API and its open unread streams) stalled for seconds
@@ -21,8 +18,6 @@ import static org.awaitility.Awaitility.await;
 class RedisNetworkFaultIT {
 
     private static final Duration FAULT = Duration.ofSeconds(5);
-    private static final Duration PUSH_SETTLE = Duration.ofSeconds(30);
-    private static final List<Long> WATCHED = LongStream.rangeClosed(1, 300).filter(user -> user % 30 == 0).boxed().toList();
 
     @Test
     void shouldLoseNothingWhenTheNetworkToRedisStallsAndIsCut() throws Exception {
@@ -31,29 +26,23 @@ class RedisNetworkFaultIT {
              Harness harness = Scenario.on("redis-network", TestInfrastructure.shared().kafkaBootstrapServers(),
                      "redis://127.0.0.1:" + proxy.port(), null)) {
             harness.startProcessor("processor");
-            try (PushWatch push = PushWatch.start(harness.pipeline().redisUrl(), harness.pipeline().names().redisPrefix(), WATCHED,
-                    harness.workDir());
-                 ViewProbe view = ViewProbe.start(push.port(), WATCHED)) {
+            try (PushWatch push = Scenario.watchStreams(harness, harness.pipeline().redisUrl());
+                 ViewProbe view = ViewProbe.start(push.port(), Scenario.WATCHED_USERS)) {
                 // Given a processor under load, and a view API serving counts and streams, all through the proxy
-                harness.awaitReady();
-                harness.setUpWorkload();
-                WorkloadRunner workload = harness.startWorkload();
-                Scenario.awaitMoreEvents(workload, 400);
+                WorkloadRunner workload = Scenario.startBusy(harness, null);
 
                 // When the network stalls for seconds, then is cut for seconds, the load going on
                 proxy.stall();
-                awaitFaultAnswered503(view);
+                Scenario.letLast(FAULT, since -> view.count(503, since) > 0);
                 proxy.heal();
                 Scenario.awaitMoreEvents(workload, 300);
                 proxy.cut();
-                awaitFaultAnswered503(view);
+                Scenario.letLast(FAULT, since -> view.count(503, since) > 0);
                 proxy.heal();
                 Scenario.awaitMoreEvents(workload, 300);
 
                 // Then the state and every stream's last push are exact, and every answer was a 200 that adds up or a 503
-                Scenario.stopDrainAndCheck(harness, workload);
-                assertThat(push.awaitFinal(user -> PushWatch.Counts.expected(harness.expected(), user), PUSH_SETTLE))
-                        .as("streams whose last push differs from the final state").isEmpty();
+                Scenario.stopDrainAndCheck(harness, workload, push);
                 assertThat(view.answers()).allSatisfy(answer -> {
                     assertThat(answer.status()).as("%s", answer).isIn(200, 503);
                     assertThat(answer.addsUp()).as("counts that add up: %s", answer).isTrue();
@@ -62,11 +51,5 @@ class RedisNetworkFaultIT {
                         view.answers().size(), view.count(503, 0), push.pushes(), push.connections());
             }
         }
-    }
-
-    /** Lets the fault last {@link #FAULT}, and until the view API answered 503 during it. */
-    private static void awaitFaultAnswered503(ViewProbe view) {
-        long started = System.nanoTime();
-        await().atMost(FAULT.multipliedBy(4)).until(() -> System.nanoTime() - started >= FAULT.toNanos() && view.count(503, started) > 0);
     }
 }
