@@ -136,15 +136,27 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         try {
             connection = refreshing(client);
         } catch (RuntimeException e) { // Redis unreachable: as a refresh that failed, below
-            byUser.values().forEach(ofUser -> ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS)));
+            byUser.values().forEach(ofUser -> ofUser.forEach(OpenStreams::refreshFailed));
             return;
         }
         liveKeys.refresh(connection, byUser.keySet()).forEach((user, refreshed) -> refreshed.whenComplete((expired, failure) -> {
             List<UnreadStream> ofUser = byUser.get(user);
-            // Not refreshed: the key may expire and changes go unpublished, so the streams start over elsewhere.
-            if (failure != null) ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS));
-            else if (expired) ofUser.forEach(UnreadStream::resync);
+            if (failure != null) {
+                ofUser.forEach(OpenStreams::refreshFailed);
+                return;
+            }
+            ofUser.forEach(UnreadStream::refreshSucceeded);
+            // Expired meanwhile: changes may have gone unpublished, so the streams read again.
+            if (expired) ofUser.forEach(UnreadStream::resync);
         }));
+    }
+
+    /**
+     * Not refreshed: the key still lives a few heartbeats, and a later refresh that finds it expired makes the stream
+     * read again; only failures in a row, which would let it expire unnoticed, end the stream (to start over elsewhere).
+     */
+    private static void refreshFailed(UnreadStream stream) {
+        if (stream.refreshFailed()) stream.end(UnreadStream.Ending.REDIS);
     }
 
     /** The live keys' connection, opened on first use (blocking this timer's thread only). */

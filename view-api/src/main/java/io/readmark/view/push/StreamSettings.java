@@ -20,6 +20,14 @@ import java.util.random.RandomGenerator;
 public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Duration retry, int opensPerSecond,
                              Duration maxQueryTokenLifetime, Duration maxAge) {
 
+    private static final int LIVE_TTL_HEARTBEATS = 4;
+
+    /**
+     * Failed refreshes of a user's live key in a row at which their streams end: one fewer than the heartbeats the key
+     * lives, so a stream ends before its key can expire unnoticed, yet one slow Redis moment ends no stream.
+     */
+    static final int REFRESH_FAILURES_ENDING_STREAMS = LIVE_TTL_HEARTBEATS - 1;
+
     public static final String PER_USER = "VIEW_API_STREAMS_PER_USER";
     public static final String MAX_STREAMS = "VIEW_API_MAX_STREAMS";
     public static final String HEARTBEAT = "VIEW_API_STREAM_HEARTBEAT";
@@ -57,7 +65,7 @@ public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Du
 
     /** How long the user's live key outlives its last refresh: four heartbeats, so a late tick or two loses nothing. */
     public Duration liveTtl() {
-        return heartbeat.multipliedBy(4);
+        return heartbeat.multipliedBy(LIVE_TTL_HEARTBEATS);
     }
 
     /**

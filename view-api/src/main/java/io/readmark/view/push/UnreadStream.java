@@ -135,6 +135,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     private boolean ended; // guarded by this
     private long sequence; // guarded by this
     private long expiryScheduled; // guarded by this: the notice expiry a resync is scheduled for, 0 if none
+    private int refreshesFailed; // guarded by this: failed refreshes of the live key in a row
 
     UnreadStream(long userId, LongFunction<CompletionStage<InboxCounts>> readCounts, Owner owner, Audiences audiences,
                  LongSupplier clock, StreamLifetime lifetime) {
@@ -230,6 +231,15 @@ final class UnreadStream implements ChangeFeed.Listener {
     @Override
     public void lost() {
         end(Ending.REDIS);
+    }
+
+    /** The live key's refresh failed: true when so many failed in a row that the stream must end. */
+    synchronized boolean refreshFailed() {
+        return ++refreshesFailed >= StreamSettings.REFRESH_FAILURES_ENDING_STREAMS;
+    }
+
+    synchronized void refreshSucceeded() {
+        refreshesFailed = 0;
     }
 
     void heartbeat() {
