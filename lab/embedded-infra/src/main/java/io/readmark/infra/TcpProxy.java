@@ -37,6 +37,14 @@ public final class TcpProxy implements AutoCloseable {
     /** The port bound first, bound again after a cut. */
     private int port;
     private boolean closed;
+    /**
+     * How many cuts so far. A connection accepted before a cut may reach {@link #connect} after the cut has closed
+     * every registered socket; comparing the count at accept with the count when registering, under the lock, tells
+     * such a connection to close instead of flowing through a cut network.
+     */
+    private long cuts;
+    /** Runs between accept and registering a connection; a test widens that window with it. */
+    private volatile Runnable afterAccept = () -> { };
 
     private TcpProxy(int targetPort) {
         this.targetPort = targetPort;
@@ -79,11 +87,13 @@ public final class TcpProxy implements AutoCloseable {
         int proxyPort = port();
         lock.lock();
         try {
+            cuts++;
             closeQuietly(listener);
             listener = null;
         } finally {
             lock.unlock();
         }
+        // A connection registered after this point saw the new count and closes itself.
         sockets.forEach(TcpProxy::closeQuietly);
         log.info("proxy on {} to {}: cut", proxyPort, targetPort);
     }
@@ -132,13 +142,20 @@ public final class TcpProxy implements AutoCloseable {
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort));
             listener = socket;
             port = socket.getLocalPort();
-            Thread.ofVirtual().name("proxy-accept-" + socket.getLocalPort()).start(() -> accept(socket));
+            long epoch = cuts;
+            Thread.ofVirtual().name("proxy-accept-" + socket.getLocalPort()).start(() -> accept(socket, epoch));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on 127.0.0.1:" + onPort + " for a proxy to " + targetPort, e);
         }
     }
 
-    private void accept(ServerSocket socket) {
+    /** For tests: runs {@code hook} on each accepted connection before the proxy registers it. */
+    void afterAccept(Runnable hook) {
+        afterAccept = hook;
+    }
+
+    /** Accepts on a listener bound after {@code epoch} cuts. */
+    private void accept(ServerSocket socket, long epoch) {
         while (!socket.isClosed()) {
             Socket client;
             try {
@@ -146,14 +163,24 @@ public final class TcpProxy implements AutoCloseable {
             } catch (IOException e) {
                 return; // cut or closed
             }
-            Thread.ofVirtual().name("proxy-connect").start(() -> connect(client));
+            Thread.ofVirtual().name("proxy-connect").start(() -> connect(client, epoch));
         }
     }
 
-    private void connect(Socket client) {
+    private void connect(Socket client, long epoch) {
+        afterAccept.run();
         Socket server = new Socket();
-        sockets.add(client);
-        sockets.add(server);
+        lock.lock();
+        try {
+            if (cuts != epoch) {
+                closeQuietly(client);
+                return;
+            }
+            sockets.add(client);
+            sockets.add(server);
+        } finally {
+            lock.unlock();
+        }
         try {
             server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
             client.setTcpNoDelay(true);
