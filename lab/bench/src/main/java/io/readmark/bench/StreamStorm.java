@@ -61,7 +61,6 @@ final class StreamStorm {
             int streams = Integer.parseInt(opened.get(60 + count / 50, TimeUnit.SECONDS).split(" ")[1]);
             err.printf("streams storm: %,d open; restarting the view API%n", streams);
             double before = opsPerSecond(stats, Duration.ofSeconds(2));
-            Map<String, Long> dropped0 = view.dropped();
             AtomicBoolean stormOver = new AtomicBoolean();
             long[] reads = new long[3]; // answered, 5xx, refused connections
             Thread reader = Thread.ofPlatform().daemon().name("stream-storm-reads")
@@ -78,7 +77,7 @@ final class StreamStorm {
             reader.join();
             sampler.join();
             return new Result(count, streams, back.get(), allBack, reads[0] + reads[1], reads[1], reads[2], before, peak[0],
-                    StreamRound.since(dropped0, view.dropped()));
+                    view.dropped()); // the new instance's counts, which began at zero with it
         } finally {
             holders.getOutputStream().close();
             holders.waitFor(30, TimeUnit.SECONDS);
