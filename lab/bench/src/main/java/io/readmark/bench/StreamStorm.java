@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -124,7 +125,7 @@ final class StreamStorm {
 
     /** The most commands Redis processed in any second (sampled every 100 ms, over the last ten samples). */
     private static void peakOps(RedisStats stats, AtomicBoolean over, double[] peak) {
-        java.util.ArrayDeque<long[]> samples = new java.util.ArrayDeque<>(); // {commands, nanoTime}
+        ArrayDeque<long[]> samples = new ArrayDeque<>(); // {commands, nanoTime}
         samples.add(new long[]{stats.infoLong("stats", "total_commands_processed"), System.nanoTime()});
         while (!over.get()) {
             LockSupport.parkNanos(SAMPLE.toNanos()); // a sampling period
