@@ -34,6 +34,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Condition flowing = lock.newCondition();
     private boolean stalled;
     private ServerSocket listener;
+    private Thread acceptor;
     /** The port bound first, bound again after a cut. */
     private int port;
     private boolean closed;
@@ -85,14 +86,20 @@ public final class TcpProxy implements AutoCloseable {
     /** Closes every connection and refuses new ones (nothing listens on the port) until {@link #heal()}. */
     public void cut() {
         int proxyPort = port();
+        Thread accepting;
         lock.lock();
         try {
             cuts++;
             closeQuietly(listener);
             listener = null;
+            accepting = acceptor;
+            acceptor = null;
         } finally {
             lock.unlock();
         }
+        // A virtual thread blocked in accept() releases the socket itself when it wakes: until then the port still
+        // takes connections, so a cut waits for it before it counts as refusing.
+        if (accepting != null) joinUninterruptibly(accepting);
         // A connection registered after this point saw the new count and closes itself.
         sockets.forEach(TcpProxy::closeQuietly);
         log.info("proxy on {} to {}: cut", proxyPort, targetPort);
@@ -143,7 +150,7 @@ public final class TcpProxy implements AutoCloseable {
             listener = socket;
             port = socket.getLocalPort();
             long epoch = cuts;
-            Thread.ofVirtual().name("proxy-accept-" + socket.getLocalPort()).start(() -> accept(socket, epoch));
+            acceptor = Thread.ofVirtual().name("proxy-accept-" + socket.getLocalPort()).start(() -> accept(socket, epoch));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on 127.0.0.1:" + onPort + " for a proxy to " + targetPort, e);
         }
@@ -226,6 +233,19 @@ public final class TcpProxy implements AutoCloseable {
         closeQuietly(b);
         sockets.remove(a);
         sockets.remove(b);
+    }
+
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     private static void closeQuietly(AutoCloseable closeable) {
