@@ -273,8 +273,11 @@ testcontainers_run() {
     ((status == 0)) || fail "integration tests on Testcontainers: $(grep -E 'ERROR|Tests run' "$STATE/testcontainers.log" | head -20)"
     # Each module's tests ran on containers, none on an embedded server instead.
     runs=$(grep -c 'Test infrastructure: Testcontainers' "$STATE/testcontainers.log" || true)
-    ((runs == $(tr ',' '\n' <<<"$TC_MODULES" | wc -l))) || fail "$runs test JVMs on Testcontainers, not one per module"
-    log "integration tests on Testcontainers passed: $(cat "$ROOT"/{lab/embedded-infra,stream-processor,view-api,end-to-end}/target/failsafe-reports/failsafe-summary.xml \
+    local modules summaries=() module
+    IFS=, read -ra modules <<<"$TC_MODULES"
+    ((runs == ${#modules[@]})) || fail "$runs test JVMs on Testcontainers, not one per module"
+    for module in "${modules[@]}"; do summaries+=("$ROOT/$module/target/failsafe-reports/failsafe-summary.xml"); done
+    log "integration tests on Testcontainers passed: $(cat "${summaries[@]}" \
         | sed -n 's/.*<completed>\([0-9]*\)<.*/\1/p' | awk '{n += $1} END {print n}') tests in $((SECONDS - t0))s"
 }
 

@@ -1,5 +1,7 @@
 package io.readmark.bench;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -9,7 +11,9 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Iterator;
+import java.util.PriorityQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,7 +61,7 @@ public final class StreamHolders {
     private final long firstUser;
     private final int count;
     private final boolean reconnect;
-    private final java.util.PriorityQueue<Due> due = new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Due::atNanos));
+    private final PriorityQueue<Due> due = new PriorityQueue<>(Comparator.comparingLong(Due::atNanos));
     private final PrintStream out;
     private final Selector selector;
     private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
@@ -76,7 +80,7 @@ public final class StreamHolders {
     }
 
     public static void main(String[] args) throws IOException {
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         StreamHolders holders = new StreamHolders(new InetSocketAddress(args[0], Integer.parseInt(args[1])),
                 Long.parseLong(args[2]), Integer.parseInt(args[3]), args.length > 4 && args[4].equals("reconnect"), out);
         Thread.ofPlatform().daemon().name("stream-holders-stdin").start(() -> {

@@ -4,6 +4,7 @@ import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.HttpLimits;
 import io.readmark.infra.EmbeddedRedis;
+import io.readmark.launcher.ViewApiRestart;
 import io.readmark.schemas.Json;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadKeys;
@@ -111,16 +112,7 @@ public final class StreamLoad {
             int port = api.port();
             api.close();
             ViewApiConfig again = ViewApiConfig.from(settings.withOverrides(Map.of(ViewApiConfig.PORT, Integer.toString(port))));
-            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (true) {
-                try {
-                    api = ViewApi.start(again);
-                    return;
-                } catch (UncheckedIOException e) { // the port not free yet
-                    if (System.nanoTime() > end) throw e;
-                    java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
-                }
-            }
+            api = ViewApiRestart.onSamePort(again, server -> { });
         }
 
         @Override

@@ -17,13 +17,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -87,9 +93,9 @@ final class StreamRound {
     private final Histogram latencyMicros = new Histogram(3);
     /** Where pushes are recorded: the load's histogram, then the burst's. */
     private volatile Histogram recording = latencyMicros;
-    private final java.util.concurrent.atomic.AtomicLong lastPushMicros = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong lastPushMicros = new AtomicLong();
     /** Each streamed user's blog total as the changes left it: what their next push must say. */
-    private final Map<Long, Long> totals = new java.util.HashMap<>();
+    private final Map<Long, Long> totals = new HashMap<>();
     private final AtomicInteger ended = new AtomicInteger();
     private final CompletableFuture<String> opened = new CompletableFuture<>();
     private final AtomicReference<String> error = new AtomicReference<>();
@@ -155,7 +161,7 @@ final class StreamRound {
     }
 
     static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
-        Map<String, Long> delta = new java.util.TreeMap<>();
+        Map<String, Long> delta = new TreeMap<>();
         after.forEach((reason, count) -> {
             long more = count - before.getOrDefault(reason, 0L);
             if (more > 0) delta.put(reason, more);
@@ -222,11 +228,11 @@ final class StreamRound {
 
     /** Every streamed user gets one post at once; users whose last change was never pushed are not awaited. */
     private Burst burst(long firstUser, int streams) {
-        java.util.Set<Long> unsettled = new java.util.HashSet<>(awaited.keySet());
+        Set<Long> unsettled = new HashSet<>(awaited.keySet());
         awaited.clear();
         Histogram micros = new Histogram(3);
         recording = micros;
-        List<Long> users = new java.util.ArrayList<>();
+        List<Long> users = new ArrayList<>();
         long start = StreamHolders.epochMicros(), deliveredAt;
         for (long user = firstUser; user < firstUser + streams; user++) {
             users.add(user);

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +62,6 @@ final class StreamStorm {
             int streams = Integer.parseInt(opened.get(60 + count / 50, TimeUnit.SECONDS).split(" ")[1]);
             err.printf("streams storm: %,d open; restarting the view API%n", streams);
             double before = opsPerSecond(stats, Duration.ofSeconds(2));
-            Map<String, Long> dropped0 = view.dropped();
             AtomicBoolean stormOver = new AtomicBoolean();
             long[] reads = new long[3]; // answered, 5xx, refused connections
             Thread reader = Thread.ofPlatform().daemon().name("stream-storm-reads")
@@ -78,7 +78,7 @@ final class StreamStorm {
             reader.join();
             sampler.join();
             return new Result(count, streams, back.get(), allBack, reads[0] + reads[1], reads[1], reads[2], before, peak[0],
-                    StreamRound.since(dropped0, view.dropped()));
+                    view.dropped()); // the new instance's counts, which began at zero with it
         } finally {
             holders.getOutputStream().close();
             holders.waitFor(30, TimeUnit.SECONDS);
@@ -125,7 +125,7 @@ final class StreamStorm {
 
     /** The most commands Redis processed in any second (sampled every 100 ms, over the last ten samples). */
     private static void peakOps(RedisStats stats, AtomicBoolean over, double[] peak) {
-        java.util.ArrayDeque<long[]> samples = new java.util.ArrayDeque<>(); // {commands, nanoTime}
+        ArrayDeque<long[]> samples = new ArrayDeque<>(); // {commands, nanoTime}
         samples.add(new long[]{stats.infoLong("stats", "total_commands_processed"), System.nanoTime()});
         while (!over.get()) {
             LockSupport.parkNanos(SAMPLE.toNanos()); // a sampling period

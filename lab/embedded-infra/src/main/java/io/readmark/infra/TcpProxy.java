@@ -34,9 +34,18 @@ public final class TcpProxy implements AutoCloseable {
     private final Condition flowing = lock.newCondition();
     private boolean stalled;
     private ServerSocket listener;
+    private Thread acceptor;
     /** The port bound first, bound again after a cut. */
     private int port;
     private boolean closed;
+    /**
+     * How many cuts so far. A connection accepted before a cut may reach {@link #connect} after the cut has closed
+     * every registered socket; comparing the count at accept with the count when registering, under the lock, tells
+     * such a connection to close instead of flowing through a cut network.
+     */
+    private long cuts;
+    /** Runs between accept and registering a connection; a test widens that window with it. */
+    private volatile Runnable afterAccept = () -> { };
 
     private TcpProxy(int targetPort) {
         this.targetPort = targetPort;
@@ -77,13 +86,21 @@ public final class TcpProxy implements AutoCloseable {
     /** Closes every connection and refuses new ones (nothing listens on the port) until {@link #heal()}. */
     public void cut() {
         int proxyPort = port();
+        Thread accepting;
         lock.lock();
         try {
+            cuts++;
             closeQuietly(listener);
             listener = null;
+            accepting = acceptor;
+            acceptor = null;
         } finally {
             lock.unlock();
         }
+        // A virtual thread blocked in accept() releases the socket itself when it wakes: until then the port still
+        // takes connections, so a cut waits for it before it counts as refusing.
+        if (accepting != null) joinUninterruptibly(accepting);
+        // A connection registered after this point saw the new count and closes itself.
         sockets.forEach(TcpProxy::closeQuietly);
         log.info("proxy on {} to {}: cut", proxyPort, targetPort);
     }
@@ -132,13 +149,20 @@ public final class TcpProxy implements AutoCloseable {
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort));
             listener = socket;
             port = socket.getLocalPort();
-            Thread.ofVirtual().name("proxy-accept-" + socket.getLocalPort()).start(() -> accept(socket));
+            long epoch = cuts;
+            acceptor = Thread.ofVirtual().name("proxy-accept-" + socket.getLocalPort()).start(() -> accept(socket, epoch));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on 127.0.0.1:" + onPort + " for a proxy to " + targetPort, e);
         }
     }
 
-    private void accept(ServerSocket socket) {
+    /** For tests: runs {@code hook} on each accepted connection before the proxy registers it. */
+    void afterAccept(Runnable hook) {
+        afterAccept = hook;
+    }
+
+    /** Accepts on a listener bound after {@code epoch} cuts. */
+    private void accept(ServerSocket socket, long epoch) {
         while (!socket.isClosed()) {
             Socket client;
             try {
@@ -146,14 +170,24 @@ public final class TcpProxy implements AutoCloseable {
             } catch (IOException e) {
                 return; // cut or closed
             }
-            Thread.ofVirtual().name("proxy-connect").start(() -> connect(client));
+            Thread.ofVirtual().name("proxy-connect").start(() -> connect(client, epoch));
         }
     }
 
-    private void connect(Socket client) {
+    private void connect(Socket client, long epoch) {
+        afterAccept.run();
         Socket server = new Socket();
-        sockets.add(client);
-        sockets.add(server);
+        lock.lock();
+        try {
+            if (cuts != epoch) {
+                closeQuietly(client);
+                return;
+            }
+            sockets.add(client);
+            sockets.add(server);
+        } finally {
+            lock.unlock();
+        }
         try {
             server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort));
             client.setTcpNoDelay(true);
@@ -199,6 +233,19 @@ public final class TcpProxy implements AutoCloseable {
         closeQuietly(b);
         sockets.remove(a);
         sockets.remove(b);
+    }
+
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
     private static void closeQuietly(AutoCloseable closeable) {

@@ -78,6 +78,27 @@ class TcpProxyTest {
         }
     }
 
+    @Test
+    void shouldCloseAConnectionAcceptedJustBeforeACut() throws IOException {
+        // The cut lands after the proxy accepted the connection but before it registered it
+        proxy.afterAccept(proxy::cut);
+        try (Socket client = connect()) {
+            assertThat(echoOrEnd(client)).as("end of stream on a connection accepted before the cut").isEqualTo(-1);
+        }
+    }
+
+    /** Sends a byte and reads the echo: the byte, or -1 once the proxy closed or reset the connection. */
+    private static int echoOrEnd(Socket client) throws SocketTimeoutException {
+        try {
+            client.getOutputStream().write('a');
+            return client.getInputStream().read();
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     private Socket connect() throws IOException {
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()), READ_TIMEOUT_MILLIS);

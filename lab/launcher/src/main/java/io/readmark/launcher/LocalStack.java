@@ -115,7 +115,7 @@ public final class LocalStack implements AutoCloseable {
 
     /** Starts the view API again, on the port it had, so that clients reconnect to the address they know. */
     public void startViewApi() {
-        viewApi = ViewApi.start(ViewApiConfig.from(viewApiSettings), demoPage::register);
+        viewApi = ViewApiRestart.onSamePort(ViewApiConfig.from(viewApiSettings), demoPage::register);
     }
 
     private static void awaitRunning(StreamProcessor processor) {

@@ -80,9 +80,13 @@ public final class KafkaCluster implements AutoCloseable {
         return nodes.get(nodeId - 1);
     }
 
-    /** The id of the node leading that partition now. */
+    /**
+     * The id of the node leading that partition now, or -1 while none is elected: during a failover there is a
+     * moment without a leader, and callers poll through it.
+     */
     public int leaderOf(String topic, int partition) {
-        return describe(List.of(topic)).get(topic).partitions().get(partition).leader().id();
+        Node leader = describe(List.of(topic)).get(topic).partitions().get(partition).leader();
+        return leader == null ? -1 : leader.id();
     }
 
     /** Waits until every partition of the topics has every node in sync again, as after a node came back. */

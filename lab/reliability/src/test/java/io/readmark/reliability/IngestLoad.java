@@ -113,11 +113,18 @@ final class IngestLoad {
     }
 
     private static Call call(long started, long ended, int events, HttpResponse<String> response) {
+        String contentType = response.headers().firstValue("Content-Type").orElse(null);
         JsonNode body;
         try {
             body = Json.MAPPER.readTree(response.body());
         } catch (Exception e) {
-            throw new IllegalStateException("not JSON: " + response.body(), e);
+            body = null;
+        }
+        if (body == null || !body.isObject()) {
+            // An answer that is no JSON document (a proxy's page, a cut body) acknowledged nothing: a failed call with
+            // the status it had, rather than an exception that would lose that status.
+            return new Call(started, ended, events, response.statusCode(), null, contentType, "not JSON: " + response.body(),
+                    List.of());
         }
         List<Stored> accepted = new ArrayList<>();
         if (response.statusCode() == 202) accepted.add(stored(body));
@@ -128,7 +135,7 @@ final class IngestLoad {
         }
         return new Call(started, ended, events, response.statusCode(),
                 response.headers().firstValue("Retry-After").orElse(null),
-                response.headers().firstValue("Content-Type").orElse(null),
+                contentType,
                 body.has("title") ? body.get("title").asText() : null, accepted);
     }
 

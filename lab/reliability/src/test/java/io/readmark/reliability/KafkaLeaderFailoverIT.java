@@ -47,7 +47,10 @@ class KafkaLeaderFailoverIT {
                 String topic = harness.pipeline().topics().blogEvents().name();
                 int leader = kafka.leaderOf(topic, 0);
                 kafka.node(leader).kill();
-                await("another replica leads").atMost(LEADER_MOVED).until(() -> kafka.leaderOf(topic, 0) != leader);
+                await("another replica leads").atMost(LEADER_MOVED).until(() -> {
+                    int now = kafka.leaderOf(topic, 0);
+                    return now != -1 && now != leader;
+                });
                 long acceptedBefore = load.acceptedEvents();
                 Scenario.awaitMoreEvents(workload, 300);
                 await("the producer API acknowledging").atMost(LEADER_MOVED).until(() -> load.acceptedEvents() > acceptedBefore + 100);

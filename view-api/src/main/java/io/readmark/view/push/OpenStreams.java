@@ -23,10 +23,10 @@ import java.util.function.Supplier;
 
 /**
  * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
- * {@link StreamSettings#maxStreams}, starts paced by {@link StreamOpenings}, and upkeep every heartbeat (streams whose lifetime is over ended, a comment line
- * on each other stream, the users' live keys refreshed). One timer serves every stream, so a stream ends at the first
- * heartbeat after its lifetime. The live keys are refreshed in one pipeline per heartbeat ({@link LiveKeys#refresh}), on a
- * connection kept for it. Counts what happens to streams in the metrics.
+ * {@link StreamSettings#maxStreams}, starts paced by {@link StreamOpenings}, and upkeep every heartbeat (streams whose
+ * lifetime is over ended, a comment line on each other stream, the users' live keys refreshed). One timer serves every
+ * stream, so a stream ends at the first heartbeat after its lifetime. The live keys are refreshed in one pipeline per
+ * heartbeat ({@link LiveKeys#refresh}), on a connection kept for it. Counts what happens to streams in the metrics.
  */
 public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
 

@@ -22,9 +22,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * user's change channel, sets their live key, subscribes to the channels of their audiences, then reads the snapshot:
  * a change made after the read is published (the key was there) and heard (the subscriptions were there), so nothing
  * falls between snapshot and pushes. Starts are paced ({@link OpenStreams#awaitTurn}) and each stream's {@code retry:}
- * is drawn from a window, so a restart's streams come back spread. Redis unavailable at the start is a 503 like any read. A {@code Last-Event-ID}
- * changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is exact where replaying missed
- * events could not be. The stream ends when its token is no longer accepted or at its age limit ({@link StreamLifetime}).
+ * is drawn from a window, so a restart's streams come back spread. Redis unavailable at the start is a 503 like any
+ * read. A {@code Last-Event-ID} changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is
+ * exact where replaying missed events could not be. The stream ends when its token is no longer accepted or at its
+ * age limit ({@link StreamLifetime}).
  */
 public final class StreamRoute {
 

@@ -37,9 +37,12 @@ class StreamLimitsIT {
             StreamSettings.MAX_STREAMS, Integer.toString(STREAMS),
             HttpLimits.MAX_CONNECTIONS, Integer.toString(STREAMS),
             HttpLimits.MAX_CONNECTIONS_PER_CLIENT, "0"));
+    /** As many stream places as starts, so that a place a refused start kept shows as one too few afterwards. */
+    private static final int PACED_STARTS = 4;
     @AutoClose
     private static final ViewApiFixture paced = ViewApiFixture.onSharedRedis(Map.of(
-            StreamSettings.OPENS_PER_SECOND, "1"));
+            StreamSettings.OPENS_PER_SECOND, "1",
+            StreamSettings.MAX_STREAMS, Integer.toString(PACED_STARTS)));
     @AutoClose
     private static final ViewApiFixture retrying = ViewApiFixture.onSharedRedis(Map.of(
             StreamSettings.RETRY, "PT2S"));
@@ -68,11 +71,11 @@ class StreamLimitsIT {
     @Test
     void shouldRefuseStartsBeyondThePaceWithARetryAfter() throws Exception {
         // Given a pace of one start a second: one at once, one after waiting, the rest refused
-        int starts = 6;
+        int starts = PACED_STARTS;
         List<SseClient> answered = new ArrayList<>();
         long began = System.nanoTime();
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            // When six clients start at once
+            // When that many clients start at once
             List<Future<SseClient>> started = new ArrayList<>();
             for (int i = 0; i < starts; i++) {
                 long user = 701 + i;
@@ -94,12 +97,24 @@ class StreamLimitsIT {
         } finally {
             answered.forEach(SseClient::close);
         }
-        // And a refused start took no stream place: the user's next start opens
-        await().untilAsserted(() -> {
-            try (SseClient again = paced.stream(path(701 + starts), Map.of())) {
-                assertThat(again.status).isEqualTo(200);
+        // And a refused start kept no stream place: every place opens again, held at once, each start at the pace
+        List<SseClient> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < starts; i++) {
+                long user = 711 + i;
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                    SseClient again = paced.stream(path(user), Map.of());
+                    if (again.status == 200) {
+                        held.add(again);
+                    } else {
+                        again.close();
+                    }
+                    assertThat(again.status).as("start %d of %d places", held.size() + 1, starts).isEqualTo(200);
+                });
             }
-        });
+        } finally {
+            held.forEach(SseClient::close);
+        }
     }
 
     @Test
