@@ -117,6 +117,23 @@ class DemoPageIT {
     }
 
     @Test
+    void aUserIdThatIsNoIdIsSaidSoAndNothingOfTheUserBeforeStays() {
+        long user = pipeline.newId();
+        browser.get(pipeline.stack().demoUrl());
+        WebElement userField = browser.findElement(By.id("user"));
+        userField.clear();
+        userField.sendKeys(Long.toString(user));
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+
+        userField.clear();
+        userField.sendKeys("0");
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).startsWith("not a user id:"));
+        assertThat(text("badge-total")).as("no count of the user before").isEmpty();
+    }
+
+    @Test
     void thePageMayCallOnlyItsOwnOriginAndTheProducerApi() throws Exception {
         HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(pipeline.stack().demoUrl())).build(), HttpResponse.BodyHandlers.ofString());
