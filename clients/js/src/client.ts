@@ -1,6 +1,6 @@
 import { Backoff } from './backoff.js';
 import { ApiError, Http, type TokenSource } from './http.js';
-import { readStream } from './stream.js';
+import { readStream, type StreamEnd } from './stream.js';
 import { VersionTracker } from './versions.js';
 import { type Change, changesOf, type Counts, countsOf, isPage, parseCounts, type UnreadPage } from './wire.js';
 
@@ -162,7 +162,7 @@ export class ReadmarkClient extends EventTarget {
       if (this.live) {
         failures = 0;
         probe = false;
-      } else {
+      } else if (!refusedForNow(end)) {
         failures++;
       }
       // Asked to: at once, and with a fresh token (the old one may be what expired).
@@ -303,6 +303,17 @@ export class ReadmarkClient extends EventTarget {
   private emit(type: string, detail: unknown): void {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
+}
+
+/**
+ * A start the API refused for now, naming when to come back: a 503 while it paces a burst of stream starts or waits
+ * for Redis, or a 429. Such a refusal says the stream will be had, so it does not count towards polling: after a
+ * restart every client meets it, and polling then would leave them all stale. (A 429 is the user's streams all taken,
+ * which `follow` answers with polling at once.) What does count is what says streams cannot work here.
+ */
+function refusedForNow(end: StreamEnd): boolean {
+  return end.kind === 'refused' && (end.error.status === 503 || end.error.status === 429)
+    && end.error.retryAfterMs !== undefined;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -37,6 +37,12 @@ export class ReadmarkInbox extends HTMLElement {
   }
 
   set client(client: ReadmarkClient | null) {
+    if (client !== this.watcher.client) {
+      // Another client is another user, or none: a read in flight for the old one must not land, and nothing of the
+      // old list may stay to be acted on (a page marking "all shown" read would send them for the new user).
+      this.generation++;
+      this.show([], null);
+    }
     this.watcher.client = client;
     this.version = undefined;
     if (this.isConnected && client?.counts) void this.reload();

@@ -13,15 +13,27 @@ export interface SseHandler {
 /** Thrown when a line grows past the limit: a stream that never ends its lines is broken, not slow. */
 export class SseLineTooLong extends Error {}
 
+/**
+ * Thrown when an event's data grows past the limit: data lines accumulate until the blank line ends the event, so
+ * short lines without an end would otherwise be held without bound.
+ */
+export class SseEventTooLong extends Error {}
+
 export class SseParser {
   private buffer = '';
   private afterCr = false;
   private started = false;
   private type = '';
   private data: string[] = [];
+  /** The length of the event's data as it would be dispatched: its lines joined by LF. */
+  private dataChars = 0;
 
-  /** @param maxLineChars the longest line held while waiting for its end */
-  constructor(private readonly handler: SseHandler, private readonly maxLineChars = 4 * 1024 * 1024) {}
+  /**
+   * @param maxLineChars the longest line held while waiting for its end
+   * @param maxEventChars the most data one event may hold, its lines joined
+   */
+  constructor(private readonly handler: SseHandler, private readonly maxLineChars = 4 * 1024 * 1024,
+              private readonly maxEventChars = 4 * 1024 * 1024) {}
 
   push(chunk: string): void {
     let text = chunk;
@@ -61,10 +73,20 @@ export class SseParser {
     if (value.startsWith(' ')) value = value.slice(1);
     switch (field) {
       case 'event': this.type = value; break;
-      case 'data': this.data.push(value); break;
+      case 'data': this.addData(value); break;
       case 'retry': if (/^[0-9]+$/.test(value)) this.handler.retry(Number(value)); break;
       default: break; // `id` (the server ignores Last-Event-ID) and unknown fields
     }
+  }
+
+  private addData(value: string): void {
+    this.dataChars += (this.data.length > 0 ? 1 : 0) + value.length;
+    if (this.dataChars > this.maxEventChars) {
+      this.data = [];
+      this.dataChars = 0;
+      throw new SseEventTooLong(`an event-stream event's data passed ${this.maxEventChars} characters`);
+    }
+    this.data.push(value);
   }
 
   private dispatch(): void {
@@ -72,6 +94,7 @@ export class SseParser {
     const data = this.data;
     this.type = '';
     this.data = [];
+    this.dataChars = 0;
     if (data.length > 0) this.handler.event(type, data.join('\n'));
   }
 }

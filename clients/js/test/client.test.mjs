@@ -42,8 +42,9 @@ class FakeApi {
     };
   }
 
-  refuse(route, status) {
-    this.handlers[route].push(() => new Response(JSON.stringify({ status, title: 'x' }), { status }));
+  refuse(route, status, retryAfter) {
+    const headers = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+    this.handlers[route].push(() => new Response(JSON.stringify({ status, title: 'x' }), { status, headers }));
   }
 }
 
@@ -156,6 +157,32 @@ test('streams that keep failing while reads succeed make it poll', async (t) => 
   await next(reader, 'state', (d) => d.state === 'polling');
   assert.deepEqual(api.requests.map((r) => r.route), ['stream', 'stream', 'stream', 'counts']);
   assert.equal(reader.counts.version, 4, 'the read that decided it is shown');
+});
+
+test('starts the API refuses for now, with Retry-After, do not make it poll', async (t) => {
+  // A reconnect storm: the API paces stream starts, or waits for Redis, answering 503 with Retry-After, while reads
+  // succeed. The stream will be had once its turn comes, so polling would only leave the client stale.
+  const { api, reader, stream } = started(t, (api) => {
+    for (let i = 0; i < 4; i++) api.refuse('stream', 503, 0);
+    api.counts(counts(4, 1), 'W/"4-0"');
+    return { stream: api.stream() };
+  }, { fallbackAfter: 3 });
+  stream.send('counts', { ...counts(4, 1), changes: [] });
+  const settled = await next(reader, 'state', (d) => d.state === 'live' || d.state === 'polling');
+  assert.equal(settled.state, 'live');
+  assert.deepEqual(api.requests.map((r) => r.route), ['stream', 'stream', 'stream', 'stream', 'stream']);
+});
+
+test('a refusal for now does not wipe out the failures that say streaming cannot work', async (t) => {
+  const { api, reader } = started(t, (api) => {
+    api.refuse('stream', 502);
+    api.refuse('stream', 502);
+    api.refuse('stream', 503, 0);
+    api.refuse('stream', 502);
+    api.counts(counts(4, 1), 'W/"4-0"');
+  }, { fallbackAfter: 3, pollIntervalMs: 60_000 });
+  await next(reader, 'state', (d) => d.state === 'polling');
+  assert.deepEqual(api.requests.map((r) => r.route), ['stream', 'stream', 'stream', 'stream', 'counts']);
 });
 
 test('while the API is unreachable it keeps reconnecting the stream instead of polling', async (t) => {

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SseParser, SseLineTooLong } from '../dist/sse.js';
+import { SseParser, SseLineTooLong, SseEventTooLong } from '../dist/sse.js';
 
-function parse(chunks, maxLineChars) {
+function parse(chunks, maxLineChars, maxEventChars) {
   const seen = [];
   const parser = new SseParser({
     event: (type, data) => seen.push([type, data]),
     retry: (ms) => seen.push(['retry', ms]),
-  }, maxLineChars);
+  }, maxLineChars, maxEventChars);
   for (const chunk of chunks) parser.push(chunk);
   return seen;
 }
@@ -42,4 +42,14 @@ test('an event not yet ended is held, not dispatched', () => {
 
 test('a line that never ends is refused once past the limit', () => {
   assert.throws(() => parse(['data: ' + 'x'.repeat(100)], 50), SseLineTooLong);
+});
+
+test('an event whose data lines never stop is refused once past the limit, though each line is short', () => {
+  assert.throws(() => parse([('data: ' + 'x'.repeat(10) + '\n').repeat(20)], 50, 100), SseEventTooLong);
+});
+
+test('an event at the limit is dispatched, and the limit is per event', () => {
+  const event = 'data: ' + 'x'.repeat(40) + '\ndata: ' + 'y'.repeat(9) + '\n\n';
+  assert.deepEqual(parse([event, event], 50, 50), [['message', 'x'.repeat(40) + '\n' + 'y'.repeat(9)],
+    ['message', 'x'.repeat(40) + '\n' + 'y'.repeat(9)]]);
 });

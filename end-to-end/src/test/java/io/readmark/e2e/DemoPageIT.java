@@ -117,6 +117,23 @@ class DemoPageIT {
     }
 
     @Test
+    void aUserIdThatIsNoIdIsSaidSoAndNothingOfTheUserBeforeStays() {
+        long user = pipeline.newId();
+        browser.get(pipeline.stack().demoUrl());
+        WebElement userField = browser.findElement(By.id("user"));
+        userField.clear();
+        userField.sendKeys(Long.toString(user));
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+
+        userField.clear();
+        userField.sendKeys("0");
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).startsWith("not a user id:"));
+        assertThat(text("badge-total")).as("no count of the user before").isEmpty();
+    }
+
+    @Test
     void thePageMayCallOnlyItsOwnOriginAndTheProducerApi() throws Exception {
         HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(pipeline.stack().demoUrl())).build(), HttpResponse.BodyHandlers.ofString());
@@ -133,7 +150,10 @@ class DemoPageIT {
         assertThat(module.headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
         assertThat(module.body()).contains("export function defineElements");
         assertThat(demo("/client/missing.js").statusCode()).isEqualTo(404);
-        assertThat(demo("/client/Index.js").statusCode()).as("names are checked, not looked up").isEqualTo(404);
+        // On the class path, under the modules' directory, but longer than a module's name may be: a lookup would find it.
+        String planted = "unchecked-name-longer-than-any-module-name-the-build-writes-so-never-served.js";
+        assertThat(DemoPageIT.class.getClassLoader().getResource("readmark-client/" + planted)).isNotNull();
+        assertThat(demo("/client/" + planted).statusCode()).as("names are checked, not looked up").isEqualTo(404);
         assertThat(demo("/client/logback.xml").statusCode()).isEqualTo(404);
     }
 

@@ -163,6 +163,17 @@ class WebClientIT {
         }
     }
 
+    @Test
+    void thePageServesTheModulesAsTheDemoPageDoesAndNoOtherResource() throws Exception {
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(page.origin() + "/client/index.js")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).contains("export function defineElements");
+        // On the class path, under the modules' directory, but named as no module is: refused as the demo page refuses it.
+        String planted = "unchecked-name-longer-than-any-module-name-the-build-writes-so-never-served.js";
+        assertThat(WebClientIT.class.getClassLoader().getResource("readmark-client/" + planted)).isNotNull();
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(page.origin() + "/client/" + planted)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(404);
+    }
+
     private static void open(long user, String options) {
         browser.get(page.origin() + "/page.html?user=" + user + "&api="
                 + URLEncoder.encode(pipeline.stack().viewApiUrl(), StandardCharsets.UTF_8) + options);

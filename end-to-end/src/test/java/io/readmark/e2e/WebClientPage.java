@@ -2,6 +2,7 @@ package io.readmark.e2e;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.readmark.launcher.ClientModules;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,11 +20,13 @@ import java.util.regex.Pattern;
  */
 final class WebClientPage implements AutoCloseable {
 
-    private static final Pattern MODULE = Pattern.compile("/client/[a-z][a-z0-9-]*\\.js");
+    private static final String MODULES = "/client/";
     private static final Pattern USER = Pattern.compile("user=([1-9][0-9]{0,18})");
 
     private final HttpServer server;
     private final Map<Long, AtomicInteger> tokens = new ConcurrentHashMap<>();
+    /** What the demo page serves too, checked as it checks them: the modules the Maven build compiled from clients/js. */
+    private final ClientModules modules = new ClientModules();
 
     private WebClientPage(HttpServer server) {
         this.server = server;
@@ -52,7 +55,8 @@ final class WebClientPage implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             if (path.equals("/page.html")) send(exchange, "text/html", resource("web-client/page.html"));
             else if (path.equals("/page.js")) send(exchange, "text/javascript", resource("web-client/page.js"));
-            else if (MODULE.matcher(path).matches()) send(exchange, "text/javascript", module(path.substring("/client/".length())));
+            else if (path.startsWith(MODULES)) send(exchange, "text/javascript", modules.module(path.substring(MODULES.length()))
+                    .map(module -> module.getBytes(StandardCharsets.UTF_8)).orElse(null));
             else if (path.equals("/token")) send(exchange, "text/plain", token(exchange.getRequestURI().getQuery()));
             else send(exchange, "text/plain", null);
         }
@@ -68,11 +72,6 @@ final class WebClientPage implements AutoCloseable {
 
     private static byte[] resource(String name) throws IOException {
         return read(WebClientPage.class.getResourceAsStream(name));
-    }
-
-    /** What the demo page serves too: the modules the Maven build compiled from clients/js. */
-    private static byte[] module(String name) throws IOException {
-        return read(WebClientPage.class.getClassLoader().getResourceAsStream("readmark-client/" + name));
     }
 
     private static byte[] read(InputStream resource) throws IOException {

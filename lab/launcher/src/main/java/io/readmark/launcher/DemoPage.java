@@ -9,11 +9,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * The demo inbox of local runs, served by the view API at {@code /demo}: a page that watches one user's unread
@@ -24,16 +21,12 @@ import java.util.regex.Pattern;
 final class DemoPage {
 
     static final String PATH = "/demo";
-    /** Where the js-client jar holds the compiled modules. */
-    private static final String CLIENT_MODULES = "readmark-client/";
-    private static final Pattern MODULE_NAME = Pattern.compile("[a-z][a-z0-9-]{0,63}\\.js");
 
     private final String html;
     private final String script;
     private final String style;
     private final Supplier<Optional<String>> producerApiUrl;
-    /** The modules asked for and found: at most the jar's files, as a name not found is never kept. */
-    private final Map<String, String> modules = new ConcurrentHashMap<>();
+    private final ClientModules modules = new ClientModules();
 
     /** @param producerApiUrl the producer API's address, empty until it listens */
     DemoPage(Supplier<Optional<String>> producerApiUrl) {
@@ -55,13 +48,7 @@ final class DemoPage {
 
     /** A module of the web client; names are checked first, so no request reaches another resource. */
     private String module(String name) {
-        String cached = modules.get(name);
-        if (cached != null) return cached;
-        Optional<String> found = MODULE_NAME.matcher(name).matches()
-                ? load(DemoPage.class.getClassLoader().getResourceAsStream(CLIENT_MODULES + name), name) : Optional.empty();
-        String module = found.orElseThrow(() -> new ApiException(Problem.of(404, "Not Found", "no client module " + name)));
-        modules.put(name, module);
-        return module;
+        return modules.module(name).orElseThrow(() -> new ApiException(Problem.of(404, "Not Found", "no client module " + name)));
     }
 
     /** Scripts of this page only, and calls only to the two APIs: nothing injected could run or send data elsewhere. */

@@ -31,9 +31,24 @@ function showState() {
 
 function watch(user) {
   if (client) client.stop();
+  let next;
+  try {
+    // The token is read from the field at every (re)connect: paste a fresh one and the next reconnect uses it.
+    next = new ReadmarkClient({ userId: user, token: () => $('view-token').value.trim() || null });
+  } catch (error) {
+    // Not a user id: the user before is stopped already, so nothing of theirs may stay shown as if current.
+    client = null;
+    userId = null;
+    badges.forEach((badge) => { badge.client = null; });
+    inbox.client = null;
+    $('authors').replaceChildren();
+    $('notices').replaceChildren();
+    $('status').textContent = 'not a user id: ' + error.message;
+    $('status').className = 'status';
+    return;
+  }
+  client = next;
   userId = user;
-  // The token is read from the field at every (re)connect: paste a fresh one and the next reconnect uses it.
-  client = new ReadmarkClient({ userId: user, token: () => $('view-token').value.trim() || null });
   client.addEventListener('state', showState);
   client.addEventListener('counts', (event) => {
     const { counts, changes, changesOmitted } = event.detail;
@@ -102,6 +117,7 @@ async function loadNotices() {
 function now() { return new Date().toISOString(); }
 
 async function send(event) {
+  if (userId === null) return logChange({ refused: event.type, detail: 'no user is watched' });
   event.eventId = crypto.randomUUID();
   const answer = await fetch(producerApi + '/v1/events', {
     method: 'POST', headers: headers(producerToken(), true), body: JSON.stringify(event),
