@@ -44,12 +44,7 @@ class DemoPageIT {
     void theBadgeFollowsEventsAndTheButtonsChangeTheState() throws Exception {
         long user = pipeline.newId();
         long author = pipeline.newId();
-        browser.get(pipeline.stack().demoUrl());
-        WebElement userField = browser.findElement(By.id("user"));
-        userField.clear();
-        userField.sendKeys(Long.toString(user));
-        browser.findElement(By.id("connect")).click();
-        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+        watch(user);
         assertThat(text("badge-total")).isEqualTo("0");
 
         long first = pipeline.newId();
@@ -119,12 +114,7 @@ class DemoPageIT {
     @Test
     void aUserIdThatIsNoIdIsSaidSoAndNothingOfTheUserBeforeStays() {
         long user = pipeline.newId();
-        browser.get(pipeline.stack().demoUrl());
-        WebElement userField = browser.findElement(By.id("user"));
-        userField.clear();
-        userField.sendKeys(Long.toString(user));
-        browser.findElement(By.id("connect")).click();
-        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+        WebElement userField = watch(user);
 
         userField.clear();
         userField.sendKeys("0");
@@ -160,6 +150,17 @@ class DemoPageIT {
     private static HttpResponse<String> demo(String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pipeline.stack().demoUrl() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Opens the demo page and watches the user, returning the user field. */
+    private static WebElement watch(long user) {
+        browser.get(pipeline.stack().demoUrl());
+        WebElement userField = browser.findElement(By.id("user"));
+        userField.clear();
+        userField.sendKeys(Long.toString(user));
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+        return userField;
     }
 
     private static String text(String id) {
