@@ -2,7 +2,9 @@
 # Runs the production deployment for real: builds the images from this checkout's Dockerfiles, brings up
 # docker-compose.yml in a container engine by the README's compose walk-through (its shell blocks, run as written),
 # drives it through the APIs with authentication on, kills the processor and then Redis and checks the stack
-# recovers by itself with nothing lost, checks what production needs of the images, and tears everything down.
+# recovers by itself with nothing lost, checks what production needs of the images, then runs the main integration
+# tests on Testcontainers (Kafka and Redis in containers of the same images), and tears everything down.
+# `deploy/test-compose.sh testcontainers` runs only those tests.
 #
 # Engine: Docker with Compose v2 when one answers; otherwise, on Debian as root, podman serving the Docker API
 # (installed here), with Compose v2 taken from Debian's next release. Base images Docker Hub cannot give are built
@@ -200,6 +202,12 @@ teardown() {
     if [[ -d $RUN && ${READMARK_COMPOSE_KEEP:-0} != 1 ]]; then
         (cd "$RUN" && docker compose down -v --remove-orphans >/dev/null 2>&1)
     fi
+    # Containers the tests' JVMs did not stop (a JVM killed, say), this run's only.
+    if [[ $TC_STARTED == 1 ]]; then
+        local left
+        left=$(comm -13 <(echo "$TC_BEFORE") <(docker ps -aq --filter label=org.testcontainers=true | sort))
+        [[ -z $left ]] || docker rm -f $left >/dev/null 2>&1
+    fi
     [[ -n $TICKER_PID ]] && kill "$TICKER_PID" 2>/dev/null
     [[ -n $PODMAN_PID && ${READMARK_COMPOSE_KEEP:-0} != 1 ]] && kill "$PODMAN_PID" 2>/dev/null && wait "$PODMAN_PID" 2>/dev/null
     log "$( ((status == 0)) && echo PASSED || echo "exit status $status")"
@@ -241,10 +249,43 @@ crash() {
     await 60 "$1 killed (SIGKILL) and restarted by the engine" bash -c "(( \$(restarts_of $1) > $before ))"
 }
 
+# ---- the Testcontainers backend --------------------------------------------------------------------------------
+
+# The integration tests that matter most, on Kafka and Redis in containers of the same images: the backend, the
+# processor's exact counts, the view API's reads and push, and the pipeline end to end.
+TC_MODULES=lab/embedded-infra,stream-processor,view-api,end-to-end
+TC_TESTS=SharedInfrastructureIT,UnreadTopologyIT,FollowOrderIT,UnreadCountsIT,UnreadItemsIT,UnreadPagesIT,UnreadStreamIT,PipelineIT,UnreadSemanticsIT,UnreadStreamPipelineIT,ReplayIT
+TC_BEFORE=
+TC_STARTED=0
+
+testcontainers_run() {
+    log "the integration tests on Testcontainers (READMARK_TEST_INFRA=testcontainers): $TC_TESTS"
+    TC_BEFORE=$(docker ps -aq --filter label=org.testcontainers=true | sort)
+    TC_STARTED=1
+    local t0=$SECONDS status=0 runs
+    # Ryuk, Testcontainers' reaper, is an image of its own, which a host that cannot pull lacks; this script
+    # removes what the tests leave instead (teardown). The tests' own servers are left out of the environment.
+    (cd "$ROOT" && env -u KAFKA_BOOTSTRAP_SERVERS -u REDIS_URL READMARK_TEST_INFRA=testcontainers \
+        TESTCONTAINERS_RYUK_DISABLED=true READMARK_KAFKA_IMAGE=apache/kafka:4.3.1 READMARK_REDIS_IMAGE=redis:7.4 \
+        ./mvnw -B -q verify -pl "$TC_MODULES" -am -Dtest=none -Dit.test="$TC_TESTS" \
+        -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false) > "$STATE/testcontainers.log" 2>&1 \
+        || status=$?
+    ((status == 0)) || fail "integration tests on Testcontainers: $(grep -E 'ERROR|Tests run' "$STATE/testcontainers.log" | head -20)"
+    # Each module's tests ran on containers, none on an embedded server instead.
+    runs=$(grep -c 'Test infrastructure: Testcontainers' "$STATE/testcontainers.log" || true)
+    local modules summaries=() module
+    IFS=, read -ra modules <<<"$TC_MODULES"
+    ((runs == ${#modules[@]})) || fail "$runs test JVMs on Testcontainers, not one per module"
+    for module in "${modules[@]}"; do summaries+=("$ROOT/$module/target/failsafe-reports/failsafe-summary.xml"); done
+    log "integration tests on Testcontainers passed: $(cat "${summaries[@]}" \
+        | sed -n 's/.*<completed>\([0-9]*\)<.*/\1/p' | awk '{n += $1} END {print n}') tests in $((SECONDS - t0))s"
+}
+
 main() {
     trap teardown EXIT
     choose_engine
     base_images
+    if [[ ${1:-} == testcontainers ]]; then testcontainers_run; return; fi
 
     log "a copy of the checkout in $RUN (its files as they are, not ignored ones)"
     if [[ -d $RUN ]]; then (cd "$RUN" && docker compose down -v --remove-orphans >/dev/null 2>&1 || true); fi
@@ -261,14 +302,14 @@ main() {
     log "README, compose block 2: the metrics from the management port"
     bash -euo pipefail -c "$(readme_block 2)" | grep -q '^readmark_' || fail "no readmark_ metrics from the view API"
 
-    log "README, compose block 3: tokens, events in, counts out (without its final 'down')"
+    log "README, compose block 3: tokens, events in by HTTP and a Kafka client, counts out (without its final 'down')"
     local block3
     block3=$(readme_block 3 | grep -v '^docker compose down')
     # The block's own lines, then the state it leaves, for the checks below.
     eval "$block3" > "$STATE/walkthrough.log" 2>&1 || fail "walk-through: $(cat "$STATE/walkthrough.log")"
     [[ -n ${PUBLISH:-} && -n ${USER_101:-} ]] || fail "the walk-through signed no tokens"
     tail -1 "$STATE/walkthrough.log" | grep -q '401$' || fail "a publishing token read the view API: $(tail -1 "$STATE/walkthrough.log")"
-    await 180 "the README's answer: user 101 has 1 unread" total_is 1
+    await 180 "the README's answer, the Kafka client's post counted too: user 101 has 2 unread" total_is 2
     [[ $(curl -s --max-time 10 -o /dev/null -w '%{http_code}' localhost:8081/v1/users/101/unread) == 401 ]] || fail "no token, not 401"
 
     log "the push stream"
@@ -284,12 +325,12 @@ main() {
     crash stream-processor
     for blog in $(seq 1003 1012); do post_blog "$blog" || fail "producer API refused blog $blog"; done
     await 180 "the processor back and healthy" healthy
-    await 60 "every event published while it was down counted: 12 unread" total_is 12
+    await 60 "every event published while it was down counted: 13 unread" total_is 13
 
     crash redis
     for blog in $(seq 1013 1022); do post_blog "$blog" || fail "producer API refused blog $blog"; done
     await 180 "the stack healthy again after Redis' restart" healthy
-    await 120 "nothing lost across the Redis crash: 22 unread" total_is 22
+    await 120 "nothing lost across the Redis crash: 23 unread" total_is 23
     local page
     page=$(curl -sf --max-time 10 'localhost:8081/v1/users/101/unread/items?limit=20' -H "Authorization: Bearer $USER_101")
     [[ $(grep -o '"blogId"' <<<"$page" | wc -l) == 20 && $page == *'"nextCursor":"'* ]] || fail "first page: $page"
@@ -318,7 +359,7 @@ main() {
     done
     # Through the APIs: podman may call a container just recreated healthy before its first check.
     await 180 "the producer API takes events on a read-only root filesystem" post_blog 1023
-    await 120 "the processor and the view API count them: 23 unread" total_is 23
+    await 120 "the processor and the view API count them: 24 unread" total_is 24
 
     # Each service stopped alone, dependents first: within its grace period, by its own hand (not SIGKILL). The
     # grace is given (its stop_grace_period, else Docker's 10 s): podman's Docker API takes none as 0 and kills.
@@ -333,6 +374,8 @@ main() {
         [[ $code != 137 ]] || fail "$service was killed at the end of its grace period"
         log "$service stopped in $((SECONDS - t0))s, exit status $code"
     done
+
+    testcontainers_run
 }
 
 main "$@"

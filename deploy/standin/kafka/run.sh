@@ -17,4 +17,5 @@ while IFS='=' read -r name _; do
 done < <(env)
 : "${CLUSTER_ID:?the apache/kafka image needs CLUSTER_ID}"
 /opt/kafka/bin/kafka-storage.sh format --ignore-formatted --cluster-id "$CLUSTER_ID" --config "$props"
-KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xmx1G -Xms1G} exec /opt/kafka/bin/kafka-run-class.sh kafka.Kafka "$props"
+KAFKA_LOG4J_OPTS=${KAFKA_LOG4J_OPTS:--Dlog4j2.configurationFile=/opt/kafka/config/log4j2.properties} \
+  KAFKA_HEAP_OPTS=${KAFKA_HEAP_OPTS:--Xmx1G -Xms1G} exec /opt/kafka/bin/kafka-run-class.sh kafka.Kafka "$props"

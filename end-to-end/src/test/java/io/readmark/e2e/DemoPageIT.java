@@ -44,12 +44,7 @@ class DemoPageIT {
     void theBadgeFollowsEventsAndTheButtonsChangeTheState() throws Exception {
         long user = pipeline.newId();
         long author = pipeline.newId();
-        browser.get(pipeline.stack().demoUrl());
-        WebElement userField = browser.findElement(By.id("user"));
-        userField.clear();
-        userField.sendKeys(Long.toString(user));
-        browser.findElement(By.id("connect")).click();
-        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+        watch(user);
         assertThat(text("badge-total")).isEqualTo("0");
 
         long first = pipeline.newId();
@@ -123,6 +118,18 @@ class DemoPageIT {
     }
 
     @Test
+    void aUserIdThatIsNoIdIsSaidSoAndNothingOfTheUserBeforeStays() {
+        long user = pipeline.newId();
+        WebElement userField = watch(user);
+
+        userField.clear();
+        userField.sendKeys("0");
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).startsWith("not a user id:"));
+        assertThat(text("badge-total")).as("no count of the user before").isEmpty();
+    }
+
+    @Test
     void thePageMayCallOnlyItsOwnOriginAndTheProducerApi() throws Exception {
         HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(pipeline.stack().demoUrl())).build(), HttpResponse.BodyHandlers.ofString());
@@ -130,6 +137,36 @@ class DemoPageIT {
         assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy -> assertThat(policy)
                 .contains("default-src 'none'", "script-src 'self'", "connect-src 'self' " + pipeline.stack().producerApiUrl()));
         assertThat(page.body()).contains(pipeline.stack().producerApiUrl());
+    }
+
+    @Test
+    void thePageLoadsTheWebClientTheBuildCompiledAndNoOtherResource() throws Exception {
+        HttpResponse<String> module = demo("/client/index.js");
+        assertThat(module.statusCode()).isEqualTo(200);
+        assertThat(module.headers().firstValue("Content-Type")).hasValue("text/javascript; charset=utf-8");
+        assertThat(module.body()).contains("export function defineElements");
+        assertThat(demo("/client/missing.js").statusCode()).isEqualTo(404);
+        // On the class path, under the modules' directory, but longer than a module's name may be: a lookup would find it.
+        String planted = "unchecked-name-longer-than-any-module-name-the-build-writes-so-never-served.js";
+        assertThat(DemoPageIT.class.getClassLoader().getResource("readmark-client/" + planted)).isNotNull();
+        assertThat(demo("/client/" + planted).statusCode()).as("names are checked, not looked up").isEqualTo(404);
+        assertThat(demo("/client/logback.xml").statusCode()).isEqualTo(404);
+    }
+
+    private static HttpResponse<String> demo(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(pipeline.stack().demoUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Opens the demo page and watches the user, returning the user field. */
+    private static WebElement watch(long user) {
+        browser.get(pipeline.stack().demoUrl());
+        WebElement userField = browser.findElement(By.id("user"));
+        userField.clear();
+        userField.sendKeys(Long.toString(user));
+        browser.findElement(By.id("connect")).click();
+        await().atMost(LIVE).untilAsserted(() -> assertThat(text("status")).isEqualTo("live for user " + user));
+        return userField;
     }
 
     private static String text(String id) {

@@ -117,7 +117,7 @@ class PipelineIT {
 
         // Then the valid event is applied and both bad records are on the dead-letter topic with a reason
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(get("/v1/users/201/unread").get("byAuthor").get("70").asLong()).isEqualTo(1));
+                assertThat(get("/v1/users/201/unread").path("byAuthor").path("70").asLong()).isEqualTo(1));
         List<ConsumerRecord<String, String>> deadLetters = readDeadLetters(2);
         assertThat(deadLetters).extracting(ConsumerRecord::value).containsExactlyInAnyOrder("{not json",
                 "{\"type\":\"BlogPublished\",\"eventId\":\"bad\",\"authorId\":70,\"publishedAt\":\"2026-01-01T12:00:00Z\"}");

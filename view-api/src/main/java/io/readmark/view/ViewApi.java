@@ -159,7 +159,11 @@ public final class ViewApi implements AutoCloseable {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        ViewApi api = start(ViewApiConfig.from(Settings.fromEnvironment()));
+        ViewApiConfig config = ViewApiConfig.from(Settings.fromEnvironment());
+        // Here, not in start(): only a process of its own has its file limit to itself; one that embeds the view API
+        // (a local stack, the bench) shares it.
+        FileLimit.check(config);
+        ViewApi api = start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("view-api shutting down");

@@ -73,6 +73,7 @@ class ViewApiConfigTest {
                 Map.entry("VIEW_API_MAX_STREAMS", "500"),
                 Map.entry("VIEW_API_STREAM_HEARTBEAT", "PT20S"),
                 Map.entry("VIEW_API_STREAM_RETRY", "5000"),
+                Map.entry("VIEW_API_STREAM_OPENS_PER_SECOND", "300"),
                 Map.entry("VIEW_API_QUERY_TOKEN_MAX_LIFETIME", "PT2M"),
                 Map.entry("VIEW_API_STREAM_MAX_AGE", "PT30M"),
                 Map.entry("READMARK_AUTH", "jwt"),
@@ -89,7 +90,7 @@ class ViewApiConfigTest {
                         "staging", Duration.ofMillis(500), 10, 50, 3, Duration.ofSeconds(10), AuthConfig.off(),
                         "10.0.0.5", 9191, HttpLimits.defaults().withMaxConnections(200)
                                 .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout()),
-                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), Duration.ofMinutes(2),
+                        new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), 300, Duration.ofMinutes(2),
                                 Duration.ofMinutes(30)),
                         new CorsPolicy(Set.of("https://app.example.com", "http://localhost:3000"), false), Duration.ZERO, 5000));
         assertThat(config.auth().enabled()).isTrue();

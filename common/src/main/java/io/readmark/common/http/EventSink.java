@@ -1,6 +1,7 @@
 package io.readmark.common.http;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 
 /**
  * Where a route sends the Server-Sent Events of one open stream; safe to use from any thread. Sending never blocks:
@@ -29,4 +30,10 @@ public interface EventSink {
 
     /** Ends the stream and its connection. */
     void close();
+
+    /**
+     * The thread its connection's events run on (its event loop): work for the stream done there writes without a
+     * hand-off, and the streams' work spreads over the loops.
+     */
+    Executor executor();
 }

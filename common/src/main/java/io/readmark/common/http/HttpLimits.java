@@ -9,7 +9,8 @@ import java.time.Duration;
  * body. Each bound is what keeps unauthenticated clients from exhausting memory, threads or sockets; a request beyond
  * one is answered with a fixed problem (408, 413, 414, 431) and its connection closed.
  *
- * @param maxConnections          open connections at once; more are closed as soon as they are accepted
+ * @param maxConnections          open connections at once other than event streams (their routes bound them); more are
+ *                                closed as soon as they are accepted
  * @param maxConnectionsPerClient open connections of one client address (an IPv6 client: its /64) at once, more are
  *                                closed as soon as they are accepted; 0 for no limit (behind a load balancer, whose
  *                                address every client shares)

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** An event stream on one connection: each event is written and flushed as one chunk. */
@@ -37,6 +38,11 @@ final class NettyEventSink implements EventSink {
     @Override
     public boolean comment(String text) {
         return write(ServerSentEvent.comment(text));
+    }
+
+    @Override
+    public Executor executor() {
+        return channel.eventLoop();
     }
 
     @Override

@@ -26,11 +26,13 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One listening socket on Netty: event loops parse HTTP/1.1 within {@link HttpLimits} and a virtual thread per
- * request runs the route. Connections beyond the server's or their client's limit are closed on accept. Per connection:
+ * request runs the route. Connections beyond the server's or their client's limit are closed on accept; an event stream
+ * counts towards its client's limit, not the server's (its route bounds streams). Per connection:
  * timeouts, header decoder with line and header bounds, body aggregation with its bound, flow control (one request at
  * a time), dispatch.
  */
@@ -47,6 +49,8 @@ final class NettyTransport implements AutoCloseable {
     private final ChannelGroup open = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor();
     private final AtomicInteger connections = new AtomicInteger();
+    /** Open connections other than event streams: what {@link HttpLimits#maxConnections} bounds. */
+    private final AtomicInteger requesting = new AtomicInteger();
     private final ClientConnections clients;
     private final Channel listener;
     private final Counter refusedConnections;
@@ -107,15 +111,22 @@ final class NettyTransport implements AutoCloseable {
             channel.close();
             return;
         }
-        if (connections.incrementAndGet() > limits.maxConnections()) {
-            connections.decrementAndGet();
+        if (requesting.incrementAndGet() > limits.maxConnections()) {
+            requesting.decrementAndGet();
             clients.release(client);
             refusedConnections.increment();
             channel.close();
             return;
         }
+        connections.incrementAndGet();
+        // An event stream leaves the requests' count: streams at their route's limit leave every request its place.
+        AtomicBoolean counted = new AtomicBoolean(true);
+        Runnable leaveRequests = () -> {
+            if (counted.compareAndSet(true, false)) requesting.decrementAndGet();
+        };
         channel.closeFuture().addListener(closed -> {
             connections.decrementAndGet();
+            leaveRequests.run();
             clients.release(client);
         });
         open.add(channel);
@@ -131,7 +142,7 @@ final class NettyTransport implements AutoCloseable {
                 .addLast("http", new HttpServerCodec(decoder))
                 .addLast("body", new BodyLimit(limits.maxBodyBytes(), timeouts, oversizedBodies::increment))
                 .addLast("one-at-a-time", new FlowControlHandler())
-                .addLast("dispatch", new RequestDispatcher(router, requests, limits, timeouts, readAhead));
+                .addLast("dispatch", new RequestDispatcher(router, requests, limits, timeouts, readAhead, leaveRequests));
     }
 
     int port() {

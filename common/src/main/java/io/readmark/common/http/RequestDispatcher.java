@@ -36,6 +36,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
 
     private final Router router;
+    private final Runnable becameStream;
     private final Executor executor;
     private final HttpLimits limits;
     private final RequestTimeouts timeouts;
@@ -43,7 +44,10 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     private boolean streaming;
     private boolean failureLogged;
 
-    RequestDispatcher(Router router, Executor executor, HttpLimits limits, RequestTimeouts timeouts, ReadAhead readAhead) {
+    /** @param becameStream run once the connection turns into an event stream */
+    RequestDispatcher(Router router, Executor executor, HttpLimits limits, RequestTimeouts timeouts, ReadAhead readAhead,
+                      Runnable becameStream) {
+        this.becameStream = becameStream;
         this.router = router;
         this.executor = executor;
         this.limits = limits;
@@ -130,6 +134,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
 
     private void openStream(ChannelHandlerContext ctx, Response response, Response.EventStream stream) {
         streaming = true;
+        becameStream.run();
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(response.status()));
         head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8")
                 .set(HttpHeaderNames.CACHE_CONTROL, "no-store")

@@ -1,5 +1,7 @@
 package io.readmark.bench;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -9,7 +11,9 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.Iterator;
+import java.util.PriorityQueue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,7 +23,10 @@ import java.util.regex.Pattern;
  * thread (at most {@value #CONNECTING} connections being set up at once), then holds them. On stdout it says
  * {@code opened <streams> <refused> <millis>} once every stream got its snapshot or was refused, then
  * {@code push <user> <total> <epochMicros>} for every later counts event, stamped when it was read, and
- * {@code ended <user>} when the server closes a stream. It exits when its stdin closes.
+ * {@code ended <user>} when the server closes a stream. With a fifth argument {@code reconnect} it reconnects as a
+ * browser's EventSource does: a closed stream or a failed connect after its {@code retry:} hint, a refusal after its
+ * {@code Retry-After}; and says {@code back <user>} when a reconnected stream has its snapshot. It exits when its
+ * stdin closes.
  */
 public final class StreamHolders {
 
@@ -30,19 +37,31 @@ public final class StreamHolders {
     /** One stream: the user, the bytes of a line not yet complete, how far it got. */
     private static final class Stream {
         final long user;
+        final boolean again;
         final StringBuilder line = new StringBuilder();
         boolean answered;
+        /** The answer was not 200: its head is read for a Retry-After, then it closes. */
+        boolean refusedAnswer;
         /** Waiting for the snapshot; then open; then closed (refused or ended). */
         int state;
+        long retryMillis = 3_000;
+        long retryAfterMillis = -1;
 
-        Stream(long user) {
+        Stream(long user, boolean again) {
             this.user = user;
+            this.again = again;
         }
+    }
+
+    /** A reconnection due at {@code atNanos}. */
+    private record Due(long atNanos, long user, long retryMillis) {
     }
 
     private final InetSocketAddress server;
     private final long firstUser;
     private final int count;
+    private final boolean reconnect;
+    private final PriorityQueue<Due> due = new PriorityQueue<>(Comparator.comparingLong(Due::atNanos));
     private final PrintStream out;
     private final Selector selector;
     private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
@@ -51,18 +70,19 @@ public final class StreamHolders {
     private int opened;
     private int refused;
 
-    private StreamHolders(InetSocketAddress server, long firstUser, int count, PrintStream out) throws IOException {
+    private StreamHolders(InetSocketAddress server, long firstUser, int count, boolean reconnect, PrintStream out) throws IOException {
         this.server = server;
         this.firstUser = firstUser;
         this.count = count;
+        this.reconnect = reconnect;
         this.out = out;
         this.selector = Selector.open();
     }
 
     public static void main(String[] args) throws IOException {
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         StreamHolders holders = new StreamHolders(new InetSocketAddress(args[0], Integer.parseInt(args[1])),
-                Long.parseLong(args[2]), Integer.parseInt(args[3]), out);
+                Long.parseLong(args[2]), Integer.parseInt(args[3]), args.length > 4 && args[4].equals("reconnect"), out);
         Thread.ofPlatform().daemon().name("stream-holders-stdin").start(() -> {
             try {
                 while (System.in.read() >= 0) {
@@ -82,14 +102,26 @@ public final class StreamHolders {
         while (true) {
             while (started < count && started - settled < CONNECTING) {
                 try {
-                    connect(firstUser + started++);
+                    connect(new Stream(firstUser + started++, false));
                 } catch (IOException e) {
                     // Out of sockets or ports here: counted as refused, and said once, as what broke first.
                     if (refused++ == 0) out.printf("error %s%n", e);
                     settled++;
                 }
             }
-            selector.select(1_000);
+            long now = System.nanoTime();
+            while (!due.isEmpty() && due.peek().atNanos() <= now) {
+                Due next = due.poll();
+                Stream again = new Stream(next.user(), true);
+                again.retryMillis = next.retryMillis();
+                try {
+                    connect(again);
+                } catch (IOException e) {
+                    retryLater(again);
+                }
+            }
+            long wait = due.isEmpty() ? 1_000 : Math.max(1, (due.peek().atNanos() - now) / 1_000_000);
+            selector.select(Math.min(1_000, wait));
             Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
             while (keys.hasNext()) {
                 SelectionKey key = keys.next();
@@ -104,11 +136,22 @@ public final class StreamHolders {
         }
     }
 
-    private void connect(long user) throws IOException {
+    private void connect(Stream stream) throws IOException {
         SocketChannel channel = SocketChannel.open();
-        channel.configureBlocking(false);
-        channel.connect(server);
-        channel.register(selector, SelectionKey.OP_CONNECT, new Stream(user));
+        try {
+            channel.configureBlocking(false);
+            channel.connect(server);
+            channel.register(selector, SelectionKey.OP_CONNECT, stream);
+        } catch (IOException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** As an EventSource: after the refusal's Retry-After, else the last {@code retry:} hint. */
+    private void retryLater(Stream stream) {
+        long delay = stream.retryAfterMillis >= 0 ? stream.retryAfterMillis : stream.retryMillis;
+        due.add(new Due(System.nanoTime() + delay * 1_000_000, stream.user, stream.retryMillis));
     }
 
     private void handle(SelectionKey key) {
@@ -149,7 +192,20 @@ public final class StreamHolders {
     private void line(SelectionKey key, Stream stream, String line, long micros) {
         if (!stream.answered) {
             stream.answered = true;
-            if (!line.startsWith("HTTP/1.1 200")) close(key, stream);
+            stream.refusedAnswer = !line.startsWith("HTTP/1.1 200");
+            if (stream.refusedAnswer && !reconnect) close(key, stream);
+            return;
+        }
+        if (stream.refusedAnswer) {
+            if (line.regionMatches(true, 0, "Retry-After:", 0, 12)) {
+                stream.retryAfterMillis = Long.parseLong(line.substring(12).strip()) * 1_000;
+            } else if (line.isEmpty()) {
+                close(key, stream);
+            }
+            return;
+        }
+        if (line.startsWith("retry:")) {
+            stream.retryMillis = Long.parseLong(line.substring(6).strip());
             return;
         }
         if (!line.startsWith("data:")) return;
@@ -157,6 +213,10 @@ public final class StreamHolders {
         if (!total.find()) return;
         if (stream.state == WAITING) {
             stream.state = OPEN;
+            if (stream.again) {
+                out.printf("back %d%n", stream.user);
+                return;
+            }
             opened++;
             settled++;
         } else {
@@ -171,13 +231,23 @@ public final class StreamHolders {
         } catch (IOException e) {
             // Closing a broken socket: nothing more to do.
         }
-        if (stream.state == WAITING) {
+        boolean wasOpen = stream.state == OPEN;
+        if (stream.state == WAITING && !stream.again) {
             refused++;
             settled++;
-        } else if (stream.state == OPEN) {
+        } else if (wasOpen) {
             out.printf("ended %d%n", stream.user);
         }
+        if (reconnect && stream.state != CLOSED && (wasOpen || stream.again)) retryLater(stream);
         stream.state = CLOSED;
+    }
+
+    /** Starts a holders JVM like this one's: {@code reconnect} makes its streams reconnect as an EventSource does. */
+    static Process launch(int port, long firstUser, int count, boolean reconnect) throws IOException {
+        return new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-Xss256k", "-cp",
+                System.getProperty("java.class.path"), StreamHolders.class.getName(), "127.0.0.1", Integer.toString(port),
+                Long.toString(firstUser), Integer.toString(count), reconnect ? "reconnect" : "hold")
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     /** Microseconds since the epoch: the bench stamps a change with the clock the holders stamp its push with. */

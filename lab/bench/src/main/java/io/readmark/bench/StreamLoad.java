@@ -4,6 +4,7 @@ import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
 import io.readmark.common.http.HttpLimits;
 import io.readmark.infra.EmbeddedRedis;
+import io.readmark.launcher.ViewApiRestart;
 import io.readmark.schemas.Json;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadKeys;
@@ -33,9 +34,9 @@ import java.util.regex.Pattern;
 /**
  * {@code ./readmark bench --streams}: what an open unread stream costs. One view API in this JVM on an embedded Redis
  * of its own; per round, a {@link StreamHolders} JVM opens the round's streams, they are held idle for a window, then a
- * share of their users get changes at a steady rate ({@link StreamRound}). The view API's stream and connection limits
- * are raised to the largest round unless set, so the rounds measure cost, not the limits; set them to see which
- * breaks first. Writes {@code streams-latest.txt} and {@code .json}.
+ * share of their users get changes at a steady rate, then one post reaches them all ({@link StreamRound}); last, the
+ * view API restarts under held streams ({@link StreamStorm}). The view API's stream limit is raised to the largest
+ * round or storm unless set, so they measure cost, not the limit. Writes {@code streams-latest.txt} and {@code .json}.
  */
 public final class StreamLoad {
 
@@ -45,35 +46,78 @@ public final class StreamLoad {
     private StreamLoad() {
     }
 
-    /** Runs every round, writes the report and returns the rounds' results. */
-    public static List<StreamRound.Result> run(Settings settings, PrintStream out, PrintStream err) throws Exception {
+    /** What the phase measured: each round, and the storm if there was one (else null). */
+    public record Report(List<StreamRound.Result> rounds, StreamStorm.Result storm) {
+    }
+
+    /** Runs every round and the storm, writes the report and returns it. */
+    public static Report run(Settings settings, PrintStream out, PrintStream err) throws Exception {
         StreamLoadConfig config = StreamLoadConfig.from(settings);
-        String most = Integer.toString(config.streams().stream().mapToInt(Integer::intValue).max().orElseThrow());
+        String most = Integer.toString(Math.max(config.storm(),
+                config.streams().stream().mapToInt(Integer::intValue).max().orElseThrow()));
         try (EmbeddedRedis server = EmbeddedRedis.start(0);
              RedisConnections redis = RedisConnections.connect(server.url(), Duration.ofSeconds(60), false);
              RedisStats stats = new RedisStats(redis)) {
             Settings view = settings
-                    .withDefaults(Map.of(AuthConfig.MODE, "off", StreamSettings.MAX_STREAMS, most, HttpLimits.MAX_CONNECTIONS, most,
+                    .withDefaults(Map.of(AuthConfig.MODE, "off", StreamSettings.MAX_STREAMS, most,
                             HttpLimits.MAX_CONNECTIONS_PER_CLIENT, "0"))
                     .withOverrides(Map.of(ViewApiConfig.REDIS_URL, server.url(), ViewApiConfig.HOST, "127.0.0.1",
                             ViewApiConfig.PORT, "0", ViewApiConfig.MANAGEMENT_PORT, "0"));
             ViewApiConfig viewConfig = ViewApiConfig.from(view);
             List<StreamRound.Result> results = new ArrayList<>();
-            try (ViewApi api = ViewApi.start(viewConfig)) {
-                awaitReady(api.port());
+            StreamStorm.Result storm = null;
+            try (RestartableView api = new RestartableView(view)) {
                 err.printf("streams: baseline, %d s idle with no stream%n", config.idle().toSeconds());
                 StreamRound.Baseline baseline = StreamRound.baseline(config, stats);
                 for (int round = 0; round < config.streams().size(); round++) {
                     int count = config.streams().get(round);
                     StreamRound.Result result = new StreamRound(config, redis, stats, viewConfig.keys(), err)
-                            .run(count, OFFSET + round * STRIDE, api.port(), baseline, Integer.toString(count),
-                                    () -> dropped(api.managementPort()));
+                            .run(count, OFFSET + round * STRIDE, api.port(), baseline, Integer.toString(count), api::dropped);
                     results.add(result);
                     err.println(row(result));
                 }
+                if (config.storm() > 0) {
+                    storm = StreamStorm.run(config.storm(), OFFSET + config.streams().size() * STRIDE, api, stats, err);
+                    err.println(storm);
+                }
             }
-            write(config, stats.version(), viewConfig, results, out);
-            return results;
+            write(config, stats.version(), viewConfig, results, storm, out);
+            return new Report(results, storm);
+        }
+    }
+
+    /** The view API of the rounds, which the storm restarts on its port. */
+    private static final class RestartableView implements StreamStorm.View, AutoCloseable {
+        private final Settings settings;
+        private ViewApi api;
+
+        RestartableView(Settings settings) throws Exception {
+            this.settings = settings;
+            this.api = ViewApi.start(ViewApiConfig.from(settings));
+            awaitReady(api.port());
+        }
+
+        @Override
+        public int port() {
+            return api.port();
+        }
+
+        @Override
+        public Map<String, Long> dropped() {
+            return StreamLoad.dropped(api.managementPort());
+        }
+
+        @Override
+        public void restart() {
+            int port = api.port();
+            api.close();
+            ViewApiConfig again = ViewApiConfig.from(settings.withOverrides(Map.of(ViewApiConfig.PORT, Integer.toString(port))));
+            api = ViewApiRestart.onSamePort(again, server -> { });
+        }
+
+        @Override
+        public void close() {
+            api.close();
         }
     }
 
@@ -106,19 +150,20 @@ public final class StreamLoad {
         }
     }
 
-    private static final String HEADER = String.format(Locale.ROOT, "%8s %8s %7s %8s %9s %9s %9s %7s %6s %9s %9s %7s %7s %8s %8s %9s %9s %6s",
+    private static final String HEADER = String.format(Locale.ROOT, "%8s %8s %7s %8s %9s %9s %9s %7s %6s %9s %9s %7s %7s %8s %8s %9s %9s %6s %8s %7s %7s %7s",
             "streams", "open", "refused", "setup/s", "heap B", "RSS B", "Redis B", "clients", "chan", "idle JVM", "idle Rds",
-            "pushes", "missing", "p50 ms", "p99 ms", "JVM µs/p", "Rds µs/p", "ended");
+            "pushes", "missing", "p50 ms", "p99 ms", "JVM µs/p", "Rds µs/p", "ended", "burst ms", "b p50", "b p99", "b last");
 
     private static String row(StreamRound.Result r) {
-        return String.format(Locale.ROOT, "%8d %8d %7d %8.0f %9.0f %9.0f %9.0f %7d %6.2f %9.3f %9.3f %7d %7d %8.1f %8.1f %9.0f %9.1f %6d",
+        return String.format(Locale.ROOT, "%8d %8d %7d %8.0f %9.0f %9.0f %9.0f %7d %6.2f %9.3f %9.3f %7d %7d %8.1f %8.1f %9.0f %9.1f %6d %8.0f %7.0f %7.0f %7.0f",
                 r.requested(), r.opened(), r.refused(), r.setupPerSecond(), r.heapBytes(), r.rssBytes(), r.redisBytes(),
                 r.redisClients(), r.channelsPerStream(), r.idleJavaMicros(), r.idleRedisMicros(), r.pushes(), r.missing(),
-                r.p50Millis(), r.p99Millis(), r.javaMicrosPerPush(), r.redisMicrosPerPush(), r.endedByServer());
+                r.p50Millis(), r.p99Millis(), r.javaMicrosPerPush(), r.redisMicrosPerPush(), r.endedByServer(),
+                r.burst().deliveriesMillis(), r.burst().p50Millis(), r.burst().p99Millis(), r.burst().lastAfterDeliveriesMillis());
     }
 
     private static void write(StreamLoadConfig config, String redisVersion, ViewApiConfig view, List<StreamRound.Result> results,
-                              PrintStream out) throws IOException {
+                              StreamStorm.Result storm, PrintStream out) throws IOException {
         StringBuilder text = new StringBuilder();
         text.append(String.format(Locale.ROOT, "readmark bench --streams, %s, Redis %s, %d cores, heartbeat %s; idle %s, then %d changes/s"
                         + " to %.0f %% of the users for %s%n", Instant.now(), redisVersion, Runtime.getRuntime().availableProcessors(),
@@ -131,12 +176,20 @@ public final class StreamLoad {
                         : "disturbed by " + result.disturbance())));
         results.stream().filter(result -> !result.droppedByReason().isEmpty()).forEach(result -> text.append(
                 String.format("%d streams: closed or refused by the view API: %s%n", result.requested(), result.droppedByReason())));
+        text.append("burst: one post to every stream's user; deliveries' time, push p50/p99 from the first, last push after the last\n");
+        if (storm != null) {
+            text.append(String.format(Locale.ROOT, "storm: %,d streams, restart to all %,d back %.1f s; reads %,d, 5xx %,d, refused"
+                            + " connections %,d; Redis %.0f ops/s before, peak %.0f; closed or refused %s%n", storm.opened(), storm.back(),
+                    storm.allBackSeconds(), storm.reads(), storm.reads5xx(), storm.readsRefused(), storm.redisOpsBefore(),
+                    storm.redisOpsPeak(), storm.droppedByReason()));
+        }
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("redis_version", redisVersion);
         json.put("heartbeat", view.streams().heartbeat().toString());
         json.put("change_rate", config.changeRate());
         json.put("live_fraction", config.liveFraction());
         json.put("rounds", results);
+        json.put("storm", storm);
         Files.createDirectories(config.outputDir());
         Path txt = config.outputDir().resolve("streams-latest.txt");
         Files.writeString(txt, text);

@@ -17,16 +17,18 @@ import java.util.Optional;
  * @param changeRate   changes per second, open loop, during each round's load window
  * @param liveFraction the share of a round's streamed users the changes go to, in turn
  * @param load         how long each round's changes are made
+ * @param storm        streams held while the view API restarts ({@link StreamStorm}); 0 for no storm
  * @param outputDir    where streams-latest.txt and .json go
  * @param jfrDirectory if set, a JFR recording of each round's idle window goes there
  */
-record StreamLoadConfig(List<Integer> streams, Duration idle, int changeRate, double liveFraction, Duration load, Path outputDir,
-                        Optional<Path> jfrDirectory) {
+record StreamLoadConfig(List<Integer> streams, Duration idle, int changeRate, double liveFraction, Duration load, int storm,
+                        Path outputDir, Optional<Path> jfrDirectory) {
 
     StreamLoadConfig {
         if (streams.isEmpty() || streams.stream().anyMatch(count -> count < 1)) {
             throw new IllegalArgumentException("BENCH_STREAMS_COUNTS must be positive integers, comma-separated");
         }
+        if (storm < 0) throw new IllegalArgumentException("BENCH_STREAMS_STORM must be 0 or a positive integer");
         if (!(liveFraction > 0 && liveFraction <= 1)) throw new IllegalArgumentException("BENCH_STREAMS_LIVE_FRACTION must be in (0, 1]");
     }
 
@@ -43,6 +45,7 @@ record StreamLoadConfig(List<Integer> streams, Duration idle, int changeRate, do
                 settings.positiveInteger("BENCH_STREAMS_CHANGE_RATE", 1_000),
                 Double.parseDouble(settings.string("BENCH_STREAMS_LIVE_FRACTION", "0.1")),
                 settings.duration("BENCH_STREAMS_LOAD", Duration.ofSeconds(20)),
+                settings.integer("BENCH_STREAMS_STORM", streams.stream().mapToInt(Integer::intValue).max().orElseThrow()),
                 Path.of(settings.string("BENCH_OUTPUT_DIR", "bench-results")),
                 settings.find("BENCH_JFR").map(Path::of));
     }

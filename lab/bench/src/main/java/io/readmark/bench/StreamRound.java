@@ -17,12 +17,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -40,7 +47,16 @@ final class StreamRound {
     record Result(int requested, int opened, int refused, String error, double setupPerSecond, double heapBytes, double rssBytes,
                   double redisBytes, long redisClients, double channelsPerStream, double idleJavaMicros, double idleRedisMicros,
                   long pushes, long missing, double p50Millis, double p99Millis, double javaMicrosPerPush,
-                  double redisMicrosPerPush, int endedByServer, Map<String, Long> droppedByReason, String disturbance) {
+                  double redisMicrosPerPush, int endedByServer, Map<String, Long> droppedByReason, String disturbance,
+                  Burst burst) {
+    }
+
+    /**
+     * One post to every stream's user at once, delivered as the processor does (scripts of 100 followers): how long
+     * the deliveries took, push latency from the first delivery sent, and the last push after the last delivery.
+     */
+    record Burst(int users, double deliveriesMillis, double p50Millis, double p99Millis, double lastAfterDeliveriesMillis,
+                 long missing) {
     }
 
     /**
@@ -66,7 +82,12 @@ final class StreamRound {
     }
 
     private static final long NEVER_AWAIT = Integer.MAX_VALUE;
-    private static final long AUTHOR = 1;
+    private static final long AUTHOR = 1, BURST_AUTHOR = 2;
+    /**
+     * The burst's blogId, above every change's (i + 1): a user's z holds blogIds across authors, so reusing a change's
+     * blogId would find it unread or tombstoned there and push nothing.
+     */
+    private static final long BURST_BLOG = 1L << 40;
 
     private final StreamLoadConfig config;
     private final RedisConnections redis;
@@ -75,6 +96,11 @@ final class StreamRound {
     private final PrintStream err;
     private final Map<Long, long[]> awaited = new ConcurrentHashMap<>(); // user -> {expected total, write µs}
     private final Histogram latencyMicros = new Histogram(3);
+    /** Where pushes are recorded: the load's histogram, then the burst's. */
+    private volatile Histogram recording = latencyMicros;
+    private final AtomicLong lastPushMicros = new AtomicLong();
+    /** Each streamed user's blog total as the changes left it: what their next push must say. */
+    private final Map<Long, Long> totals = new HashMap<>();
     private final AtomicInteger ended = new AtomicInteger();
     private final CompletableFuture<String> opened = new CompletableFuture<>();
     private final AtomicReference<String> error = new AtomicReference<>();
@@ -122,10 +148,12 @@ final class StreamRound {
             double perPushRedis = pushes == 0 ? 0 : (load.redisCores() - idle.redisCores()) * load.seconds() * 1e6 / pushes;
             String disturbance = idle.disturbance() != null ? "idle: " + idle.disturbance()
                     : load.disturbance() != null ? "load: " + load.disturbance() : null;
+            long missing = awaited.size();
+            Burst burst = burst(firstUser, streams);
             return new Result(count, streams, refused, error.get(), setup, heap, rss, memory, clients, channels, idleJava, idleRedis,
-                    pushes, awaited.size(), latencyMicros.getValueAtPercentile(50) / 1000.0,
+                    pushes, missing, latencyMicros.getValueAtPercentile(50) / 1000.0,
                     latencyMicros.getValueAtPercentile(99) / 1000.0, perPushJava, perPushRedis, ended.get(),
-                    since(dropped0, dropped.get()), disturbance);
+                    since(dropped0, dropped.get()), disturbance, burst);
         } finally {
             holders.getOutputStream().close(); // its stdin ends: it exits, and its streams close
             holders.waitFor(30, TimeUnit.SECONDS);
@@ -137,8 +165,8 @@ final class StreamRound {
         }
     }
 
-    private static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
-        Map<String, Long> delta = new java.util.TreeMap<>();
+    static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> delta = new TreeMap<>();
         after.forEach((reason, count) -> {
             long more = count - before.getOrDefault(reason, 0L);
             if (more > 0) delta.put(reason, more);
@@ -188,7 +216,6 @@ final class StreamRound {
         long clock = System.currentTimeMillis();
         try (RedisConnections.BinaryConnection connection = redis.openBinary()) {
             UnreadWriter writer = new UnreadWriter(connection, keys, UnreadLimits.DEFAULTS, (int) NEVER_AWAIT);
-            Map<Long, Long> totals = new java.util.HashMap<>();
             long start = System.nanoTime();
             for (long i = 0; i < changes; i++) {
                 LockSupport.parkNanos(start + i * period - System.nanoTime()); // pacing of an open loop
@@ -207,10 +234,34 @@ final class StreamRound {
         }
     }
 
+    /** Every streamed user gets one post at once; users whose last change was never pushed are not awaited. */
+    private Burst burst(long firstUser, int streams) {
+        Set<Long> unsettled = new HashSet<>(awaited.keySet());
+        awaited.clear();
+        Histogram micros = new Histogram(3);
+        recording = micros;
+        List<Long> users = new ArrayList<>();
+        long start = StreamHolders.epochMicros(), deliveredAt;
+        for (long user = firstUser; user < firstUser + streams; user++) {
+            users.add(user);
+            long total = totals.getOrDefault(user, 0L) + 1;
+            totals.put(user, total);
+            if (!unsettled.contains(user)) awaited.put(user, new long[]{total, start});
+        }
+        try (RedisConnections.BinaryConnection connection = redis.openBinary()) {
+            UnreadWriter writer = new UnreadWriter(connection, keys, UnreadLimits.DEFAULTS, (int) NEVER_AWAIT);
+            writer.deliverToEach(users, BURST_AUTHOR, BURST_BLOG, System.currentTimeMillis());
+            writer.flush();
+            writer.awaitAcknowledged();
+            deliveredAt = StreamHolders.epochMicros();
+        }
+        poll(awaited::isEmpty, Duration.ofSeconds(30));
+        return new Burst(users.size(), (deliveredAt - start) / 1000.0, micros.getValueAtPercentile(50) / 1000.0,
+                micros.getValueAtPercentile(99) / 1000.0, (lastPushMicros.get() - deliveredAt) / 1000.0, awaited.size());
+    }
+
     private Process start(int port, long firstUser, int count) throws IOException {
-        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-Xss256k", "-cp",
-                System.getProperty("java.class.path"), StreamHolders.class.getName(), "127.0.0.1", Integer.toString(port),
-                Long.toString(firstUser), Integer.toString(count)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = StreamHolders.launch(port, firstUser, count, false);
         Thread.ofPlatform().daemon().name("stream-holders-out").start(() -> read(process));
         return process;
     }
@@ -237,9 +288,12 @@ final class StreamRound {
         long user = Long.parseLong(push[1]);
         long[] change = awaited.get(user);
         if (change == null || change[0] != Long.parseLong(push[2])) return;
-        synchronized (latencyMicros) {
-            latencyMicros.recordValue(Math.max(0, Long.parseLong(push[3]) - change[1]));
+        long at = Long.parseLong(push[3]);
+        Histogram into = recording;
+        synchronized (into) {
+            into.recordValue(Math.max(0, at - change[1]));
         }
+        lastPushMicros.accumulateAndGet(at, Math::max);
         awaited.remove(user);
     }
 

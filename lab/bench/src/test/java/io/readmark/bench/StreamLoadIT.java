@@ -7,14 +7,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The stream load phase at a tiny size, end to end: a real view API and Redis, the holders in a JVM of their own.
- * Every stream opens, none is closed by the server, and every change reaches its client as a timed push.
+ * Every stream opens, none is closed by the server, every change reaches its client as a timed push, and every stream
+ * comes back after the view API restarts.
  */
 class StreamLoadIT {
 
@@ -27,9 +27,9 @@ class StreamLoadIT {
                 "BENCH_STREAMS_LOAD", "PT2S", "BENCH_STREAMS_CHANGE_RATE", "50", "BENCH_STREAMS_LIVE_FRACTION", "0.5",
                 "BENCH_OUTPUT_DIR", output.toString()), Map.of());
 
-        List<StreamRound.Result> rounds = StreamLoad.run(settings, new PrintStream(OutputStream.nullOutputStream()), System.err);
+        StreamLoad.Report report = StreamLoad.run(settings, new PrintStream(OutputStream.nullOutputStream()), System.err);
 
-        StreamRound.Result round = rounds.getFirst();
+        StreamRound.Result round = report.rounds().getFirst();
         assertThat(round.opened()).isEqualTo(40);
         assertThat(round.refused()).isZero();
         assertThat(round.endedByServer()).isZero();
@@ -38,6 +38,16 @@ class StreamLoadIT {
         assertThat(round.pushes()).isGreaterThan(20);
         assertThat(round.missing()).isZero();
         assertThat(round.p99Millis()).isPositive();
+        // One post to all 40 reaches every one of them, after its deliveries were made.
+        assertThat(round.burst().users()).isEqualTo(40);
+        assertThat(round.burst().missing()).isZero();
+        assertThat(round.burst().lastAfterDeliveriesMillis()).isGreaterThan(-round.burst().deliveriesMillis());
+        // The view API restarted under 40 streams: every one came back, and reads meanwhile were never a 5xx.
+        StreamStorm.Result storm = report.storm();
+        assertThat(storm.opened()).isEqualTo(40);
+        assertThat(storm.back()).isEqualTo(40);
+        assertThat(storm.allBackSeconds()).isPositive();
+        assertThat(storm.reads5xx()).isZero();
         assertThat(output.resolve("streams-latest.txt")).content().contains("streams").contains("40");
     }
 }

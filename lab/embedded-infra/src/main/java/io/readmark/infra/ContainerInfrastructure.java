@@ -15,7 +15,7 @@ final class ContainerInfrastructure {
     static final String REDIS_IMAGE_ENV = "READMARK_REDIS_IMAGE";
     /** Same Kafka release as the client jars, so protocol behaviour in containers matches the embedded broker. */
     static final String DEFAULT_KAFKA_IMAGE = "apache/kafka:4.3.1";
-    static final String DEFAULT_REDIS_IMAGE = "redis:7";
+    static final String DEFAULT_REDIS_IMAGE = "redis:7.4";
     private static final int REDIS_PORT = 6379;
 
     private ContainerInfrastructure() {

@@ -46,11 +46,16 @@ final class KRaftStorage {
      * {@code --add-scram} takes it ({@code SCRAM-SHA-512=[name=alice,password=secret]}).
      */
     static String formatIfNeeded(Path logDir, int nodeId, String controllerListenerName, List<String> scramCredentials) {
+        return formatIfNeeded(logDir, nodeId, controllerListenerName, scramCredentials, Uuid.randomUuid().toString());
+    }
+
+    /** As above with the cluster id given: every node of a multi-node cluster is formatted with the same one. */
+    static String formatIfNeeded(Path logDir, int nodeId, String controllerListenerName, List<String> scramCredentials,
+                                 String clusterId) {
         if (isFormatted(logDir)) {
             log.debug("KRaft log dir {} is already formatted; reusing it", logDir);
             return null;
         }
-        String clusterId = Uuid.randomUuid().toString();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (PrintStream printStream = new PrintStream(out, true, StandardCharsets.UTF_8)) {
             new Formatter()

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,7 +29,10 @@ public final class KafkaTopics {
     private KafkaTopics() {
     }
 
-    /** Creates the topics (replication factor 1) that do not exist yet; existing ones are left unchanged. */
+    /**
+     * Creates the topics that do not exist yet, with the broker's default replication factor (all nodes of a test
+     * cluster); existing ones are left unchanged.
+     */
     public static void createTopics(String bootstrapServers, Map<String, Integer> partitionsByTopic) {
         createTopics(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), partitionsByTopic);
     }
@@ -42,7 +46,7 @@ public final class KafkaTopics {
         properties.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "readmark-embedded-infra-admin");
         try (Admin admin = Admin.create(properties)) {
             List<NewTopic> topics = partitionsByTopic.entrySet().stream()
-                    .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1))
+                    .map(e -> new NewTopic(e.getKey(), Optional.of(e.getValue()), Optional.empty()))
                     .toList();
             admin.createTopics(topics).values().forEach((topic, future) -> awaitCreated(topic, future));
             awaitLeaders(admin, List.copyOf(partitionsByTopic.keySet()));

@@ -3,6 +3,7 @@ package io.readmark.infra;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * Guarantees that {@link #shared()} always returns the same reachable {@link Infrastructure} once it succeeded.
  *
  * <p>Choice, per service: env {@code KAFKA_BOOTSTRAP_SERVERS} / {@code REDIS_URL} if set; else Testcontainers
- * if {@code READMARK_TEST_INFRA=testcontainers} and Docker is available; else {@link EmbeddedKafka} /
- * {@link EmbeddedRedis}.
+ * if {@code READMARK_TEST_INFRA=testcontainers} (failing when no container engine answers); else
+ * {@link EmbeddedKafka} / {@link EmbeddedRedis}.
  */
 public final class TestInfrastructure {
 
@@ -41,6 +42,12 @@ public final class TestInfrastructure {
 
     /** Starts whatever {@code env} does not already provide. Visible for tests, which pass their own env. */
     static Started start(Map<String, String> env) {
+        // A lambda, not a method reference: only calling it may load ContainerInfrastructure.
+        return start(env, () -> ContainerInfrastructure.dockerAvailable());
+    }
+
+    /** {@link #start(Map)} with the question "does a container engine answer?" answered by {@code engineAvailable}. */
+    static Started start(Map<String, String> env, BooleanSupplier engineAvailable) {
         String kafka = nonBlank(env.get(KAFKA_ENV));
         String redis = nonBlank(env.get(REDIS_ENV));
         Started started = new Started();
@@ -48,8 +55,12 @@ public final class TestInfrastructure {
             if (kafka != null && redis != null) {
                 log.info("Test infrastructure: external Kafka {} and Redis {} (from {} / {})",
                         kafka, redis, KAFKA_ENV, REDIS_ENV);
-            } else if (MODE_TESTCONTAINERS.equalsIgnoreCase(nonBlank(env.get(MODE_ENV)))
-                    && ContainerInfrastructure.dockerAvailable()) {
+            } else if (MODE_TESTCONTAINERS.equalsIgnoreCase(nonBlank(env.get(MODE_ENV)))) {
+                // Asked for containers, a run on embedded servers would pass while testing something else.
+                if (!engineAvailable.getAsBoolean()) {
+                    throw new IllegalStateException(MODE_ENV + "=" + MODE_TESTCONTAINERS
+                            + " but no container engine answers (DOCKER_HOST, or Testcontainers' own settings)");
+                }
                 // Only this branch touches ContainerInfrastructure, so only it loads Testcontainers classes.
                 if (kafka == null) {
                     kafka = started.add(ContainerInfrastructure.startKafka(
@@ -61,10 +72,6 @@ public final class TestInfrastructure {
                 }
                 log.info("Test infrastructure: Testcontainers (Kafka {}, Redis {})", kafka, redis);
             } else {
-                if (MODE_TESTCONTAINERS.equalsIgnoreCase(nonBlank(env.get(MODE_ENV)))) {
-                    log.warn("{}={} but no Docker engine is available; using embedded Kafka/Redis",
-                            MODE_ENV, MODE_TESTCONTAINERS);
-                }
                 if (kafka == null) {
                     EmbeddedKafka embedded = started.add(EmbeddedKafka.start(0));
                     kafka = embedded.bootstrapServers();

@@ -55,6 +55,14 @@ class TestInfrastructureTest {
     }
 
     @Test
+    void testcontainersAskedForWithoutAnEngineFailsInsteadOfRunningEmbedded() {
+        assertThatThrownBy(() -> TestInfrastructure.start(Map.of(
+                TestInfrastructure.MODE_ENV, TestInfrastructure.MODE_TESTCONTAINERS), () -> false))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("READMARK_TEST_INFRA=testcontainers but no container engine answers");
+    }
+
+    @Test
     void infrastructureRejectsBlankAddresses() {
         assertThatThrownBy(() -> new Infrastructure(" ", "redis://x:1")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Infrastructure("x:1", null)).isInstanceOf(NullPointerException.class);

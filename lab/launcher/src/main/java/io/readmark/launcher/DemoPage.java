@@ -2,6 +2,7 @@ package io.readmark.launcher;
 
 import io.readmark.common.http.ApiException;
 import io.readmark.common.http.JsonHttpServer;
+import io.readmark.common.http.Problem;
 import io.readmark.common.http.Response;
 
 import java.io.IOException;
@@ -13,8 +14,9 @@ import java.util.function.Supplier;
 
 /**
  * The demo inbox of local runs, served by the view API at {@code /demo}: a page that watches one user's unread
- * state over the event stream and sends reads, read-alls and seen marks through the producer API. It is static; the
- * producer API's address is filled in when the page is asked for, as it is known only once that API listens.
+ * state over the event stream and sends reads, read-alls and seen marks through the producer API. It is static, built
+ * on the web client's elements ({@code clients/js}, whose modules it serves from that jar under {@code /demo/client/});
+ * the producer API's address is filled in when the page is asked for, as it is known only once that API listens.
  */
 final class DemoPage {
 
@@ -24,6 +26,7 @@ final class DemoPage {
     private final String script;
     private final String style;
     private final Supplier<Optional<String>> producerApiUrl;
+    private final ClientModules modules = new ClientModules();
 
     /** @param producerApiUrl the producer API's address, empty until it listens */
     DemoPage(Supplier<Optional<String>> producerApiUrl) {
@@ -38,7 +41,14 @@ final class DemoPage {
         server.route("GET", PATH, request -> secured(Response.text("text/html; charset=utf-8",
                         html.replace("{{PRODUCER_API_URL}}", producerApiUrl()))))
                 .route("GET", PATH + "/demo.js", request -> secured(Response.text("text/javascript; charset=utf-8", script)))
-                .route("GET", PATH + "/demo.css", request -> secured(Response.text("text/css; charset=utf-8", style)));
+                .route("GET", PATH + "/demo.css", request -> secured(Response.text("text/css; charset=utf-8", style)))
+                .route("GET", PATH + "/client/{module}", request -> secured(Response.text("text/javascript; charset=utf-8",
+                        module(request.pathVariable("module")))));
+    }
+
+    /** A module of the web client; names are checked first, so no request reaches another resource. */
+    private String module(String name) {
+        return modules.module(name).orElseThrow(() -> new ApiException(Problem.of(404, "Not Found", "no client module " + name)));
     }
 
     /** Scripts of this page only, and calls only to the two APIs: nothing injected could run or send data elsewhere. */
@@ -56,11 +66,16 @@ final class DemoPage {
     }
 
     private static String resource(String name) {
-        try (InputStream in = DemoPage.class.getResourceAsStream("demo/" + name)) {
-            if (in == null) throw new IllegalStateException("demo page resource missing: " + name);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        return load(DemoPage.class.getResourceAsStream("demo/" + name), name)
+                .orElseThrow(() -> new IllegalStateException("demo page resource missing: " + name));
+    }
+
+    private static Optional<String> load(InputStream resource, String name) {
+        if (resource == null) return Optional.empty();
+        try (InputStream in = resource) {
+            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot read " + name, e);
         }
     }
 }

@@ -41,6 +41,8 @@ public final class LocalStack implements AutoCloseable {
     private StreamProcessor processor;
     private volatile ProducerApi producerApi; // read by the demo page's requests, which may come before it starts
     private ViewApi viewApi;
+    private Settings viewApiSettings; // with the port bound first, for a restart
+    private DemoPage demoPage;
     private boolean authenticated;
 
     private LocalStack() {
@@ -95,12 +97,25 @@ public final class LocalStack implements AutoCloseable {
         // The view API serves the demo page, which sends events to the producer API: that API lets the page's origin
         // call it unless its origins are configured. So the view API starts first, and the page learns the producer
         // API's address when it is asked for.
-        viewApi = started(ViewApi.start(viewConfig, new DemoPage(this::startedProducerApiUrl)::register));
+        demoPage = new DemoPage(this::startedProducerApiUrl);
+        viewApi = ViewApi.start(viewConfig, demoPage::register);
+        started(() -> viewApi.close()); // the instance running at the end, after any restart
+        viewApiSettings = effective.withOverrides(Map.of("VIEW_API_PORT", Integer.toString(viewApi.port())));
         if (effective.find(ProducerApiConfig.CORS_ORIGINS).isEmpty()) {
             producerConfig = producerConfig.withCors(CorsPolicy.parse(ProducerApiConfig.CORS_ORIGINS,
                     "http://localhost:" + viewApi.port() + ", http://127.0.0.1:" + viewApi.port()));
         }
         producerApi = started(ProducerApi.start(producerConfig));
+    }
+
+    /** Stops the view API, cutting its streams as a deploy or a crash does; {@link #startViewApi()} brings it back. */
+    public void stopViewApi() {
+        viewApi.close();
+    }
+
+    /** Starts the view API again, on the port it had, so that clients reconnect to the address they know. */
+    public void startViewApi() {
+        viewApi = ViewApiRestart.onSamePort(ViewApiConfig.from(viewApiSettings), demoPage::register);
     }
 
     private static void awaitRunning(StreamProcessor processor) {

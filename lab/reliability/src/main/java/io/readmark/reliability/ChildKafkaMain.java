@@ -1,14 +1,17 @@
 package io.readmark.reliability;
 
 import io.readmark.infra.EmbeddedKafka;
+import io.readmark.infra.KafkaClusterNode;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * The entry point of the broker {@link RestartableKafka} runs in its own process: a single-node KRaft Kafka on the
- * port and log dir given, until SIGTERM (a controlled shutdown, logs flushed) or SIGKILL (nothing flushed: what the
- * broker acknowledged is in the page cache, as after a crashed process on a live host).
+ * port and log dir given, or a node of a cluster when the node's arguments follow, until SIGTERM (a controlled
+ * shutdown, logs flushed) or SIGKILL (nothing flushed: what the broker acknowledged is in the page cache, as after a
+ * crashed process on a live host).
  */
 public final class ChildKafkaMain {
 
@@ -22,7 +25,10 @@ public final class ChildKafkaMain {
         ParentWatchdog.watch("broker");
         EmbeddedKafka broker;
         try {
-            broker = EmbeddedKafka.start(Integer.parseInt(args[0]), Path.of(args[1]));
+            broker = args.length > 2
+                    ? EmbeddedKafka.startClusterNode(KafkaClusterNode.fromArguments(List.of(args).subList(2, args.length)),
+                            Path.of(args[1]))
+                    : EmbeddedKafka.start(Integer.parseInt(args[0]), Path.of(args[1]));
         } catch (Throwable e) {
             e.printStackTrace();
             System.exit(1);

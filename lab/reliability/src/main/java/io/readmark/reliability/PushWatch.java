@@ -33,6 +33,17 @@ public final class PushWatch implements AutoCloseable {
 
     /** The counts a stream pushes, as far as the model knows them. */
     public record Counts(long total, long notices, Map<Long, Long> byAuthor) {
+
+        /**
+         * What the counts route answers for {@code user} now that everything is applied: blogs and notices, unread. Asked
+         * again while the pushes settle, so a notice expiring meanwhile leaves the count, as the stream's own push does.
+         */
+        public static Counts expected(ExpectedUnread expected, long user) {
+            Map<Long, Long> byAuthor = new TreeMap<>();
+            expected.unreadOf(user).forEach((author, blogs) -> byAuthor.put(author, (long) blogs.size()));
+            long notices = expected.unreadNoticesOf(user) + expected.unreadBroadcastsOf(user, System.currentTimeMillis());
+            return new Counts(byAuthor.values().stream().mapToLong(Long::longValue).sum() + notices, notices, byAuthor);
+        }
     }
 
     private static final Duration RECONNECT_AFTER = Duration.ofMillis(200);
@@ -104,6 +115,11 @@ public final class PushWatch implements AutoCloseable {
 
     public int users() {
         return users.size();
+    }
+
+    /** The view API's port: it serves counts too, to whoever asks besides the streams. */
+    public int port() {
+        return port;
     }
 
     public long pushes() {

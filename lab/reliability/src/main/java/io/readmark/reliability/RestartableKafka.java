@@ -1,5 +1,6 @@
 package io.readmark.reliability;
 
+import io.readmark.infra.KafkaClusterNode;
 import io.readmark.infra.KafkaTopics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +20,8 @@ import java.util.stream.Stream;
  * A single-node Kafka in its own OS process ({@link ChildKafkaMain}) that can go away and come back on the same port
  * with the same data: stopped (SIGTERM, a controlled shutdown that flushes its logs, as a restart or upgrade) or
  * killed (SIGKILL, as a crashed broker process: nothing flushed, the log recovered at the next start). The data and
- * the broker's log live in a temporary directory deleted on {@link #close()}.
+ * the broker's log live in a temporary directory deleted on {@link #close()}. It may also be one node of a
+ * {@link KafkaCluster}.
  */
 public final class RestartableKafka implements AutoCloseable {
 
@@ -26,16 +29,28 @@ public final class RestartableKafka implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(100);
+    private static final List<String> SINGLE_NODE_FLAGS = List.of("-Xmx768m", "-XX:+UseSerialGC");
+    /** Three of these share the cores with the rest of a test: the quick compiler only, so that they start sooner. */
+    private static final List<String> CLUSTER_NODE_FLAGS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final Path workDir;
     private final Path logDir;
     private final ChildJvm jvm;
+    /** Empty for a single-node broker; else the node of a cluster this is, as {@link ChildKafkaMain} takes it. */
+    private final List<String> clusterNode;
     private int port;
 
-    private RestartableKafka(Path workDir) {
+    private RestartableKafka(Path workDir, String name, int port, List<String> clusterNode) {
         this.workDir = workDir;
         this.logDir = workDir.resolve("data");
-        this.jvm = new ChildJvm("kafka", workDir.resolve("kafka.log"));
+        this.jvm = new ChildJvm(name, workDir.resolve(name + ".log"));
+        this.port = port;
+        this.clusterNode = clusterNode;
+    }
+
+    /** A node of a cluster in {@code workDir}, not started: {@link KafkaCluster} starts its nodes side by side. */
+    static RestartableKafka clusterNode(Path workDir, KafkaClusterNode node) {
+        return new RestartableKafka(workDir, "kafka-" + node.nodeId(), node.brokerPort(), node.arguments());
     }
 
     /** A running broker on a free port with a fresh log dir. */
@@ -46,7 +61,7 @@ public final class RestartableKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a Kafka work dir", e);
         }
-        RestartableKafka kafka = new RestartableKafka(workDir);
+        RestartableKafka kafka = new RestartableKafka(workDir, "kafka", 0, List.of());
         try {
             kafka.start();
             return kafka;
@@ -65,7 +80,7 @@ public final class RestartableKafka implements AutoCloseable {
         return jvm.isAlive();
     }
 
-    /** Creates topics (replication factor 1) that do not exist yet; the broker must be running. */
+    /** Creates topics that do not exist yet; the broker must be running. */
     public void createTopics(Map<String, Integer> partitionsByTopic) {
         KafkaTopics.createTopics(bootstrapServers(), partitionsByTopic);
     }
@@ -87,11 +102,23 @@ public final class RestartableKafka implements AutoCloseable {
 
     /** Starts the broker (again on the same port, with the data it had); returns once it accepts clients. */
     public synchronized void start() {
-        if (jvm.isAlive()) throw new IllegalStateException("Kafka on " + bootstrapServers() + " is already running");
         long started = System.nanoTime();
+        awaitStarted(startProcess(), started);
+    }
+
+    /** Starts the broker's process; returns the length its log had, from where {@link #awaitStarted} looks. */
+    synchronized int startProcess() {
+        if (jvm.isAlive()) throw new IllegalStateException("Kafka on " + bootstrapServers() + " is already running");
         int logLength = jvm.log().length();
-        jvm.start(List.of("-Xmx768m", "-XX:+UseSerialGC"), ChildKafkaMain.class, List.of(Integer.toString(port), logDir.toString()),
-                Map.of(), port == 0 ? "start on a free port" : "start again on port " + port);
+        List<String> arguments = new ArrayList<>(List.of(Integer.toString(port), logDir.toString()));
+        arguments.addAll(clusterNode);
+        jvm.start(clusterNode.isEmpty() ? SINGLE_NODE_FLAGS : CLUSTER_NODE_FLAGS, ChildKafkaMain.class, arguments,
+                Map.of(), port == 0 ? "start on a free port" : "start on port " + port);
+        return logLength;
+    }
+
+    /** Returns once the process {@link #startProcess} started accepts clients; kills it if it does not in time. */
+    synchronized void awaitStarted(int logLength, long started) {
         try {
             Poll.until(() -> {
                 if (!jvm.isAlive()) throw new IllegalStateException("Kafka exited before it was ready:\n" + jvm.logTail(40));

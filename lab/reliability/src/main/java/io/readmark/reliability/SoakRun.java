@@ -150,20 +150,9 @@ public final class SoakRun {
     /** Every watched stream's last push against the model's final counts; a difference is a failure of the run. */
     private static PushCheck checkPushes(Harness harness, PushWatch push, List<String> failures) {
         ExpectedUnread expected = harness.expected();
-        List<String> differing = push.awaitFinal(user -> expectedCounts(expected, user), PUSH_SETTLE);
+        List<String> differing = push.awaitFinal(user -> PushWatch.Counts.expected(expected, user), PUSH_SETTLE);
         differing.stream().limit(5).forEach(difference -> failures.add("push: " + difference));
         return new PushCheck(push.users(), push.pushes(), push.connections(), differing.size());
-    }
-
-    /**
-     * What the counts route answers for {@code user} now that everything is applied: blogs and notices, unread. Asked
-     * again while the pushes settle, so a notice expiring meanwhile leaves the count, as the stream's own push does.
-     */
-    private static PushWatch.Counts expectedCounts(ExpectedUnread expected, long user) {
-        Map<Long, Long> byAuthor = new TreeMap<>();
-        expected.unreadOf(user).forEach((author, blogs) -> byAuthor.put(author, (long) blogs.size()));
-        long notices = expected.unreadNoticesOf(user) + expected.unreadBroadcastsOf(user, System.currentTimeMillis());
-        return new PushWatch.Counts(byAuthor.values().stream().mapToLong(Long::longValue).sum() + notices, notices, byAuthor);
     }
 
     /** Every twelfth user: a few dozen streams, spread over the workload's users. */

@@ -16,15 +16,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
  * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
- * {@link StreamSettings#maxStreams}, and upkeep every heartbeat (streams whose lifetime is over ended, a comment line
- * on each other stream, the users' live keys refreshed). One timer serves every stream, so a stream ends at the first
- * heartbeat after its lifetime. The live keys are refreshed in one pipeline per heartbeat ({@link LiveKeys#refresh}), on a
- * connection kept for it. Counts what happens to streams in the metrics.
+ * {@link StreamSettings#maxStreams}, starts paced by {@link StreamOpenings}, and upkeep every heartbeat (streams whose
+ * lifetime is over ended, a comment line on each other stream, the users' live keys refreshed). One timer serves every
+ * stream, so a stream ends at the first heartbeat after its lifetime. The live keys are refreshed in one pipeline per
+ * heartbeat ({@link LiveKeys#refresh}), on a connection kept for it. Counts what happens to streams in the metrics.
  */
 public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
 
@@ -40,6 +42,7 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
             Thread.ofPlatform().name("view-api-stream-heartbeat").daemon().factory());
     private final Counter pushes;
     private final Map<String, Counter> dropped = new HashMap<>();
+    private final StreamOpenings openings;
 
     /** @param redis the client once connected, for the live keys' connection */
     public OpenStreams(StreamSettings settings, LiveKeys liveKeys, Supplier<Optional<RedisConnections>> redis,
@@ -47,10 +50,11 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         this.settings = settings;
         this.liveKeys = liveKeys;
         this.redis = redis;
+        this.openings = new StreamOpenings(settings.opensPerSecond(), System::nanoTime);
         Gauge.builder("readmark.streams.open", streams, Set::size).description("unread streams open").register(registry);
         pushes = Counter.builder("readmark.stream.pushes").description("counts pushed on unread streams after a change")
                 .register(registry);
-        for (String reason : List.of("slow", "redis", "token-expired", "max-age", "limit-user", "limit-instance")) {
+        for (String reason : List.of("slow", "redis", "token-expired", "max-age", "limit-user", "limit-instance", "limit-rate")) {
             dropped.put(reason, Counter.builder("readmark.streams.dropped").tag("reason", reason)
                     .description("unread streams closed by the server or refused, by reason").register(registry));
         }
@@ -74,6 +78,23 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         }
         admittedPerUser.put(userId, ofUser + 1);
         admitted++;
+    }
+
+    /**
+     * Waits for this start's turn ({@link StreamOpenings}), or refuses it with a 503 whose {@code Retry-After} is drawn
+     * from 1 to 5 s, so the clients refused together do not come back together. Blocks: call it on a request's own
+     * (virtual) thread.
+     */
+    void awaitTurn() {
+        long wait = openings.reserve();
+        if (wait < 0) {
+            dropped.get("limit-rate").increment();
+            int retryAfter = 1 + ThreadLocalRandom.current().nextInt(5);
+            throw ApiException.unavailable("Too many streams starting", "this instance starts at most "
+                    + settings.opensPerSecond() + " unread streams a second (" + StreamSettings.OPENS_PER_SECOND
+                    + "); retry after " + retryAfter + " s", retryAfter);
+        }
+        if (wait > 0) LockSupport.parkNanos(wait);
     }
 
     void opened(UnreadStream stream) {
@@ -115,15 +136,27 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         try {
             connection = refreshing(client);
         } catch (RuntimeException e) { // Redis unreachable: as a refresh that failed, below
-            byUser.values().forEach(ofUser -> ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS)));
+            byUser.values().forEach(ofUser -> ofUser.forEach(OpenStreams::refreshFailed));
             return;
         }
         liveKeys.refresh(connection, byUser.keySet()).forEach((user, refreshed) -> refreshed.whenComplete((expired, failure) -> {
             List<UnreadStream> ofUser = byUser.get(user);
-            // Not refreshed: the key may expire and changes go unpublished, so the streams start over elsewhere.
-            if (failure != null) ofUser.forEach(stream -> stream.end(UnreadStream.Ending.REDIS));
-            else if (expired) ofUser.forEach(UnreadStream::resync);
+            if (failure != null) {
+                ofUser.forEach(OpenStreams::refreshFailed);
+                return;
+            }
+            ofUser.forEach(UnreadStream::refreshSucceeded);
+            // Expired meanwhile: changes may have gone unpublished, so the streams read again.
+            if (expired) ofUser.forEach(UnreadStream::resync);
         }));
+    }
+
+    /**
+     * Not refreshed: the key still lives a few heartbeats, and a later refresh that finds it expired makes the stream
+     * read again; only failures in a row, which would let it expire unnoticed, end the stream (to start over elsewhere).
+     */
+    private static void refreshFailed(UnreadStream stream) {
+        if (stream.refreshFailed()) stream.end(UnreadStream.Ending.REDIS);
     }
 
     /** The live keys' connection, opened on first use (blocking this timer's thread only). */

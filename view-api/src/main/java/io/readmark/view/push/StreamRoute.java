@@ -11,6 +11,7 @@ import io.readmark.common.http.Response;
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.unread.UnreadKeys;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -20,9 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code GET /v1/users/{userId}/unread/stream}: Server-Sent Events of the user's counts. The start subscribes to the
  * user's change channel, sets their live key, subscribes to the channels of their audiences, then reads the snapshot:
  * a change made after the read is published (the key was there) and heard (the subscriptions were there), so nothing
- * falls between snapshot and pushes. Redis unavailable at the start is a 503 like any read. A {@code Last-Event-ID}
- * changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is exact where replaying missed
- * events could not be. The stream ends when its token is no longer accepted or at its age limit ({@link StreamLifetime}).
+ * falls between snapshot and pushes. Starts are paced ({@link OpenStreams#awaitTurn}) and each stream's {@code retry:}
+ * is drawn from a window, so a restart's streams come back spread. Redis unavailable at the start is a 503 like any
+ * read. A {@code Last-Event-ID} changes nothing: every stream, new or resumed, starts with a fresh snapshot, which is
+ * exact where replaying missed events could not be. The stream ends when its token is no longer accepted or at its
+ * age limit ({@link StreamLifetime}).
  */
 public final class StreamRoute {
 
@@ -57,6 +60,7 @@ public final class StreamRoute {
         UnreadStream stream = new UnreadStream(userId, this::readCounts, streams, audiences, System::currentTimeMillis, lifetime);
         InboxCounts snapshot;
         try {
+            streams.awaitTurn();
             snapshot = redis.callFor(userId, connection -> {
                 stream.subscribed(feed.subscribe(keys.changes(userId), stream));
                 liveKeys.mark(connection, userId);
@@ -71,7 +75,8 @@ public final class StreamRoute {
             throw e;
         }
         streams.opened(stream);
-        return Response.events(sink -> stream.open(sink, snapshot, settings.retry()));
+        Duration retry = settings.retryDrawn(ThreadLocalRandom.current());
+        return Response.events(sink -> stream.open(sink, snapshot, retry));
     }
 
     private Set<String> memberships(long userId) {

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -133,6 +135,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     private boolean ended; // guarded by this
     private long sequence; // guarded by this
     private long expiryScheduled; // guarded by this: the notice expiry a resync is scheduled for, 0 if none
+    private int refreshesFailed; // guarded by this: failed refreshes of the live key in a row
 
     UnreadStream(long userId, LongFunction<CompletionStage<InboxCounts>> readCounts, Owner owner, Audiences audiences,
                  LongSupplier clock, StreamLifetime lifetime) {
@@ -230,6 +233,15 @@ final class UnreadStream implements ChangeFeed.Listener {
         end(Ending.REDIS);
     }
 
+    /** The live key's refresh failed: true when so many failed in a row that the stream must end. */
+    synchronized boolean refreshFailed() {
+        return ++refreshesFailed >= StreamSettings.REFRESH_FAILURES_ENDING_STREAMS;
+    }
+
+    synchronized void refreshSucceeded() {
+        refreshesFailed = 0;
+    }
+
     void heartbeat() {
         EventSink current;
         synchronized (this) {
@@ -248,6 +260,7 @@ final class UnreadStream implements ChangeFeed.Listener {
     private void readIfNeeded() {
         List<Change> changes;
         int changesOmitted;
+        Executor loop;
         synchronized (this) {
             if (sink == null || ended || reading || !dirty) return;
             reading = true;
@@ -256,8 +269,26 @@ final class UnreadStream implements ChangeFeed.Listener {
             changesOmitted = omitted;
             pending = new ArrayList<>();
             omitted = 0;
+            loop = sink.executor();
         }
-        readCounts.apply(userId).whenComplete((counts, failure) -> {
+        // On the stream's own loop, not the thread that heard the change: one change channel's messages all arrive on
+        // one thread, and the reads, answers and writes of a post to many live users would queue behind each other.
+        try {
+            loop.execute(() -> read(changes, changesOmitted));
+        } catch (RejectedExecutionException e) { // the server is shutting down
+            end(Ending.CLIENT);
+        }
+    }
+
+    private void read(List<Change> changes, int changesOmitted) {
+        CompletionStage<InboxCounts> read;
+        try {
+            read = readCounts.apply(userId);
+        } catch (RuntimeException e) {
+            end(Ending.REDIS);
+            return;
+        }
+        read.whenComplete((counts, failure) -> {
             if (failure != null) {
                 end(Ending.REDIS);
                 return;

@@ -1,9 +1,16 @@
 package io.readmark.view.push;
 
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.EmbeddedRedisCluster;
+import io.readmark.infra.LocalPorts;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.view.SseClient;
+import io.readmark.view.ViewApiConfig;
 import io.readmark.view.ViewApiFixture;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -23,7 +30,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The users' live keys as the open streams keep them, all refreshed in one pipeline per heartbeat: present while a
  * stream of the user is open, on a standalone Redis and on every master of a cluster, gone a TTL after the last
- * closed; and a refresh that finds one gone makes its stream read again.
+ * closed; a refresh that finds one gone makes its stream read again; and a stream outlives a failed refresh, but not
+ * failures in a row that could let its key expire unnoticed.
  */
 class LiveKeysIT {
 
@@ -62,6 +70,34 @@ class LiveKeysIT {
             assertThat(json(stream.nextEvent("counts").data()).get("total").asLong()).isEqualTo(1);
             assertThat(redis.shared().sync().exists(view.config.keys().live(user))).isEqualTo(1);
         }
+    }
+
+    @Test
+    void shouldKeepAStreamThroughAFailedRefreshAndEndItWhenFailuresLastTillTheKeyCouldExpire() {
+        // Heartbeat 0.5 s, so a live key lives 2 s; a refresh fails once Redis holds it past 0.1 s.
+        try (EmbeddedRedis own = EmbeddedRedis.start(LocalPorts.freePort());
+             ViewApiFixture paused = ViewApiFixture.on(own.url(),
+                     Map.of(StreamSettings.HEARTBEAT, "PT0.5S", ViewApiConfig.REDIS_TIMEOUT, "PT0.1S"));
+             RedisConnections admin = RedisConnections.connect(own.url(), Duration.ofSeconds(10), false)) {
+            long user = users.incrementAndGet();
+            try (SseClient stream = paused.stream(path(user), Map.of())) {
+                assertThat(json(stream.nextEvent("counts").data()).get("total").asLong()).isZero();
+                // Writes held for 0.7 s: one or two refreshes fail, none of them long enough for the key to expire.
+                pauseWrites(admin, 700);
+                paused.deliver(user, 7, 1); // held till the pause ends
+                assertThat(json(stream.nextEvent("counts", Duration.ofSeconds(10)).data()).get("total").asLong()).isEqualTo(1);
+                assertThat(stream.ended()).isFalse();
+
+                // Held for six heartbeats: the refreshes fail in a row and the stream ends, its client to reconnect.
+                pauseWrites(admin, 3_000);
+                await().atMost(Duration.ofSeconds(10)).until(stream::ended);
+            }
+        }
+    }
+
+    private static void pauseWrites(RedisConnections redis, long millis) {
+        redis.shared().sync().dispatch(CommandType.CLIENT, new StatusOutput<>(StringCodec.UTF8),
+                new CommandArgs<>(StringCodec.UTF8).add("PAUSE").add(millis).add("WRITE"));
     }
 
     private static void keptWhileOpenThenExpired(ViewApiFixture view, RedisConnections redis, long[] streamed) {

@@ -1,14 +1,16 @@
-// The demo inbox: watches one user's unread state over the view API's event stream and sends events through the
-// producer API. Everything shown is text (textContent), never markup built from data.
-'use strict';
+// The demo inbox: the web client (clients/js) follows one user's counts; its badge and inbox elements show them. This
+// page adds what is the application's own: the per-author list, notices, the buttons, and the events it sends through
+// the producer API. Everything shown is text (textContent), never markup built from data.
+import { ReadmarkClient, defineElements } from '/demo/client/index.js';
 
+defineElements();
 const producerApi = document.querySelector('meta[name="producer-api"]').content;
 const $ = (id) => document.getElementById(id);
-let stream = null;
+const badges = ['badge-total', 'badge-unseen', 'badge-notices'].map($);
+const inbox = $('items');
+let client = null;
 let userId = null;
-let shownItems = [];
 
-function viewToken() { return $('view-token').value.trim(); }
 function producerToken() { return $('producer-token').value.trim(); }
 
 function headers(token, json) {
@@ -18,45 +20,55 @@ function headers(token, json) {
   return h;
 }
 
-function status(text, live) {
-  $('status').textContent = text;
-  $('status').className = live ? 'status live' : 'status';
+const STATUS = { live: 'live', polling: 'polling', connecting: 'connecting…', reconnecting: 'reconnecting…' };
+
+function showState() {
+  const state = client.state;
+  $('status').textContent = state === 'failed' ? 'refused: check the user and the view token'
+    : state === 'live' || state === 'polling' ? STATUS[state] + ' for user ' + userId : STATUS[state] ?? state;
+  $('status').className = state === 'live' || state === 'polling' ? 'status live' : 'status';
 }
 
 function watch(user) {
-  if (stream) stream.close();
+  if (client) client.stop();
+  let next;
+  try {
+    // The token is read from the field at every (re)connect: paste a fresh one and the next reconnect uses it.
+    next = new ReadmarkClient({ userId: user, token: () => $('view-token').value.trim() || null });
+  } catch (error) {
+    // Not a user id: the user before is stopped already, so nothing of theirs may stay shown as if current.
+    client = null;
+    userId = null;
+    badges.forEach((badge) => { badge.client = null; });
+    inbox.client = null;
+    $('authors').replaceChildren();
+    $('notices').replaceChildren();
+    $('status').textContent = 'not a user id: ' + error.message;
+    $('status').className = 'status';
+    return;
+  }
+  client = next;
   userId = user;
-  const token = viewToken();
-  const query = token ? '?access_token=' + encodeURIComponent(token) : '';
-  stream = new EventSource('/v1/users/' + user + '/unread/stream' + query);
-  status('connecting…', false);
-  stream.onopen = () => status('live for user ' + user, true);
-  stream.onerror = () => status('reconnecting…', false);
-  // The server ends every stream in time. At its maximum age EventSource reconnects by itself after retry:, with the
-  // same token; once the token expired, that token would be refused, so reconnect only with a fresh one.
-  stream.addEventListener('reconnect', (event) => {
-    if (JSON.parse(event.data).reason !== 'token-expired') return;
-    stream.close();
-    if (viewToken() !== token) watch(user);
-    else status('the view token expired: paste a fresh one, then Watch', false);
-  });
-  stream.addEventListener('counts', (event) => {
-    const counts = JSON.parse(event.data);
-    showCounts(counts);
-    (counts.changes || []).forEach(logChange);
-    if (counts.changesOmitted) logChange({ omitted: counts.changesOmitted });
-    loadItems();
+  client.addEventListener('state', showState);
+  client.addEventListener('counts', (event) => {
+    const { counts, changes, changesOmitted } = event.detail;
+    showAuthors(counts);
+    changes.forEach(logChange);
+    if (changesOmitted) logChange({ omitted: changesOmitted });
     loadNotices();
   });
+  client.addEventListener('gap', (event) => logChange({ gap: event.detail, reread: 'counts' }));
+  client.addEventListener('error', (event) => logChange({ error: String(event.detail.error) }));
+  badges.forEach((badge) => { badge.client = client; });
+  inbox.client = client;
+  client.start();
+  showState();
 }
 
-function showCounts(counts) {
-  $('badge-total').textContent = String(counts.total);
-  $('badge-unseen').textContent = String(counts.unseen ?? 0);
-  $('badge-notices').textContent = String(counts.notices ?? 0);
+function showAuthors(counts) {
   const list = $('authors');
   list.replaceChildren();
-  Object.entries(counts.byAuthor || {}).forEach(([author, count]) => {
+  Object.entries(counts.byAuthor).forEach(([author, count]) => {
     const li = document.createElement('li');
     li.dataset.author = author;
     li.textContent = 'author ' + author + ': ' + count + ' unread';
@@ -77,31 +89,10 @@ function logChange(change) {
   while ($('log').children.length > 50) $('log').lastChild.remove();
 }
 
-async function loadItems() {
-  const user = userId;
-  const answer = await fetch('/v1/users/' + user + '/unread/items?limit=20', { headers: headers(viewToken(), false) });
-  if (!answer.ok || user !== userId) return;
-  const page = await answer.json();
-  const list = $('items');
-  list.replaceChildren();
-  shownItems = page.items;
-  page.items.forEach((item) => {
-    const li = document.createElement('li');
-    li.dataset.blog = String(item.blogId);
-    li.textContent = 'post ' + item.blogId + ' by author ' + item.authorId + ', ' + item.publishedAt;
-    const read = document.createElement('button');
-    read.type = 'button';
-    read.className = 'read-item';
-    read.textContent = 'read';
-    read.onclick = () => send({ type: 'BlogRead', userId, blogId: item.blogId, authorId: item.authorId, readAt: now() });
-    li.append(read);
-    list.append(li);
-  });
-}
-
 async function loadNotices() {
   const user = userId;
-  const answer = await fetch('/v1/users/' + user + '/notices?limit=20', { headers: headers(viewToken(), false) });
+  const token = $('view-token').value.trim();
+  const answer = await fetch('/v1/users/' + user + '/notices?limit=20', { headers: headers(token, false) });
   if (!answer.ok || user !== userId) return;
   const page = await answer.json();
   const list = $('notices');
@@ -126,6 +117,7 @@ async function loadNotices() {
 function now() { return new Date().toISOString(); }
 
 async function send(event) {
+  if (userId === null) return logChange({ refused: event.type, detail: 'no user is watched' });
   event.eventId = crypto.randomUUID();
   const answer = await fetch(producerApi + '/v1/events', {
     method: 'POST', headers: headers(producerToken(), true), body: JSON.stringify(event),
@@ -137,23 +129,21 @@ async function send(event) {
 }
 
 function author() { return Number($('author').value); }
+function newId() { return Date.now() * 100 + Math.floor(Math.random() * 100); }
 
 $('producer-url').textContent = producerApi;
-$('choose').onsubmit = (e) => { e.preventDefault(); $('announce').onclick = () => send({
-  type: 'NoticePublished', noticeId: Date.now() * 100 + Math.floor(Math.random() * 100), audience: 'everyone', publishedAt: now(),
-});
-watch(Number($('user').value)); };
+$('choose').onsubmit = (e) => { e.preventDefault(); watch(Number($('user').value)); };
 $('mark-seen').onclick = () => send({ type: 'InboxSeen', userId, seenAt: now() });
 $('mark-all-read').onclick = () => send({ type: 'AllRead', userId, readAt: now() });
-// One BlogsRead for the page shown (20 posts, within the event's 100).
-$('mark-page-read').onclick = () => shownItems.length && send({
-  type: 'BlogsRead', userId, readAt: now(), blogs: shownItems.map(({ blogId, authorId }) => ({ blogId, authorId })),
+inbox.addEventListener('readmark-read', (event) => {
+  const { blogId, authorId } = event.detail;
+  send({ type: 'BlogRead', userId, blogId, authorId, readAt: now() });
+});
+// One BlogsRead for the items shown (at most 100, within the event's 100).
+$('mark-page-read').onclick = () => inbox.items.length && send({
+  type: 'BlogsRead', userId, readAt: now(), blogs: inbox.items.map(({ blogId, authorId }) => ({ blogId, authorId })),
 });
 $('follow').onclick = () => send({ type: 'Followed', followerId: userId, authorId: author(), at: now() });
-$('publish').onclick = () => send({
-  type: 'BlogPublished', blogId: Date.now() * 100 + Math.floor(Math.random() * 100), authorId: author(), publishedAt: now(),
-});
-$('announce').onclick = () => send({
-  type: 'NoticePublished', noticeId: Date.now() * 100 + Math.floor(Math.random() * 100), audience: 'everyone', publishedAt: now(),
-});
+$('publish').onclick = () => send({ type: 'BlogPublished', blogId: newId(), authorId: author(), publishedAt: now() });
+$('announce').onclick = () => send({ type: 'NoticePublished', noticeId: newId(), audience: 'everyone', publishedAt: now() });
 watch(Number($('user').value));
