@@ -29,17 +29,18 @@ public final class ClientModules {
         String cached = found.get(name);
         if (cached != null) return Optional.of(cached);
         if (!NAME.matcher(name).matches()) return Optional.empty();
-        Optional<String> module = load(ClientModules.class.getClassLoader().getResourceAsStream(DIRECTORY + name), name);
+        Optional<String> module = text(ClientModules.class.getClassLoader().getResourceAsStream(DIRECTORY + name), name);
         module.ifPresent(text -> found.put(name, text));
         return module;
     }
 
-    private static Optional<String> load(InputStream resource, String name) {
+    /** A class-path resource's text (UTF-8), empty when it is missing; closes the stream. */
+    static Optional<String> text(InputStream resource, String name) {
         if (resource == null) return Optional.empty();
         try (InputStream in = resource) {
             return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read client module " + name, e);
+            throw new UncheckedIOException("cannot read " + name, e);
         }
     }
 }

@@ -5,10 +5,6 @@ import io.readmark.common.http.JsonHttpServer;
 import io.readmark.common.http.Problem;
 import io.readmark.common.http.Response;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -66,16 +62,7 @@ final class DemoPage {
     }
 
     private static String resource(String name) {
-        return load(DemoPage.class.getResourceAsStream("demo/" + name), name)
+        return ClientModules.text(DemoPage.class.getResourceAsStream("demo/" + name), name)
                 .orElseThrow(() -> new IllegalStateException("demo page resource missing: " + name));
-    }
-
-    private static Optional<String> load(InputStream resource, String name) {
-        if (resource == null) return Optional.empty();
-        try (InputStream in = resource) {
-            return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + name, e);
-        }
     }
 }
