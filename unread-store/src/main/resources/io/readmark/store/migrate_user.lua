@@ -9,7 +9,8 @@
 -- Returns {'stale', A} when counts holds an author the caller did not pass (read the fields again and retry), else
 -- {'migrated', entries, tombstones} ({'migrated', 0, 0} for a user already converted: idempotent, so a rerun resumes).
 -- Each old entry becomes a record and a z entry at its second, each mark a tombstone (an entry or tombstone z already
--- holds wins: a script of this release wrote it); the counts total, seen and notices are counted again, v moves past
+-- holds wins: a script of this release wrote it, and so does a floor it raised: a read-all, unfollow or all-read
+-- processed since the upgrade keeps the old entries it covers out); the counts total, seen and notices are counted again, v moves past
 -- both keys' versions, and the old keys go. Caps are applied afterwards by repair.lua. O(the user's old entries).
 local max_marks = tonumber(ARGV[1])
 local counts, marks, merged, floors, z, h = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -22,10 +23,20 @@ local old = redis.call('HGETALL', counts)
 for i = 1, #old, 2 do
   if is_author(old[i]) and not passed[old[i]] then return {'stale', old[i]} end
 end
+-- Whether a floor keeps out an old entry published at ms; limits = HMGET floors A, mA, all, trim. Compared in ms, as
+-- the previous layout did: an entry it kept stays, one a floor raised since the upgrade covers does not come back.
+local function kept_out(limits, ms)
+  local function below(floor) return floor and ms <= tonumber(floor) end
+  if below(limits[1]) or below(limits[3]) or below(limits[4]) then return true end
+  local membership = limits[2]
+  return membership and (string.sub(membership, 1, 1) == 'U' or below(string.sub(membership, 2))) or false
+end
+
 local entries, tombstones = 0, 0
 for i = 2, #ARGV do
   local author, set = ARGV[i], KEYS[i + 7]
   local rows = redis.call('ZRANGE', set, 0, -1, 'WITHSCORES')
+  local limits = redis.call('HMGET', floors, author, 'm' .. author, 'all', 'trim')
   local records = {}
   local blob = redis.call('HGET', h, author)
   if blob then
@@ -34,7 +45,7 @@ for i = 2, #ARGV do
   for r = 1, #rows, 2 do
     local s = second_of(rows[r + 1])
     local blog_bytes = id_bytes(rows[r])
-    if blog_bytes and redis.call('ZADD', z, 'NX', text(-s), rows[r]) == 1 then
+    if blog_bytes and not kept_out(limits, tonumber(rows[r + 1])) and redis.call('ZADD', z, 'NX', text(-s), rows[r]) == 1 then
       records[#records + 1] = record_of(s, blog_bytes)
       entries = entries + 1
     end

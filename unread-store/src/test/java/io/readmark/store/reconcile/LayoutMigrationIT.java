@@ -138,6 +138,35 @@ class LayoutMigrationIT {
         scoped.assertInvariants(1, "the merged user");
     }
 
+    @Test
+    void shouldKeepOutWhatAFloorRaisedSinceTheUpgradeCovers() {
+        // Given a user of the previous layout with posts of four authors...
+        RedisFixture.Scoped scoped = redis.scoped("migrate-floors-" + UUID.randomUUID());
+        UnreadKeys keys = scoped.keys();
+        PreviousLayoutWriter previous = new PreviousLayoutWriter(redis.binary.sync(), keys);
+        previous.deliver(1, 7, 1, T0, 1_000);
+        previous.deliver(1, 7, 2, T0 + 2_000, 1_000);
+        previous.deliver(1, 8, 3, T0, 1_000);
+        previous.deliver(1, 9, 4, T0 + 1_000, 1_000);
+        previous.deliver(1, 10, 5, T0 + 3_000, 1_000);
+        // ... whom the new release's processor read-all'd one author, unfollowed another and all-read'd up to a moment
+        try (UnreadWriter writer = scoped.writer(UnreadLimits.DEFAULTS)) {
+            writer.readAll(1, 7, T0 + 1_000);
+            writer.unfollow(1, 8, T0 + 5_000);
+            writer.allRead(1, T0 + 1_500);
+            writer.awaitAcknowledged();
+        }
+
+        // When migrating
+        new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000).run((scanned, users, pass) -> { });
+
+        // Then only what no floor covers is unread: blog 2 (after the read-all) and blog 5 (after the all-read)
+        UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
+        assertThat(reader.counts(1).byAuthor()).isEqualTo(Map.of(7L, 1L, 10L, 1L));
+        assertThat(RedisFixture.mergedList(reader, 1, 10)).extracting(UnreadItem::blogId).containsExactly(5L, 2L);
+        scoped.assertInvariants(1, "the migrated user");
+    }
+
     private static Before before(RedisFixture.Scoped scoped, long user) {
         UnreadKeys keys = scoped.keys();
         Map<String, String> counts = scoped.sync().hgetall(keys.counts(user));
