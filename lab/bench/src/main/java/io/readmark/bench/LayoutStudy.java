@@ -1,6 +1,7 @@
 package io.readmark.bench;
 
 import io.readmark.bench.layouts.Layout;
+import io.readmark.bench.layouts.PreviousLayout;
 import io.readmark.bench.layouts.ProductLayout;
 import io.readmark.bench.layouts.TinyInlineLayout;
 import io.readmark.common.config.Settings;
@@ -20,11 +21,11 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * {@code ./readmark bench --layouts}: measure before choosing. The product's layout (A) and the other candidate (B)
- * each write the same spreads of unread entries (light, heavy, tiny) on one Redis of the study's own, emptied before
- * each turn, and are measured for bytes per entry and Redis time per delivery and per read and write operation; on
- * the heavy spread A runs once more on Redis's stock listpack limits (A/stock). The layout before A is no longer a
- * candidate: its scripts left the product with it. In every repetition the
+ * {@code ./readmark bench --layouts}: measure before choosing. The previous release's layout (L0, on its own scripts:
+ * the targets are stated against it), the product's (A) and the other candidate (B) each write the same spreads of
+ * unread entries (light, heavy, tiny) on one Redis of the study's own, emptied before each turn, and are measured for
+ * bytes per entry and Redis time per delivery and per read and write operation; on the heavy spread A runs once more
+ * on Redis's stock listpack limits (A/stock). In every repetition the
  * layouts take turns on each spread, the first turn rotating, so a slow stretch of the shared machine falls on all
  * of them; every figure is the median with the range over the repetitions. Only lab code: the production modules do
  * not know the candidates.
@@ -49,7 +50,8 @@ public final class LayoutStudy {
         try (EmbeddedRedis server = EmbeddedRedis.start(0);
              RedisConnections redis = RedisConnections.connect(server.url(), Duration.ofSeconds(60), false);
              RedisStats stats = new RedisStats(redis)) {
-            List<Layout> candidates = List.of(new ProductLayout(redis, limits),
+            List<Layout> candidates = List.of(new PreviousLayout(redis, limits.maxUnreadPerAuthor(), limits.maxMarksPerUser()),
+                    new ProductLayout(redis, limits),
                     new TinyInlineLayout(redis, limits.maxUnreadPerAuthor(), limits.maxMarksPerUser()));
             // Only heavy users have sets and blobs past the stock listpack limits: elsewhere this column would be A's.
             Layout stock = ProductLayout.onStockListpacks(redis, limits);

@@ -28,6 +28,8 @@ import java.util.function.ToDoubleFunction;
 final class LayoutStudyReport {
 
     private static final Map<Operation, String> ROWS = rows();
+    /** The product's layout and the previous release's, by their names in the study. */
+    private static final String PRODUCT = "A", PREVIOUS = "L0";
 
     private final Instant startedAt;
     private final String redisVersion;
@@ -85,8 +87,23 @@ final class LayoutStudyReport {
             row(table, "bytes per entry", byLayout, LayoutRun.Result::bytesPerEntry);
             ROWS.forEach((operation, label) -> row(table, label, byLayout, result -> result.micros().get(operation)));
             row(table, "delivery, CPU µs", byLayout, result -> result.cpuMicros().get(Operation.DELIVER));
+            productOverPrevious(table, byLayout);
         });
         return table.toString();
+    }
+
+    /** The targets are stated against the previous release's layout: A's figures over L0's, repetition by repetition. */
+    private static void productOverPrevious(StringBuilder table, Map<String, List<LayoutRun.Result>> byLayout) {
+        List<LayoutRun.Result> product = byLayout.get(PRODUCT), previous = byLayout.get(PREVIOUS);
+        table.append(String.format(Locale.ROOT, "%-22sbytes per entry %s, delivery CPU µs %s%n", PRODUCT + " / " + PREVIOUS,
+                ratio(product, previous, LayoutRun.Result::bytesPerEntry),
+                ratio(product, previous, result -> result.cpuMicros().get(Operation.DELIVER))));
+    }
+
+    private static Spread ratio(List<LayoutRun.Result> numerators, List<LayoutRun.Result> denominators,
+                                ToDoubleFunction<LayoutRun.Result> value) {
+        return Spread.ofRatios(numerators.stream().map(value::applyAsDouble).toList(),
+                denominators.stream().map(value::applyAsDouble).toList());
     }
 
     private static void row(StringBuilder table, String label, Map<String, List<LayoutRun.Result>> byLayout,

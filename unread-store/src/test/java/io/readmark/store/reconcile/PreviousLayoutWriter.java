@@ -14,8 +14,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The writes of the release before z and h, with its own scripts (copied unchanged into the test resources under
- * {@code previous/}) and their KEYS and ARGV as that release's writer sent them: the state a deployment upgrades from.
+ * The writes of the release before z and h, with its own scripts (kept unchanged under {@code previous/} by the module
+ * previous-release) and their KEYS and ARGV as that release's writer sent them: the state a deployment upgrades from.
  */
 final class PreviousLayoutWriter {
 

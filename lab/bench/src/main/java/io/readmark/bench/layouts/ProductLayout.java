@@ -25,7 +25,7 @@ public final class ProductLayout implements Layout {
 
     private static final int MAX_PENDING = 10_000;
     /** Redis's own thresholds, by the names Redis 6.2 knows too (7.0 takes them for the listpack settings). */
-    private static final Map<String, String> STOCK = Map.of("zset-max-ziplist-entries", "128", "hash-max-ziplist-value", "64");
+    static final Map<String, String> STOCK = Map.of("zset-max-ziplist-entries", "128", "hash-max-ziplist-value", "64");
 
     private final String name;
     private final Map<String, String> redisConfig;

@@ -57,6 +57,15 @@ final class ScriptCalls implements AutoCloseable {
         }
     }
 
+    /**
+     * A write whose reply decides the writes that follow it (a step of a chained write): sent once Redis applied every
+     * write before it, so it sees them, and answered at once.
+     */
+    <T> T apply(LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
+        await();
+        return reads.sync().evalsha(script.sha(), type, keys, args);
+    }
+
     /** A read-only script's reply: byte[] for {@link ScriptOutputType#VALUE}, a list for {@link ScriptOutputType#MULTI}. */
     <T> T call(LuaScript script, ScriptOutputType type, byte[][] keys, byte[]... args) {
         return reads.sync().evalsha(script.sha(), type, keys, args);

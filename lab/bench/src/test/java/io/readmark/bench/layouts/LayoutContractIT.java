@@ -47,6 +47,7 @@ class LayoutContractIT {
 
     static Stream<Named<BiFunction<RedisConnections, Integer, Layout>>> layouts() {
         return Stream.of(
+                Named.of("L0", (redis, cap) -> new PreviousLayout(redis, cap, 1000)),
                 Named.of("A", (redis, cap) -> new ProductLayout(redis, limits(cap))),
                 Named.of("B", (redis, cap) -> new TinyInlineLayout(redis, cap, 1000)),
                 Named.of("A/stock", (redis, cap) -> ProductLayout.onStockListpacks(redis, limits(cap))));
