@@ -2,6 +2,7 @@ package io.readmark.bench;
 
 import io.readmark.bench.layouts.Layout;
 import io.readmark.bench.layouts.Layout.Operation;
+import io.readmark.processor.ProcessorConfig;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -17,8 +18,9 @@ import java.util.function.Consumer;
  * the layout's counts report (which must be every entry written); Redis time per operation is the INFO commandstats
  * {@code usec} of the commands the layout sends for it, and beside it redis-server's CPU time, over the operations.
  * Reads and pages go to users whose state nothing changed yet; a read, an author read-all and an AllRead each go to a
- * different third of the users. Each time figure is the median over slices of its calls, so that one stretch in
- * which Redis waited for a core does not decide it.
+ * different third of the users. Last, on a layout that delivers in bursts, one big-V post goes to the users whose
+ * state only reads touched, a burst of followers per script, as the product's fan-out sends it. Each time figure is
+ * the median over slices of its calls, so that one stretch in which Redis waited for a core does not decide it.
  */
 final class LayoutRun {
 
@@ -27,13 +29,18 @@ final class LayoutRun {
     /** After every post the spreads publish, so a read-all or AllRead at it covers everything. */
     private static final long READ_AT = Workload.EPOCH_2026 + 100_000_000_000L;
     private static final int PAGE = 20;
+    /** Followers per script of a big-V's post: the fan-out worker's default burst. */
+    static final int BURST = ProcessorConfig.DEFAULT_FANOUT_BURST;
+    /** The big-V, an author of no spread, and its post: published after everything, so no read or floor covers it. */
+    private static final long BIG_V = 1_000_000L, BIG_V_BLOG_ID = 2 * FIRST_BLOG_ID, BIG_V_AT = READ_AT + 1_000;
     /** Slices each figure's calls are cut into; the figure is their median. */
     private static final int SLICES = 10;
 
     /**
-     * Bytes per entry, and per operation (deliveries included) Redis's microseconds: {@code micros} by INFO
-     * commandstats, the figure the study reports, and {@code cpuMicros} by redis-server's CPU time, which also counts
-     * reading requests and writing replies, and does not count time Redis's process waited for a core.
+     * Bytes per entry, and per operation (deliveries included; a burst's per user it delivers to, and only for a
+     * layout that delivers in bursts) Redis's microseconds: {@code micros} by INFO commandstats, the figure the study
+     * reports, and {@code cpuMicros} by redis-server's CPU time, which also counts reading requests and writing
+     * replies, and does not count time Redis's process waited for a core.
      */
     record Result(long entries, double usersWithUnread, double authorsPerUser, double bytesPerEntry, Map<Operation, Double> micros,
                   Map<Operation, Double> cpuMicros) {
@@ -123,6 +130,12 @@ final class LayoutRun {
                 .into(Operation.AUTHOR_READ_ALL, micros, cpuMicros);
         measure(layout, Operation.ALL_READ, stats, allReaders, user -> layout.allRead(user[0], READ_AT))
                 .into(Operation.ALL_READ, micros, cpuMicros);
+        // Those an author read-all or AllRead emptied would not have the spread's layout any more.
+        List<List<Long>> bursts = bursts(readers, sample.subList(3 * each, sample.size()));
+        if (layout.deliversInBursts() && !bursts.isEmpty()) {
+            measure(layout, Operation.DELIVER_BURST, stats, bursts, BURST, burst -> layout.deliverToEach(burst, BIG_V, BIG_V_BLOG_ID, BIG_V_AT))
+                    .into(Operation.DELIVER_BURST, micros, cpuMicros);
+        }
         return new Result(written, sample.size(), (double) pairs / sample.size(), (double) delta / written, micros, cpuMicros);
     }
 
@@ -133,15 +146,30 @@ final class LayoutRun {
      */
     private static Slices measure(Layout layout, Operation operation, RedisStats stats, List<long[]> users,
                                   Consumer<long[]> call) {
+        return measure(layout, operation, stats, users, 1, call);
+    }
+
+    /** As above, for calls that each change {@code usersPerCall} users: the figures are per user. */
+    private static <T> Slices measure(Layout layout, Operation operation, RedisStats stats, List<T> calls, int usersPerCall,
+                                      Consumer<T> call) {
         Slices slices = new Slices(stats, layout.commandsOf(operation));
-        int size = Math.max(1, users.size() / SLICES);
-        for (int from = 0; from < users.size(); from += size) {
-            List<long[]> slice = users.subList(from, Math.min(users.size(), from + size));
-            for (long[] user : slice) call.accept(user);
+        int size = Math.max(1, calls.size() / SLICES);
+        for (int from = 0; from < calls.size(); from += size) {
+            List<T> slice = calls.subList(from, Math.min(calls.size(), from + size));
+            for (T each : slice) call.accept(each);
             layout.awaitWritten();
-            slices.end(slice.size());
+            slices.end((long) slice.size() * usersPerCall);
         }
         return slices;
+    }
+
+    /** The users of both lists, in whole bursts of {@value #BURST} distinct users, so the post is new to each. */
+    private static List<List<Long>> bursts(List<long[]> first, List<long[]> second) {
+        List<Long> users = new ArrayList<>(first.size() + second.size());
+        for (List<long[]> list : List.of(first, second)) for (long[] user : list) users.add(user[0]);
+        List<List<Long>> bursts = new ArrayList<>();
+        for (int from = 0; from + BURST <= users.size(); from += BURST) bursts.add(List.copyOf(users.subList(from, from + BURST)));
+        return bursts;
     }
 
     /** Every entry written is counted back, or the figures would compare layouts that did different work. */

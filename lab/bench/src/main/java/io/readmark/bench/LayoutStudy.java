@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * {@code ./readmark bench --layouts}: measure before choosing. The previous release's layout (L0, on its own scripts:
  * the targets are stated against it), the product's (A) and the other candidate (B) each write the same spreads of
  * unread entries (light, heavy, tiny) on one Redis of the study's own, emptied before each turn, and are measured for
- * bytes per entry and Redis time per delivery and per read and write operation; on the heavy spread A runs once more
+ * bytes per entry and Redis time per delivery (one user per script, and a big-V's post to a burst of followers per
+ * script) and per read and write operation; on the heavy spread A runs once more
  * on Redis's stock listpack limits (A/stock). In every repetition the
  * layouts take turns on each spread, the first turn rotating, so a slow stretch of the shared machine falls on all
  * of them; every figure is the median with the range over the repetitions. Only lab code: the production modules do

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -30,6 +31,12 @@ final class LayoutStudyReport {
     private static final Map<Operation, String> ROWS = rows();
     /** The product's layout and the previous release's, by their names in the study. */
     private static final String PRODUCT = "A", PREVIOUS = "L0";
+    /** A big-V's post to a burst of followers in one script: the figure the CPU target is stated for. */
+    private static final String BURST_ROW = "big-V delivery (burst of " + LayoutRun.BURST + "), CPU µs";
+    /** Wide enough for the longest label. */
+    private static final String LABEL = "%-" + (BURST_ROW.length() + 2) + "s";
+    /** Where a layout has no such figure, as one without burst delivery. */
+    private static final String NONE = "—";
 
     private final Instant startedAt;
     private final String redisVersion;
@@ -81,12 +88,13 @@ final class LayoutStudyReport {
             LayoutRun.Result first = byLayout.values().iterator().next().getFirst();
             table.append(String.format(Locale.ROOT, "%n%s: %,.0f users with unread, %.1f unread over %.1f authors each%n", spread,
                     first.usersWithUnread(), first.entries() / first.usersWithUnread(), first.authorsPerUser()));
-            table.append(String.format(Locale.ROOT, "%-22s", "figure"));
+            table.append(String.format(Locale.ROOT, LABEL, "figure"));
             byLayout.keySet().forEach(layout -> table.append(String.format(Locale.ROOT, "%-22s", layout)));
             table.append('\n');
             row(table, "bytes per entry", byLayout, LayoutRun.Result::bytesPerEntry);
             ROWS.forEach((operation, label) -> row(table, label, byLayout, result -> result.micros().get(operation)));
             row(table, "delivery, CPU µs", byLayout, result -> result.cpuMicros().get(Operation.DELIVER));
+            row(table, BURST_ROW, byLayout, result -> result.cpuMicros().get(Operation.DELIVER_BURST));
             productOverPrevious(table, byLayout);
         });
         return table.toString();
@@ -95,21 +103,32 @@ final class LayoutStudyReport {
     /** The targets are stated against the previous release's layout: A's figures over L0's, repetition by repetition. */
     private static void productOverPrevious(StringBuilder table, Map<String, List<LayoutRun.Result>> byLayout) {
         List<LayoutRun.Result> product = byLayout.get(PRODUCT), previous = byLayout.get(PREVIOUS);
-        table.append(String.format(Locale.ROOT, "%-22sbytes per entry %s, delivery CPU µs %s%n", PRODUCT + " / " + PREVIOUS,
-                ratio(product, previous, LayoutRun.Result::bytesPerEntry),
-                ratio(product, previous, result -> result.cpuMicros().get(Operation.DELIVER))));
+        table.append(String.format(Locale.ROOT, LABEL + "bytes per entry %s, delivery CPU µs %s, big-V delivery CPU µs %s%n",
+                PRODUCT + " / " + PREVIOUS, ratio(product, previous, LayoutRun.Result::bytesPerEntry),
+                ratio(product, previous, result -> result.cpuMicros().get(Operation.DELIVER)),
+                ratio(product, previous, result -> result.cpuMicros().get(Operation.DELIVER_BURST))));
     }
 
-    private static Spread ratio(List<LayoutRun.Result> numerators, List<LayoutRun.Result> denominators,
-                                ToDoubleFunction<LayoutRun.Result> value) {
-        return Spread.ofRatios(numerators.stream().map(value::applyAsDouble).toList(),
-                denominators.stream().map(value::applyAsDouble).toList());
+    /** The ratio's spread, or {@value #NONE} when a run of either side has no such figure. */
+    private static String ratio(List<LayoutRun.Result> numerators, List<LayoutRun.Result> denominators,
+                                Function<LayoutRun.Result, Double> value) {
+        List<Double> above = values(numerators, value), below = values(denominators, value);
+        return above == null || below == null ? NONE : Spread.ofRatios(above, below).toString();
+    }
+
+    /** Every run's figure, or null when one has none. */
+    private static List<Double> values(List<LayoutRun.Result> results, Function<LayoutRun.Result, Double> value) {
+        List<Double> values = results.stream().map(value).toList(); // toList keeps nulls
+        return values.contains(null) ? null : values;
     }
 
     private static void row(StringBuilder table, String label, Map<String, List<LayoutRun.Result>> byLayout,
-                            ToDoubleFunction<LayoutRun.Result> value) {
-        table.append(String.format(Locale.ROOT, "%-22s", label));
-        byLayout.values().forEach(results -> table.append(String.format(Locale.ROOT, "%-22s", spread(results, value))));
+                            Function<LayoutRun.Result, Double> value) {
+        table.append(String.format(Locale.ROOT, LABEL, label));
+        byLayout.values().forEach(results -> {
+            List<Double> values = values(results, value);
+            table.append(String.format(Locale.ROOT, "%-22s", values == null ? NONE : Spread.of(values)));
+        });
         table.append('\n');
     }
 
@@ -126,10 +145,12 @@ final class LayoutStudyReport {
             byLayout.forEach((layout, results) -> {
                 Map<String, Object> figures = new LinkedHashMap<>();
                 figures.put("bytes_per_entry", spread(results, LayoutRun.Result::bytesPerEntry).toMap());
-                for (Operation operation : ROWS.keySet()) {
+                for (Operation operation : Operation.values()) {
                     String name = operation.name().toLowerCase(Locale.ROOT);
-                    figures.put(name + "_us", spread(results, result -> result.micros().get(operation)).toMap());
-                    figures.put(name + "_cpu_us", spread(results, result -> result.cpuMicros().get(operation)).toMap());
+                    List<Double> micros = values(results, result -> result.micros().get(operation)),
+                            cpuMicros = values(results, result -> result.cpuMicros().get(operation));
+                    if (micros != null) figures.put(name + "_us", Spread.of(micros).toMap());
+                    if (cpuMicros != null) figures.put(name + "_cpu_us", Spread.of(cpuMicros).toMap());
                 }
                 figures.put("entries", results.getFirst().entries());
                 figures.put("users_with_unread", results.getFirst().usersWithUnread());

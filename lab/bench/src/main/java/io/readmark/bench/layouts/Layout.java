@@ -15,7 +15,7 @@ import java.util.Set;
 public interface Layout extends AutoCloseable {
 
     /** What the study measures the Redis CPU of, one operation kind at a time. */
-    enum Operation { DELIVER, COUNTS, AUTHOR_PAGE, MERGED_PAGE, READ, AUTHOR_READ_ALL, ALL_READ }
+    enum Operation { DELIVER, DELIVER_BURST, COUNTS, AUTHOR_PAGE, MERGED_PAGE, READ, AUTHOR_READ_ALL, ALL_READ }
 
     /** A user's counts: the total and one count per author with unread. */
     record Counts(long total, Map<Long, Long> byAuthor) {
@@ -46,6 +46,19 @@ public interface Layout extends AutoCloseable {
     Set<String> commandsOf(Operation operation);
 
     void deliver(long userId, long authorId, long blogId, long publishedAtMillis);
+
+    /**
+     * Whether {@link #deliverToEach} sends one script for all its users, as the product's fan-out sends each burst of a
+     * big-V's followers: only such a layout is measured for bursts.
+     */
+    default boolean deliversInBursts() {
+        return false;
+    }
+
+    /** As {@link #deliver} to each user, in one script; only on a layout that {@link #deliversInBursts()}. */
+    default void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
+        throw new UnsupportedOperationException("layout " + name() + " has no burst delivery");
+    }
 
     void read(long userId, long authorId, long blogId, long readAtMillis);
 

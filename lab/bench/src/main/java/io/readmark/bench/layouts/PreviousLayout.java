@@ -33,6 +33,7 @@ public final class PreviousLayout implements Layout {
 
     private static final String[] HELPERS = {"members.lua", "counters.lua", "notify.lua", "notices.lua"};
     private static final LuaScript DELIVER = LuaScript.previous(with("deliver.lua", "deliver_one.lua"));
+    private static final LuaScript DELIVER_MANY = LuaScript.previous(with("deliver.lua", "deliver_many.lua"));
     private static final LuaScript READ = LuaScript.previous(with("remove.lua", "remove_one.lua"));
     private static final LuaScript READ_ALL = LuaScript.previous(with("read_all.lua"));
     private static final LuaScript ALL_READ = LuaScript.previous(with("all_read.lua"));
@@ -40,6 +41,10 @@ public final class PreviousLayout implements Layout {
     private static final LuaScript NOTICES_ALL_READ = LuaScript.previous(with("notices_all_read.lua"));
     private static final LuaScript MERGED_PAGE = LuaScript.previous("members.lua", "merged_page.lua");
 
+    /** Keys per user of deliver.lua, remove.lua and deliver_many.lua. */
+    private static final int USER_KEYS = 7;
+    /** Users of one deliver_many.lua call, that release's MAX_USERS_PER_CALL. */
+    private static final int MAX_USERS_PER_SCRIPT = 100;
     private static final byte[] KIND_READ = Entries.ascii("read");
     private static final byte[] FLOOR_ALL = Entries.ascii("all");
     /** Counts fields one AllRead step scans, as that release's writer asked. */
@@ -59,7 +64,7 @@ public final class PreviousLayout implements Layout {
      * @param maxMarks           marks of read blogs kept per user
      */
     public PreviousLayout(RedisConnections redis, int maxUnreadPerAuthor, int maxMarks) {
-        this.calls = new ScriptCalls(redis, List.of(DELIVER, READ, READ_ALL, ALL_READ, ALL_READ_AUTHOR, NOTICES_ALL_READ, MERGED_PAGE));
+        this.calls = new ScriptCalls(redis, List.of(DELIVER, DELIVER_MANY, READ, READ_ALL, ALL_READ, ALL_READ_AUTHOR, NOTICES_ALL_READ, MERGED_PAGE));
         this.cap = UnreadKeys.decimal(maxUnreadPerAuthor);
         this.maxMarks = UnreadKeys.decimal(maxMarks);
     }
@@ -110,6 +115,31 @@ public final class PreviousLayout implements Layout {
     public void deliver(long userId, long authorId, long blogId, long publishedAtMillis) {
         calls.send(DELIVER, userKeys(userId, authorId), UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId),
                 UnreadKeys.decimal(publishedAtMillis), cap, member(authorId, blogId));
+    }
+
+    @Override
+    public boolean deliversInBursts() {
+        return true;
+    }
+
+    /**
+     * As that release's writer grouped a post's followers: scripts of up to {@value #MAX_USERS_PER_SCRIPT}
+     * users, deliver_many.lua with each user's seven keys in turn and deliver_one.lua's arguments, a lone user by
+     * deliver_one.lua.
+     */
+    @Override
+    public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
+        for (int from = 0; from < userIds.size(); from += MAX_USERS_PER_SCRIPT) {
+            List<Long> users = userIds.subList(from, Math.min(userIds.size(), from + MAX_USERS_PER_SCRIPT));
+            if (users.size() == 1) {
+                deliver(users.getFirst(), authorId, blogId, publishedAtMillis);
+                continue;
+            }
+            byte[][] burstKeys = new byte[users.size() * USER_KEYS][];
+            for (int i = 0; i < users.size(); i++) System.arraycopy(userKeys(users.get(i), authorId), 0, burstKeys, i * USER_KEYS, USER_KEYS);
+            calls.send(DELIVER_MANY, burstKeys, UnreadKeys.decimal(authorId), UnreadKeys.decimal(blogId),
+                    UnreadKeys.decimal(publishedAtMillis), cap, member(authorId, blogId));
+        }
     }
 
     @Override

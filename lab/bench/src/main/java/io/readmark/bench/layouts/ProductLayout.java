@@ -75,6 +75,16 @@ public final class ProductLayout implements Layout {
     }
 
     @Override
+    public boolean deliversInBursts() {
+        return true;
+    }
+
+    @Override
+    public void deliverToEach(List<Long> userIds, long authorId, long blogId, long publishedAtMillis) {
+        writer.deliverToEach(userIds, authorId, blogId, publishedAtMillis);
+    }
+
+    @Override
     public void read(long userId, long authorId, long blogId, long readAtMillis) {
         writer.remove(userId, authorId, blogId, readAtMillis);
     }

@@ -17,18 +17,21 @@ import java.util.function.BiFunction;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Every candidate layout of the study against a real Redis, held to the same rules, so that the study's figures
  * compare layouts doing the same work: replays change nothing, counts equal what both pages list, reads and read-alls
- * remove what they cover and keep late deliveries out, the per-author cap trims the oldest, and ids above 2^53 keep
- * their value. Times are whole seconds, the candidates' resolution.
+ * remove what they cover and keep late deliveries out, the per-author cap trims the oldest, ids above 2^53 keep
+ * their value, and a burst delivery does what single deliveries do. Times are whole seconds, the candidates' resolution.
  */
 class LayoutContractIT {
 
     private static final long T0 = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
     private static final int CAP = 8;
     private static final int PAGE = 3;
+    /** Users 1..6 get the post one delivery each, their twins 101..106 in one burst: one state of {@link #before} each. */
+    private static final int BURST_STATES = 6;
 
     private static EmbeddedRedis server;
     private static RedisConnections redis;
@@ -215,6 +218,58 @@ class LayoutContractIT {
             layout.awaitWritten();
             Layout.Page second = layout.mergedPage(8, 2, first.cursor());
             assertThat(second.items()).containsExactly(item(103, 11, 3), item(102, 10, 2));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void aBurstDeliversToEachUserWhatASingleDeliveryWould(BiFunction<RedisConnections, Integer, Layout> factory) {
+        try (Layout layout = open(factory)) {
+            assumeTrue(layout.deliversInBursts(), "no burst delivery");
+            List<Long> burst = new ArrayList<>();
+            for (long user = 1; user <= BURST_STATES; user++) {
+                before(layout, user);
+                before(layout, user + 100);
+                layout.deliver(user, 10, 104, at(4));
+                burst.add(user + 100);
+            }
+            layout.deliverToEach(burst, 10, 104, at(4));
+            layout.deliverToEach(burst, 10, 104, at(4));
+            layout.awaitWritten();
+            assertUnread(layout, 105, List.of(item(104, 10, 4)));
+            for (long user = 1; user <= BURST_STATES; user++) {
+                Layout.Counts counts = layout.counts(user);
+                assertThat(layout.counts(user + 100)).as("counts of user " + user + "'s twin").isEqualTo(counts);
+                assertThat(merged(layout, user + 100)).as("merged pages of user " + user + "'s twin").isEqualTo(merged(layout, user));
+                for (long author : counts.byAuthor().keySet()) {
+                    assertThat(byAuthor(layout, user + 100, author)).as("pages of user " + user + "'s twin").isEqualTo(byAuthor(layout, user, author));
+                }
+            }
+        }
+    }
+
+    /**
+     * What the user has before author 10's post 104 of second 4 arrives: older unread of it and of another author, a
+     * read of the post, a read-all covering it, the cap full of newer posts, nothing, the post itself.
+     */
+    private static void before(Layout layout, long user) {
+        switch ((int) (user % 100)) {
+            case 1 -> {
+                for (int i = 1; i <= 3; i++) layout.deliver(user, 10, 100 + i, at(i));
+                layout.deliver(user, 20, 201, at(2));
+            }
+            case 2 -> layout.read(user, 10, 104, at(50));
+            case 3 -> {
+                layout.deliver(user, 10, 105, at(5));
+                layout.readAll(user, 10, at(5));
+            }
+            case 4 -> {
+                for (int i = 1; i <= CAP; i++) layout.deliver(user, 10, 110 + i, at(10 + i));
+            }
+            case 5 -> {
+                // nothing yet
+            }
+            default -> layout.deliver(user, 10, 104, at(4));
         }
     }
 }
