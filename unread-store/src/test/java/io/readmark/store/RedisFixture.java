@@ -2,6 +2,7 @@ package io.readmark.store;
 
 import io.readmark.store.notice.NoticeKeys;
 import io.readmark.store.redis.RedisConnections;
+import io.readmark.store.unread.EntryRecord;
 import io.readmark.store.unread.UnreadItem;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
@@ -23,6 +24,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -124,6 +126,16 @@ public final class RedisFixture implements AutoCloseable {
 
         public List<UnreadItem> entries(long userId) {
             return RedisFixture.this.entries(keys, userId);
+        }
+
+        /** h's fields as the counts read takes them: each author's records counted, the others as they are. */
+        public Map<String, String> countsFields(long userId) {
+            Map<String, String> fields = new TreeMap<>();
+            binary.sync().hgetall(keys.hBytes(userId)).forEach((field, value) -> {
+                String name = new String(field, StandardCharsets.US_ASCII);
+                fields.put(name, UnreadKeys.id(name) > 0 ? Integer.toString(value.length / EntryRecord.BYTES) : new String(value, StandardCharsets.US_ASCII));
+            });
+            return fields;
         }
 
         /**

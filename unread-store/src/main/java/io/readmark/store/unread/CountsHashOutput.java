@@ -8,19 +8,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The reply of {@code counts.lua}, shaped as one of {@code HSCAN 0}, parsed as it is decoded: the cursor, then
- * alternating field and value (an author's count, or total, seen, notices, v). The counts read is the most frequent request: parsing as it is decoded spares it
- * a string per field and value, a hash map, and the parsing after. A
- * field or value that is not a decimal number fails the read in {@link Fields#counts(long)}, as
- * {@link Long#parseLong} would have.
+ * The reply of {@code HGETALL} of a user's {@code h}, parsed as it is decoded: alternating field and value, an author's
+ * value being its records ({@link EntryRecord#BYTES} each, so their count is its length over that), the others total,
+ * seen, notices and v. The counts read is the most frequent request: one plain command spares Redis a script, and
+ * parsing as it is decoded spares the view API a string per field and value, a hash map, and the parsing after. A
+ * field that is not a decimal number, a value of total, seen, notices or v that is not one, or records of a length
+ * that is not a whole number of records fail the read in {@link Fields#counts(long)}, as {@link Long#parseLong} would have.
  */
 final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
 
-    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices"), VERSION = bytes("v"), DONE = bytes("0");
+    private static final byte[] TOTAL = bytes("total"), SEEN = bytes("seen"), NOTICES = bytes("notices"), VERSION = bytes("v");
 
     /** The fields of one reply: total, seen, notices and the version v, then one count per author, in the hash's order. */
     static final class Fields {
-        private boolean cursorRead, whole;
         private long total, seen, notices, version;
         private long[] authorIds = new long[0];
         private long[] counts = new long[0];
@@ -36,11 +36,6 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
             if (malformed != null) throw new NumberFormatException("counts hash of user " + userId + ": " + malformed);
             return new UnreadCounts(userId, total, total - seen, AuthorCounts.of(authorIds, counts, authors), notices, 0, version);
         }
-
-        /** Whether the scan's cursor came back 0: these are all of the hash's fields, else only some. */
-        boolean whole() {
-            return whole;
-        }
     }
 
     private enum Field { TOTAL, SEEN, NOTICES, VERSION, AUTHOR }
@@ -52,7 +47,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
         super(StringCodec.UTF8, new Fields());
     }
 
-    /** An array's length: the reply's (cursor and fields), then the fields and values alike. */
+    /** The reply's length: fields and values alike. */
     @Override
     public void multi(int count) {
         reserve(count / 2);
@@ -67,28 +62,32 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
 
     @Override
     public void set(ByteBuffer bytes) {
-        if (!output.cursorRead) {
-            output.cursorRead = true;
-            output.whole = bytes != null && is(bytes, DONE);
-            return;
-        }
         if (field == null) {
             field = fieldOf(bytes);
             return;
         }
-        long value = parse(bytes);
         switch (field) {
-            case TOTAL -> output.total = value;
-            case SEEN -> output.seen = value;
-            case NOTICES -> output.notices = value;
-            case VERSION -> output.version = value;
+            case TOTAL -> output.total = parse(bytes);
+            case SEEN -> output.seen = parse(bytes);
+            case NOTICES -> output.notices = parse(bytes);
+            case VERSION -> output.version = parse(bytes);
             case AUTHOR -> {
                 if (output.authors == output.authorIds.length) reserve(2 * output.authors + 1);
                 output.authorIds[output.authors] = authorId;
-                output.counts[output.authors++] = value;
+                output.counts[output.authors++] = records(bytes);
             }
         }
         field = null;
+    }
+
+    /** How many records an author's value holds. */
+    private long records(ByteBuffer bytes) {
+        int length = bytes == null ? -1 : bytes.remaining();
+        if (length <= 0 || length % EntryRecord.BYTES != 0) {
+            malformed("records of author " + authorId + " are " + length + " bytes, not a multiple of " + EntryRecord.BYTES);
+            return 0;
+        }
+        return length / EntryRecord.BYTES;
     }
 
     private Field fieldOf(ByteBuffer bytes) {

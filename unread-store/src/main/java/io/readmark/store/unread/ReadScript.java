@@ -1,11 +1,5 @@
 package io.readmark.store.unread;
 
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
-import java.util.function.Supplier;
-
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -27,8 +21,6 @@ enum ReadScript {
     AUTHOR_PAGE("author_page.lua", "members.lua", "counters.lua"),
     /** Whether one blog is unread by one author. */
     IS_UNREAD("is_unread.lua", "members.lua", "counters.lua"),
-    /** The user's counts, shaped as a counts hash's HSCAN reply ({@link CountsHashOutput}). */
-    COUNTS("counts.lua"),
     /** A bounded look at a hash too big to read whole ({@link BoundedHashRead}). */
     HASH_SAMPLE("hash_sample.lua");
 
@@ -49,28 +41,6 @@ enum ReadScript {
         } catch (RedisNoScriptException e) {
             return redis.eval(body, ScriptOutputType.MULTI, keys, args);
         }
-    }
-
-    /** Runs the script with its reply parsed by a fresh {@code output} (one more for the EVAL after a NOSCRIPT). */
-    <T> T dispatch(RedisClusterCommands<String, String> redis, Supplier<CommandOutput<String, String, T>> output, String[] keys) {
-        try {
-            return redis.dispatch(CommandType.EVALSHA, output.get(), args(sha, keys));
-        } catch (RedisNoScriptException e) {
-            return redis.dispatch(CommandType.EVAL, output.get(), args(body, keys));
-        }
-    }
-
-    /** As {@link #dispatch(RedisClusterCommands, Supplier, String[])}, without blocking. */
-    <T> CompletionStage<T> dispatch(RedisClusterAsyncCommands<String, String> redis, Supplier<CommandOutput<String, String, T>> output,
-                                    String[] keys) {
-        return redis.dispatch(CommandType.EVALSHA, output.get(), args(sha, keys)).toCompletableFuture()
-                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
-                        ? redis.dispatch(CommandType.EVAL, output.get(), args(body, keys))
-                        : CompletableFuture.failedStage(failure));
-    }
-
-    private static CommandArgs<String, String> args(String script, String[] keys) {
-        return new CommandArgs<>(StringCodec.UTF8).add(script).add(keys.length).addKeys(keys);
     }
 
     /** Runs the script, blocking; its reply is an integer. */

@@ -3,6 +3,9 @@ package io.readmark.store.unread;
 import io.readmark.store.redis.RedisConnections;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,7 +14,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. Each read is one
- * read-only script over the user's keys (counters.lua), bounded by the per-user cap of unread entries.
+ * read-only script over the user's keys (counters.lua), or for counts one HGETALL, bounded by the per-user cap of
+ * unread entries.
  */
 public final class UnreadReader {
 
@@ -25,15 +29,22 @@ public final class UnreadReader {
         this.keys = keys;
     }
 
-    /** Counts of a user; a user Redis has never heard of has zero unread. One {@code counts.lua}: O(the per-user cap). */
+    /**
+     * Counts of a user; a user Redis has never heard of has zero unread. One {@code HGETALL} of h, each author's count
+     * being its records' length over {@link EntryRecord#BYTES}: O(the per-user cap).
+     */
     public UnreadCounts counts(long userId) {
-        return ReadScript.COUNTS.dispatch(redis, CountsHashOutput::new, new String[]{keys.h(userId)}).counts(userId);
+        return redis.dispatch(CommandType.HGETALL, new CountsHashOutput(), hKey(userId)).counts(userId);
     }
 
     /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
     public CompletionStage<UnreadCounts> countsAsync(long userId) {
-        return ReadScript.COUNTS.dispatch(connection.async(), CountsHashOutput::new, new String[]{keys.h(userId)})
+        return connection.async().dispatch(CommandType.HGETALL, new CountsHashOutput(), hKey(userId))
                 .thenApply(fields -> fields.counts(userId));
+    }
+
+    private CommandArgs<String, String> hKey(long userId) {
+        return new CommandArgs<>(StringCodec.UTF8).addKey(keys.h(userId));
     }
 
     /**

@@ -435,11 +435,7 @@ class ReconcileIT {
 
     /** h with each author's records counted, without the state version, which repairs bump. */
     private static Map<String, String> countsOf(RedisFixture.Scoped scoped, long user) {
-        Map<String, String> counts = new HashMap<>();
-        redis.binary.sync().hgetall(scoped.keys().hBytes(user)).forEach((field, value) -> {
-            String name = new String(field, StandardCharsets.US_ASCII);
-            counts.put(name, UnreadKeys.id(name) > 0 ? Integer.toString(value.length / 12) : new String(value, StandardCharsets.US_ASCII));
-        });
+        Map<String, String> counts = scoped.countsFields(user);
         counts.remove("v");
         return counts;
     }

@@ -15,7 +15,7 @@ class CountsHashOutputTest {
 
     @Test
     void shouldReadTotalsAndEveryAuthorWhateverTheOrder() {
-        UnreadCounts counts = decode(6 * 2, "12", "5", "total", "9", "1000000000000", "3", "seen", "4", "notices", "2", "7", "1")
+        UnreadCounts counts = decode(6 * 2, "12", records(5), "total", "9", "1000000000000", records(3), "seen", "4", "notices", "2", "7", records(1))
                 .counts(42);
 
         assertThat(counts.userId()).isEqualTo(42);
@@ -39,7 +39,7 @@ class CountsHashOutputTest {
         String[] replies = new String[2 * 40];
         for (int i = 0; i < 40; i++) {
             replies[2 * i] = Integer.toString(i + 1);
-            replies[2 * i + 1] = Integer.toString(100 + i);
+            replies[2 * i + 1] = records(100 + i);
         }
 
         UnreadCounts counts = decode(-1, replies).counts(1);
@@ -49,7 +49,7 @@ class CountsHashOutputTest {
 
     @Test
     void shouldParseWhatLongParseLongParses() {
-        UnreadCounts counts = decode(4, "total", "-3", "9223372036854775807", "+4").counts(1);
+        UnreadCounts counts = decode(4, "total", "-3", "9223372036854775807", records(4)).counts(1);
 
         assertThat(counts.total()).isEqualTo(-3);
         assertThat(counts.byAuthor()).containsEntry(Long.MAX_VALUE, 4L);
@@ -57,14 +57,16 @@ class CountsHashOutputTest {
 
     @Test
     void shouldFailTheReadOnAFieldOrValueThatIsNoNumber() {
-        CountsHashOutput.Fields badValue = decode(4, "total", "1", "7", "x".repeat(200));
-        CountsHashOutput.Fields badField = decode(4, "total", "1", "alice", "2");
+        CountsHashOutput.Fields badValue = decode(4, "7", records(1), "total", "x".repeat(200));
+        CountsHashOutput.Fields badField = decode(4, "total", "1", "alice", records(2));
         CountsHashOutput.Fields tooLarge = decode(2, "total", "92233720368547758070");
+        CountsHashOutput.Fields badRecords = decode(2, "7", "x".repeat(13));
 
         assertThatThrownBy(() -> badValue.counts(5)).isInstanceOf(NumberFormatException.class)
                 .hasMessageContaining("user 5").hasMessageContaining("x".repeat(20) + "…").hasMessageNotContaining("x".repeat(21));
         assertThatThrownBy(() -> badField.counts(5)).isInstanceOf(NumberFormatException.class).hasMessageContaining("\"alice\"");
         assertThatThrownBy(() -> tooLarge.counts(5)).isInstanceOf(NumberFormatException.class);
+        assertThatThrownBy(() -> badRecords.counts(5)).isInstanceOf(NumberFormatException.class).hasMessageContaining("13 bytes");
     }
 
     @ParameterizedTest
@@ -89,7 +91,6 @@ class CountsHashOutputTest {
     @Test
     void shouldReadFromTheBufferPositionWithoutMovingIt() {
         CountsHashOutput output = new CountsHashOutput();
-        output.set(ascii("0"));
         ByteBuffer field = ByteBuffer.wrap("..total".getBytes(StandardCharsets.US_ASCII)).position(2);
         ByteBuffer value = ByteBuffer.wrap("..12".getBytes(StandardCharsets.US_ASCII)).position(2);
 
@@ -100,41 +101,27 @@ class CountsHashOutputTest {
         assertThat(value.position()).isEqualTo(2);
     }
 
-    @Test
-    void shouldTellAWholeHashFromPartOfOne() {
-        assertThat(decode(2, "total", "1").whole()).isTrue();
-        assertThat(decodeAfter("17", 2, "total", "1").whole()).isFalse();
-    }
-
     private static CountsHashOutput.Fields decodeUtf8(String field, String value) {
         CountsHashOutput output = new CountsHashOutput();
-        output.multi(2);
-        output.set(ascii("0"));
         output.multi(2);
         output.set(ByteBuffer.wrap(field.getBytes(StandardCharsets.UTF_8)));
         output.set(ByteBuffer.wrap(value.getBytes(StandardCharsets.UTF_8)));
         return output.get();
     }
 
-    /** A whole hash (cursor 0), as {@link #decodeAfter}. */
-    private static CountsHashOutput.Fields decode(int announced, String... replies) {
-        return decodeAfter("0", announced, replies);
-    }
-
     /**
-     * As Lettuce's decoder calls an output for an HSCAN reply: the cursor, then the fields' announced length (or none,
-     * -1), then each field and value.
+     * As Lettuce's decoder calls an output for an HGETALL reply: the fields' announced length (or none, -1), then each
+     * field and value.
      */
-    private static CountsHashOutput.Fields decodeAfter(String cursor, int announced, String... replies) {
+    private static CountsHashOutput.Fields decode(int announced, String... replies) {
         CountsHashOutput output = new CountsHashOutput();
-        output.multi(2);
-        output.set(ascii(cursor));
         if (announced >= 0) output.multi(announced);
-        for (String reply : replies) output.set(ByteBuffer.wrap(reply.getBytes(StandardCharsets.US_ASCII)));
+        for (String reply : replies) output.set(ByteBuffer.wrap(reply.getBytes(StandardCharsets.ISO_8859_1)));
         return output.get();
     }
 
-    private static ByteBuffer ascii(String text) {
-        return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+    /** An author's value of n records (their bytes do not matter to the count). */
+    private static String records(int n) {
+        return "r".repeat(n * EntryRecord.BYTES);
     }
 }

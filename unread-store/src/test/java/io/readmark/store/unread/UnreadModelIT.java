@@ -170,7 +170,7 @@ class UnreadModelIT {
         UnreadKeys keys = scoped.keys();
         assertSameAudiences(scoped, model, context);
         for (long user = 1; user <= RandomWorkload.USERS; user++) {
-            assertThat(withoutVersion(countsOf(scoped, user))).as("counts of user %d, %s", user, context)
+            assertThat(withoutVersion(scoped.countsFields(user))).as("counts of user %d, %s", user, context)
                     .isEqualTo(model.counts(user));
             List<UnreadModel.Entry> z = entries(scoped.sync().zrangeWithScores(keys.z(user), 0, -1));
             if (markTimesExact) {
@@ -286,15 +286,6 @@ class UnreadModelIT {
             effective.entrySet().removeIf(field -> UnreadKeys.id(field.getKey()) > 0 && Long.parseLong(field.getValue()) <= Long.parseLong(all));
         }
         return effective;
-    }
-
-    /** What counts.lua answers: h's fields with each author's records counted. */
-    static Map<String, String> countsOf(RedisFixture.Scoped scoped, long user) {
-        List<Object> reply = ReadScript.COUNTS.run(scoped.sync(), new String[]{scoped.keys().h(user)});
-        List<?> fields = (List<?>) reply.get(1);
-        Map<String, String> counts = new TreeMap<>();
-        for (int i = 0; i < fields.size(); i += 2) counts.put((String) fields.get(i), (String) fields.get(i + 1));
-        return counts;
     }
 
     private static List<UnreadModel.Entry> entries(List<ScoredValue<String>> values) {

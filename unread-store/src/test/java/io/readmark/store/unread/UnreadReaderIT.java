@@ -67,8 +67,8 @@ class UnreadReaderIT {
         RedisClient client = RedisClient.create(TestInfrastructure.shared().redisUrl());
         client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
         try (StatefulRedisConnection<String, String> resp2 = client.connect()) {
-            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.EVAL, new CountsHashOutput(),
-                    new CommandArgs<>(StringCodec.UTF8).add(UnreadScript.resource("counts.lua")).add(1).addKey(redis.keys.h(user))).counts(user);
+            UnreadCounts overResp2 = resp2.sync().dispatch(CommandType.HGETALL, new CountsHashOutput(),
+                    new CommandArgs<>(StringCodec.UTF8).addKey(redis.keys.h(user))).counts(user);
             UnreadCounts overResp3 = redis.reader().counts(user);
 
             assertThat(overResp3.total()).isEqualTo(9);
