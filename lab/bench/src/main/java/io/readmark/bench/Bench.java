@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * {@code readmark bench}: generates the synthetic platform and runs the phases in order — on one Redis, through a
@@ -90,10 +89,6 @@ public final class Bench {
         report.figure("bytes_per_unread_entry_heavy", heavy.bytesPerEntry());
         report.detail("memory_heavy_entries", heavy.entries());
         reportMemory(report, "memory_heavy", heavy);
-        MemoryPhase.Result heavyListpacks = MemoryPhase.run(MemoryPhase.Population.heavy(), config.seed(),
-                OptionalInt.of(MemoryPhase.RAISED_LISTPACK_ENTRIES), err);
-        report.detail("memory_heavy_listpack_bytes_per_entry", heavyListpacks.bytesPerEntry());
-        reportMemory(report, "memory_heavy_listpack", heavyListpacks);
 
         NoticePublishPhase.Result notices = NoticePublishPhase.run(config, err);
         report.figure("notice_publish_ms", notices.big().p99Millis());

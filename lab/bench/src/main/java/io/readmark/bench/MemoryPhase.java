@@ -9,7 +9,6 @@ import io.readmark.store.unread.UnreadWriter;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.OptionalInt;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
@@ -65,8 +64,6 @@ final class MemoryPhase {
     }
 
     static final int HEAVY_USERS = 500, HEAVY_AUTHORS = 50, HEAVY_MAX_UNREAD = 20;
-    /** Above every heavy user's z (at most 50 x 20 entries), so that none becomes a skiplist. */
-    static final int RAISED_LISTPACK_ENTRIES = 1024;
     private static final int SAMPLED_USERS = 200;
 
     /** Blog ids of one author's newest posts: distinct per author, realistic magnitudes. */
@@ -95,24 +92,14 @@ final class MemoryPhase {
                 (double) skiplists / sampled, (double) hashtables / sampled);
     }
 
-    /** The population written with Redis's default encodings. */
+    /** The population written on a Redis with the listpack thresholds the layout is deployed with. */
     static Result run(Population population, long seed, PrintStream err) {
-        return run(population, seed, OptionalInt.empty(), err);
-    }
-
-    /**
-     * The population written on a Redis whose {@code zset-max-listpack-entries} is {@code listpackEntries} when
-     * present: a sorted set stays a listpack (compact, but linear to search and insert into) up to that many entries.
-     */
-    static Result run(Population population, long seed, OptionalInt listpackEntries, PrintStream err) {
         try (EmbeddedRedis fresh = EmbeddedRedis.start(0);
              RedisConnections redis = RedisConnections.connect(fresh.url(), Duration.ofSeconds(30), false);
              RedisStats stats = new RedisStats(redis)) {
             UnreadKeys keys = new UnreadKeys(UnreadKeys.DEFAULT_PREFIX);
             // Script cache and connection buffers exist before the baseline, so only the data is in the delta.
             redis.shared().sync().scriptLoad(UnreadScript.DELIVER_ONE.body());
-            // By the name Redis 6.2 knows too; 7.0 still takes it for zset-max-listpack-entries.
-            listpackEntries.ifPresent(entries -> redis.shared().sync().configSet("zset-max-ziplist-entries", Integer.toString(entries)));
             long before = stats.usedMemory();
             double cpuBefore = stats.cpuSeconds();
 

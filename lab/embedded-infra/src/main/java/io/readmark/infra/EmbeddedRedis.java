@@ -245,7 +245,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--appendfsync", "always",
                 // the thresholds the unread layout is sized for (ListpackSettingCheck), by their names before Redis
                 // 7, which it still takes, so the bundled 6.2 fallback starts too
-                "--zset-max-ziplist-entries", "512",
+                "--zset-max-ziplist-entries", "2048",
                 "--hash-max-ziplist-value", "512",
                 "--protected-mode", "no",
                 "--daemonize", "no",

@@ -35,8 +35,8 @@ public final class ProductLayout implements Layout {
 
     /** A: on the thresholds the product is deployed with. */
     public ProductLayout(RedisConnections redis, UnreadLimits limits) {
-        this(redis, limits, "A", Map.of("zset-max-ziplist-entries", Integer.toString(ListpackSettingCheck.EXPECTED),
-                "hash-max-ziplist-value", Integer.toString(ListpackSettingCheck.EXPECTED)));
+        this(redis, limits, "A", Map.of("zset-max-ziplist-entries", Integer.toString(ListpackSettingCheck.Z_ENTRIES),
+                "hash-max-ziplist-value", Integer.toString(ListpackSettingCheck.H_VALUE)));
     }
 
     /** A/stock: on Redis's stock thresholds, where a user's z past 128 entries is a skiplist and h past 64-byte values a hashtable. */
