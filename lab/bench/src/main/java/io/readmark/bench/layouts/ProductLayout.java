@@ -66,7 +66,8 @@ public final class ProductLayout implements Layout {
     /** Every read and write of the product's is one script. */
     @Override
     public Set<String> commandsOf(Operation operation) {
-        return Set.of("evalsha");
+        // Every operation is a script but the counts read, a plain HGETALL of h.
+        return Set.of(operation == Operation.COUNTS ? "hgetall" : "evalsha");
     }
 
     @Override
