@@ -37,8 +37,8 @@ for i = 1, #fields, 2 do
     end
   end
 end
-if #sets > 0 then redis.call('HSET', KEYS[2], unpack(sets)) end
-if #dels > 0 then redis.call('HDEL', KEYS[2], unpack(dels)) end
+call_batched('HSET', KEYS[2], sets)
+call_batched('HDEL', KEYS[2], dels)
 adjust_field(KEYS[2], 'total', -removed)
 adjust_field(KEYS[2], 'seen', -seen)
 for _, author in ipairs(cleared) do notify(KEYS[2], KEYS[4], KEYS[5], 'all-read', author) end

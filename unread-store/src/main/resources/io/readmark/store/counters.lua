@@ -53,6 +53,15 @@ local function before(a, b)
   return a3 < b3
 end
 
+-- a < b as bytes (memcmp, then the shorter first), as Redis orders equal-score members: Lua's < follows the locale.
+local function bytes_before(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
 -- The 1-based index of the first record of a blob for which test(record) holds, or count + 1: a binary search, as
 -- test is false and then true over the records.
 local function first_where(blob, test)
@@ -96,6 +105,12 @@ local function id_decimal(bytes)
   return string.format('%d', parts[1])
 end
 
+-- redis.call(command, key, ...list) in batches of 1,000 (even, so field-value pairs stay together): unpack is bounded
+-- by Lua's stack, and a user's authors or a drifted hash's fields have no such bound.
+local function call_batched(command, key, list)
+  for i = 1, #list, 1000 do redis.call(command, key, unpack(list, i, math.min(#list, i + 999))) end
+end
+
 -- Adds delta to one field of h, deleting the field when it reaches zero.
 local function adjust_field(h, field, delta)
   if delta ~= 0 and redis.call('HINCRBY', h, field, text(delta)) <= 0 then
@@ -113,19 +128,13 @@ local function seen_among(blob, first, last, watermark)
 end
 
 -- Drops records `from`..count of the author's blob from h and z, with their counts. Returns how many it dropped.
--- At most the blob's records (the per-author cap): ZREM in batches, as unpack is bounded by Lua's stack.
+-- At most the blob's records (the per-author cap).
 local function drop_from(z, h, author, blob, from, watermark)
   local count = #blob / RECORD
   if from > count then return 0 end
-  local batch = {}
-  for i = from, count do
-    batch[#batch + 1] = id_decimal(string.sub(blob, (i - 1) * RECORD + 5, i * RECORD))
-    if #batch == 1000 then
-      redis.call('ZREM', z, unpack(batch))
-      batch = {}
-    end
-  end
-  if #batch > 0 then redis.call('ZREM', z, unpack(batch)) end
+  local blogs = {}
+  for i = from, count do blogs[#blogs + 1] = id_decimal(string.sub(blob, (i - 1) * RECORD + 5, i * RECORD)) end
+  call_batched('ZREM', z, blogs)
   local seen = seen_among(blob, from, count, watermark)
   if from == 1 then
     redis.call('HDEL', h, author)

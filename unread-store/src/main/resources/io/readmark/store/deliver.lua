@@ -52,8 +52,8 @@ local function trim_user(z, h, floors, total, excess, watermark)
       end
     end
   end
-  if #sets > 0 then redis.call('HSET', h, unpack(sets)) end
-  if #dels > 0 then redis.call('HDEL', h, unpack(dels)) end
+  call_batched('HSET', h, sets)
+  call_batched('HDEL', h, dels)
   -- The floor is the newest second that went: a replay of any of them stays out.
   raise_floor(floors, 'trim', text(newest * 1000 + 999), redis.call('HGET', floors, 'trim'))
   return seen, gone
@@ -79,23 +79,27 @@ local function deliver(k, post)
   local kept = at <= post.cap
   if count > post.cap then
     -- Keep the author's newest `cap`; raising the author's floor keeps a trimmed blog from coming back on replay.
+    -- The new entry is counted first: drop_from may drop it again, and a count passing zero is deleted on the way.
     local newest_dropped = record_at(blob, post.cap + 1)
-    delta = delta - drop_from(z, h, author, blob, post.cap + 1, watermark)
     adjust_field(h, 'total', 1)
     adjust_field(h, 'seen', seen_delta)
+    delta = delta - drop_from(z, h, author, blob, post.cap + 1, watermark)
     raise_floor(floors, author, text(record_second(newest_dropped) * 1000 + 999), floor)
   else
     redis.call('HSET', h, author, blob, 'total', text(tonumber(got[2] or '0') + 1))
     adjust_field(h, 'seen', seen_delta)
   end
-  local total = tonumber(got[2] or '0') + delta
-  if total > post.user_cap then
-    local excess = total - post.user_cap
-    local seen, gone = trim_user(z, h, floors, total, excess, watermark)
-    if gone[post.record] then kept = false end
-    adjust_field(h, 'seen', -seen)
-    adjust_field(h, 'total', -excess)
-    delta = delta - excess
+  if tonumber(got[2] or '0') + delta > post.user_cap then
+    -- z's own count of unread entries places the cut, so a drifted total cannot make it cut tombstones.
+    local unread = redis.call('ZCOUNT', z, '-inf', '0')
+    local excess = unread - post.user_cap
+    if excess > 0 then
+      local seen, gone = trim_user(z, h, floors, unread, excess, watermark)
+      if gone[post.record] then kept = false end
+      adjust_field(h, 'seen', -seen)
+      adjust_field(h, 'total', -excess)
+      delta = delta - excess
+    end
   end
   -- Also when a cap kept the count (the newest blog came in, the oldest went); not when a cap trimmed the blog itself.
   return delta, delta ~= 0 or kept

@@ -8,15 +8,6 @@
 -- per-user cap bounds.
 local z, h, n = KEYS[1], KEYS[2], tonumber(ARGV[1])
 
--- a < b as bytes (memcmp, then the shorter first), as Redis orders equal-score members: Lua's < follows the locale.
-local function bytes_before(a, b)
-  for i = 1, math.min(#a, #b) do
-    local x, y = string.byte(a, i), string.byte(b, i)
-    if x ~= y then return x < y end
-  end
-  return #a < #b
-end
-
 local start = 0
 if ARGV[2] then
   local score, member = text(-tonumber(ARGV[2])), ARGV[3]

@@ -33,9 +33,13 @@ local function remove_blog(k, removal)
     removed = 1
   end
   redis.call('ZADD', z, removal.tombstone, removal.blog)
-  -- The newest tombstones stay: they rank after every unread entry, oldest read first.
-  local total = tonumber(redis.call('HGET', h, 'total') or '0')
-  local excess = redis.call('ZCARD', z) - total - removal.max_marks
-  if excess > 0 then redis.call('ZREMRANGEBYRANK', z, total, total + excess - 1) end
+  -- The newest tombstones stay: they rank after every unread entry, oldest read first. The total says cheaply when
+  -- there may be too many; z's own count of unread entries places the cut, so a drifted total cannot cut an entry.
+  local card = redis.call('ZCARD', z)
+  if card - tonumber(redis.call('HGET', h, 'total') or '0') > removal.max_marks then
+    local unread = redis.call('ZCOUNT', z, '-inf', '0')
+    local excess = card - unread - removal.max_marks
+    if excess > 0 then redis.call('ZREMRANGEBYRANK', z, unread, unread + excess - 1) end
+  end
   return removed
 end

@@ -6,7 +6,7 @@
 -- Returns {'wrong-type', key} when a key is not the type the data model says (left alone: repairing it would lose
 -- data), else {'repaired', fields written, fields deleted, entries dropped}.
 -- z decides what is unread, the records whose author: a record is kept when z holds its blog as unread at its second,
--- once (the newest author's when two name it); each author's records are sorted newest first; an entry no record
+-- once (the first author h's order names it under); each author's records are sorted newest first; an entry no record
 -- names is dropped from z (its author is unknown), as is a record z does not hold. Past a cap the oldest go the way
 -- deliver.lua trims, raising a floor so they do not come back on a replay. Then total and seen are counted again
 -- and junk fields deleted (notices is check_notices.lua's). O(the user's entries).
@@ -44,41 +44,46 @@ for blog, entry in pairs(kept) do
   table.insert(authors[entry.author], entry.record)
 end
 local dropped = #stray
-for i = 1, #stray, 1000 do redis.call('ZREM', z, unpack(stray, i, math.min(#stray, i + 999))) end
+call_batched('ZREM', z, stray)
 local all = {}
 for author, records in pairs(authors) do
   table.sort(records, before)
   if #records > cap then
     -- The oldest go, and the author's floor rises to the newest of them.
-    for at = cap + 1, #records do
-      redis.call('ZREM', z, id_decimal(string.sub(records[at], 5)))
-      dropped = dropped + 1
-    end
+    local gone = {}
+    for at = cap + 1, #records do gone[#gone + 1] = id_decimal(string.sub(records[at], 5)) end
+    call_batched('ZREM', z, gone)
+    dropped = dropped + #gone
     raise_floor(floors, author, text(record_second(records[cap + 1]) * 1000 + 999), redis.call('HGET', floors, author))
     for at = #records, cap + 1, -1 do records[at] = nil end
   end
-  for _, record in ipairs(records) do all[#all + 1] = {author = author, record = record} end
+  for _, record in ipairs(records) do
+    all[#all + 1] = {record = record, second = record_second(record), blog = id_decimal(string.sub(record, 5))}
+  end
 end
 if #all > user_cap then
-  -- The user's oldest go: z's order, newest second first and then blogId as text.
+  -- The user's oldest go: z's order, newest second first and then blogId as text (its bytes, as Redis compares).
   table.sort(all, function(a, b)
-    local sa, sb = record_second(a.record), record_second(b.record)
-    if sa ~= sb then return sa > sb end
-    return id_decimal(string.sub(a.record, 5)) < id_decimal(string.sub(b.record, 5))
+    if a.second ~= b.second then return a.second > b.second end
+    return bytes_before(a.blog, b.blog)
   end)
-  local newest = -1
+  local newest, gone, blogs = -1, {}, {}
   for i = user_cap + 1, #all do
-    local record = all[i].record
-    redis.call('ZREM', z, id_decimal(string.sub(record, 5)))
-    if record_second(record) > newest then newest = record_second(record) end
-    local records = authors[all[i].author]
-    for at = #records, 1, -1 do
-      if records[at] == record then table.remove(records, at) end
+    gone[all[i].record] = true
+    blogs[#blogs + 1] = all[i].blog
+    if all[i].second > newest then newest = all[i].second end
+  end
+  call_batched('ZREM', z, blogs)
+  dropped = dropped + #blogs
+  -- One pass over each author's records, whatever went: O(the user's entries).
+  for author, records in pairs(authors) do
+    local left = {}
+    for _, record in ipairs(records) do
+      if not gone[record] then left[#left + 1] = record end
     end
-    dropped = dropped + 1
+    authors[author] = left
   end
   raise_floor(floors, 'trim', text(newest * 1000 + 999), redis.call('HGET', floors, 'trim'))
-  for i = #all, user_cap + 1, -1 do all[i] = nil end
 end
 -- The fields h should hold, against what it holds.
 local want, total, seen = {}, 0, 0
@@ -104,7 +109,7 @@ end
 for field in pairs(value_of) do
   if want[field] == nil and field ~= 'notices' and field ~= 'v' then dels[#dels + 1] = field end
 end
-if #sets > 0 then redis.call('HSET', h, unpack(sets)) end
-if #dels > 0 then redis.call('HDEL', h, unpack(dels)) end
+call_batched('HSET', h, sets)
+call_batched('HDEL', h, dels)
 if #sets > 0 or #dels > 0 or dropped > 0 then notify(h, KEYS[4], KEYS[5], 'repaired') end
 return {'repaired', #sets / 2, #dels, dropped}

@@ -398,6 +398,27 @@ class UnreadScriptsIT {
     }
 
     @Test
+    void shouldCountNothingSeenForALateSeenPostTheAuthorCapDrops() {
+        long user = user();
+        try (UnreadWriter capped = redis.writer(new UnreadLimits(2, 1000, 20))) {
+            capped.deliver(user, ALICE, 1, T0 + 200_000);
+            capped.deliver(user, ALICE, 2, T0 + 100_000);
+            capped.inboxSeen(user, T0 + 50_000);
+            capped.deliver(user, ALICE, 3, T0 + 40_000);    // seen, and older than the author's two kept: dropped
+            capped.awaitAcknowledged();
+            assertThat(redis.reader().counts(user).unseen()).isEqualTo(2);
+            redis.assertInvariants(user);
+
+            capped.unfollow(user, ALICE, T0 + 300_000);
+            capped.awaitAcknowledged();
+        }
+        UnreadCounts counts = redis.reader().counts(user);
+        assertThat(counts.total()).isZero();
+        assertThat(counts.unseen()).isZero();
+        redis.assertInvariants(user);
+    }
+
+    @Test
     void shouldKeepOnlyTheNewestUnreadPerUserAcrossAuthors() {
         long user = user();
         try (UnreadWriter capped = redis.writer(new UnreadLimits(5, 4, 20))) {
