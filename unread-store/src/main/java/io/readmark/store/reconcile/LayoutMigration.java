@@ -15,8 +15,9 @@ import java.util.function.ToLongFunction;
 /**
  * Converts every user still on the layout before z and h ({@code rm:{u:U}:unread:A}, {@code :counts}, {@code :marks},
  * {@code :merged}) to it, one script per user ({@code migrate_user.lua}), then applies the caps as a repair does
- * ({@code repair.lua}). SCAN passes over old counts hashes, unread sets and marks find every such user. A converted
- * user has no old keys left and a second conversion changes nothing, so a stopped run is resumed by running it again.
+ * ({@code repair.lua}). SCAN passes over old counts hashes, unread sets, marks and merged indexes find every such
+ * user. A converted user has no old keys left and a second conversion changes nothing, so a stopped run is resumed
+ * by running it again.
  */
 public final class LayoutMigration {
 
@@ -70,6 +71,10 @@ public final class LayoutMigration {
             migrateAll(batch, keys::userOfMarks, totals, null);
             listener.progress(totals[0], totals[1], "marks");
         });
+        connections.scan(keys.mergedPattern(), SCAN_COUNT, batch -> {
+            migrateAll(batch, keys::userOfMerged, totals, null);
+            listener.progress(totals[0], totals[1], "merged indexes");
+        });
         return new Report(totals[0], totals[1], totals[2], totals[3]);
     }
 
@@ -109,7 +114,8 @@ public final class LayoutMigration {
             List<Object> reply = ReconcileScript.MIGRATE_USER.call(redis, scriptKeys.toArray(String[]::new), args.toArray(String[]::new)).join();
             if ("stale".equals(reply.getFirst())) continue;
             long entries = (Long) reply.get(1), tombstones = (Long) reply.get(2);
-            if (entries > 0) {
+            // Whenever old keys were found, also on a rerun after a stop between the two scripts.
+            if ((Long) reply.get(3) == 1) {
                 ReconcileScript.REPAIR.call(redis, new String[]{keys.h(user), keys.z(user), keys.floors(user), keys.live(user),
                         keys.changes(user)}, cap, userCap).join();
             }

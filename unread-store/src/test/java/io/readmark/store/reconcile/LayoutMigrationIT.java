@@ -157,10 +157,18 @@ class LayoutMigrationIT {
             writer.awaitAcknowledged();
         }
 
+        // ... and whose old mark of blog 6 a replay of its delivery by the new release did not see
+        previous.deliver(1, 11, 6, T0, 1_000);
+        previous.remove(1, 11, 6, T0 + 4_000, 1_000);
+        try (UnreadWriter writer = scoped.writer(UnreadLimits.DEFAULTS)) {
+            writer.deliver(1, 11, 6, T0);
+            writer.awaitAcknowledged();
+        }
+
         // When migrating
         new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000).run((scanned, users, pass) -> { });
 
-        // Then only what no floor covers is unread: blog 2 (after the read-all) and blog 5 (after the all-read)
+        // Then the read stays read, and only what no floor covers is unread: blog 2 (after the read-all) and blog 5 (after the all-read)
         UnreadReader reader = new UnreadReader(redis.redis.shared(), keys);
         assertThat(reader.counts(1).byAuthor()).isEqualTo(Map.of(7L, 1L, 10L, 1L));
         assertThat(RedisFixture.mergedList(reader, 1, 10)).extracting(UnreadItem::blogId).containsExactly(5L, 2L);
