@@ -10,11 +10,11 @@ import java.util.Optional;
 
 /**
  * Compares Redis's listpack thresholds with what the layout is sized for, so that an operator learns from the log
- * rather than from memory use: a user's z stays a listpack (about 12 bytes an entry) up to
- * {@code zset-max-listpack-entries}, which {@value #Z_ENTRIES} keeps above the default caps of unread entries and read
- * marks together, and h while each author's records fit {@code hash-max-listpack-value} ({@value #H_VALUE} bytes, 42
- * records); below them they turn into a skiplist or a hash table early, correct but several times the memory. Nothing
- * is said when Redis does not let the processor read its configuration.
+ * rather than from memory use: a user's z stays a listpack up to {@code zset-max-listpack-entries}, which
+ * {@value #Z_ENTRIES} keeps above the default caps of unread entries and read marks together, and h while each author's
+ * records fit {@code hash-max-listpack-value} ({@value #H_VALUE} bytes, 42 records); below them they turn into a
+ * skiplist or a hash table early, correct but several times the memory. Nothing is said when Redis does not let the
+ * processor read its configuration.
  */
 public final class ListpackSettingCheck {
 

@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.Base64;
 
 /**
- * The position after the last item of a page across authors: the item itself, since (publishedAt, authorId, blogId)
- * orders every unread blog of a user totally. Tagged apart from {@link PageCursor}, so one list's cursor is refused
- * by the other. Opaque to clients.
+ * The position after the last item of a page across authors: the item itself, since its second and blogId order every
+ * unread blog of a user totally ({@link UnreadItem#NEWEST_FIRST}, merged_page.lua). Tagged apart from
+ * {@link PageCursor}, so one list's cursor is refused by the other. Opaque to clients.
  */
 final class MergedCursor {
 
@@ -16,6 +16,7 @@ final class MergedCursor {
     private MergedCursor() {
     }
 
+    /** Carries the authorId too, which the order ignores: cursors already issued have it, and still decode. */
     static String encode(UnreadItem last) {
         String plain = VERSION + ":" + last.publishedAt().toEpochMilli() + ":" + last.authorId() + ":" + last.blogId();
         return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
@@ -28,7 +29,7 @@ final class MergedCursor {
             if (parts.length == 4 && parts[0].equals(VERSION)) {
                 long authorId = Long.parseLong(parts[2]);
                 long blogId = Long.parseLong(parts[3]);
-                // Only for non-negative ids does a merged member's byte order match their numeric order.
+                // Ids are non-negative (members.lua): anything else is no cursor this class wrote.
                 if (authorId >= 0 && blogId >= 0) {
                     return new UnreadItem(blogId, authorId, Instant.ofEpochMilli(Long.parseLong(parts[1])));
                 }

@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
- * The position after the last item of a page: its score and member. Pages continue strictly after it in Redis's
- * newest-first order, so items arriving or being read meanwhile cause no duplicates and no gaps. Opaque to clients.
+ * The position after the last item of a page: its time in ms ({@code score}) and its id in decimal ({@code member}),
+ * that is a blog's publication (whole seconds, as h's records keep it) and blogId in one author's list, a notice's time
+ * and noticeId in the notice inbox. Pages continue strictly after it in newest-first order, so items arriving or being
+ * read meanwhile cause no duplicates and no gaps. Opaque to clients.
  */
 public record PageCursor(long score, String member) {
 
@@ -29,7 +31,10 @@ public record PageCursor(long score, String member) {
         throw new InvalidCursorException();
     }
 
-    /** True when the entry comes after this cursor in ZREVRANGE order (higher score first, then reverse lexicographic). */
+    /**
+     * True when the entry comes after this cursor newest first: an earlier time, or the same time and an id before the
+     * cursor's as text (ZREVRANGE's order, which the notice inbox's pages follow).
+     */
     public boolean precedes(long entryScore, String entryMember) {
         return entryScore < score || (entryScore == score && entryMember.compareTo(member) < 0);
     }

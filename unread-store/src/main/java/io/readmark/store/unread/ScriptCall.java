@@ -1,19 +1,10 @@
 package io.readmark.store.unread;
 
-import java.util.List;
-import java.util.function.Function;
-
 /**
  * One script with its KEYS and ARGV, as {@link UnreadScriptCalls} and {@link NoticeScriptCalls} encode them and
  * {@link ScriptPipeline} sends them; nothing changes its arrays once built, so a retry sends the same call again.
- *
- * @param next when there is one, turns the script's reply into the calls that follow from it (a chained write)
  */
-record ScriptCall(UnreadScript script, byte[][] keys, byte[][] args, Function<Object, List<ScriptCall>> next) {
-
-    ScriptCall(UnreadScript script, byte[][] keys, byte[][] args) {
-        this(script, keys, args, null);
-    }
+record ScriptCall(UnreadScript script, byte[][] keys, byte[][] args) {
 
     /** How many users' deliveries it makes, or 0 for any other change. */
     int deliveries() {

@@ -26,8 +26,6 @@ import java.util.function.LongConsumer;
  * A retry sends again every write from the first failed one on, in their order, also those after it that succeeded:
  * the scripts are idempotent but an unfollow and a later delivery do not commute, and applying them again in order
  * ends as if each had succeeded the first time.
- * A chained write (an all-read) sends its next steps once Redis answered the step before, within the same
- * {@link #awaitAcknowledged()}: they too are acknowledged before it returns.
  * Asked to wait for replicas, it keeps the acknowledged writes until {@link ReplicaAcknowledgement} confirmed them too,
  * and sends them again, as a failed round, when it cannot: a failover can lose only writes not yet confirmed.
  */
@@ -96,8 +94,8 @@ final class ScriptPipeline implements AutoCloseable {
 
     private void addPending(ScriptCall write) {
         replicas.beforeSending(write);
-        ScriptOutputType output = write.next() == null ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
-        CompletableFuture<Object> result = redis.evalsha(write.script().sha(), output, write.keys(), write.args()).toCompletableFuture();
+        CompletableFuture<Object> result = redis.evalsha(write.script().sha(), ScriptOutputType.INTEGER, write.keys(), write.args())
+                .toCompletableFuture();
         pending.add(new PendingWrite(write, result));
         pendingChanges += write.changes();
     }
@@ -138,35 +136,28 @@ final class ScriptPipeline implements AutoCloseable {
                 noScript |= error instanceof RedisNoScriptException;
             }
             if (delivered > 0) deliveriesApplied.accept(delivered);
-            // Failed writes are sent again from the first one on, then the steps that applied chained writes call for
-            // (they commute with every other write, see all_read_author.lua).
+            // Failed writes are sent again from the first one on.
             int applied = firstFailed < 0 ? pending.size() : firstFailed;
             List<ScriptCall> toSend = new ArrayList<>();
             for (int i = applied; i < pending.size(); i++) toSend.add(pending.get(i).write());
-            for (int i = 0; i < applied; i++) toSend.addAll(nextOf(pending.get(i)));
             if (replicas.enabled()) for (int i = 0; i < applied; i++) unconfirmed.add(pending.get(i).write());
             pending.clear();
             pendingChanges = 0;
             answeredThrough = 0;
-            if (firstFailed < 0 && toSend.isEmpty()) {
-                lastError = unreplicated();
-                if (lastError != null) {
-                    firstFailed = 0;
-                    onlyNoScript = false;
-                    toSend.addAll(unconfirmed);
-                }
-                unconfirmed.clear();
-            }
             if (firstFailed < 0) {
-                if (retries > 0 && toSend.isEmpty()) {
-                    long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
-                    log.atInfo().addKeyValue("failedForMs", failedForMs).addKeyValue("retries", retries)
-                            .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
-                    retries = 0;
+                lastError = unreplicated();
+                if (lastError == null) {
+                    unconfirmed.clear();
+                    if (retries > 0) {
+                        long failedForMs = Duration.ofNanos(System.nanoTime() - failingSince).toMillis();
+                        log.atInfo().addKeyValue("failedForMs", failedForMs).addKeyValue("retries", retries)
+                                .log("Redis writes succeeded again after {} s and {} retries", "%.1f".formatted(failedForMs / 1000.0), retries);
+                    }
+                    return;
                 }
-                toSend.forEach(this::addPending);
-                flush();
-                continue;
+                onlyNoScript = false;
+                toSend.addAll(unconfirmed);
+                unconfirmed.clear();
             }
             if (onlyNoScript && !scriptsReloaded) {
                 // Redis restarted or failed over and forgot the scripts: nothing to wait for.
@@ -231,11 +222,6 @@ final class ScriptPipeline implements AutoCloseable {
                 throw new IllegalStateException("interrupted while waiting for Redis", e);
             }
         }
-    }
-
-    /** The writes an applied chained write's reply calls for. */
-    private static List<ScriptCall> nextOf(PendingWrite pending) {
-        return pending.write().next() == null ? List.of() : pending.write().next().apply(pending.result().join());
     }
 
     /** The error a write ended with, or null if Redis applied it. */

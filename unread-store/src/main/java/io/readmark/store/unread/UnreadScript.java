@@ -10,11 +10,11 @@ import java.util.HexFormat;
 
 /**
  * The Lua scripts that change unread state, each one user's keys in one atomic step. The shared helpers are prepended
- * to each: {@code members.lua} (the merged index's members, built exactly from decimal ids), {@code counters.lua}
- * (counts change the same way everywhere, and entries up to a moment are removed the same way) and {@code notify.lua}
- * (open streams hear of a change from the script that made it) and {@code notices.lua} (when a notice counts as
- * unread); {@code deliver.lua} to the two delivery scripts and {@code remove.lua} to the two removal scripts. The SHA-1 is computed here, so EVALSHA needs no round trip
- * first.
+ * to each: {@code members.lua} (ids as the 8 bytes h's records hold, built exactly from decimal ids),
+ * {@code counters.lua} (counts change the same way everywhere, and entries up to a moment are removed the same way),
+ * {@code notify.lua} (open streams hear of a change from the script that made it) and {@code notices.lua} (when a
+ * notice counts as unread); {@code deliver.lua} to the two delivery scripts and {@code remove.lua} to the two removal
+ * scripts. The SHA-1 is computed here, so EVALSHA needs no round trip first.
  */
 public enum UnreadScript {
     DELIVER_ONE("deliver.lua", "deliver_one.lua"),

@@ -97,10 +97,6 @@ public final class UnreadWriter implements UnreadChanges, AutoCloseable {
         pipeline.submit(unread.readAll(userId, authorId, readAtMillis));
     }
 
-    /**
-     * A chained write: its steps after the first are sent once Redis answered the step before, within the same
-     * {@link #awaitAcknowledged()}, so they too are acknowledged before it returns.
-     */
     @Override
     public void allRead(long userId, long readAtMillis) {
         pipeline.submit(unread.allRead(userId, readAtMillis));
