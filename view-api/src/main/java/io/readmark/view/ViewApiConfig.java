@@ -37,12 +37,14 @@ import java.util.Objects;
  *                        on every instance (at once where a stream follows the audience); 0 reads Redis every time
  * @param hashReadFields  the fields one read of a user's counts or audiences hash asks an HSCAN for: a hash up to about
  *                        this many is read whole, a bigger one in part (totals exact)
+ * @param layoutUpgrade   whether users may still be on the Redis layout before z and h ({@code READMARK_LAYOUT_UPGRADE},
+ *                        while {@code readmark migrate} runs): such a user is answered from its old keys
  */
 public record ViewApiConfig(String host, int port, RedisEndpoint redis, String redisPrefix, Duration redisTimeout,
                             int defaultLimit, int maxLimit, int circuitFailures, Duration circuitOpen,
                             AuthConfig auth, String managementHost, int managementPort, HttpLimits http,
                             StreamSettings streams, CorsPolicy cors, Duration noticeCacheTtl,
-                            int hashReadFields) {
+                            int hashReadFields, boolean layoutUpgrade) {
 
     public static final String HOST = "VIEW_API_HOST";
     public static final String PORT = "VIEW_API_PORT";
@@ -58,6 +60,7 @@ public record ViewApiConfig(String host, int port, RedisEndpoint redis, String r
     public static final String CORS_ORIGINS = "VIEW_API_CORS_ORIGINS";
     public static final String NOTICE_CACHE_TTL = "VIEW_API_NOTICE_CACHE_TTL";
     public static final String HASH_READ_FIELDS = "VIEW_API_HASH_READ_FIELDS";
+    public static final String LAYOUT_UPGRADE = "READMARK_LAYOUT_UPGRADE";
 
     public ViewApiConfig {
         require(host != null && !host.isBlank(), HOST, "a host name or address", host);
@@ -103,7 +106,8 @@ public record ViewApiConfig(String host, int port, RedisEndpoint redis, String r
                 StreamSettings.from(settings),
                 CorsPolicy.from(settings, CORS_ORIGINS),
                 settings.duration(NOTICE_CACHE_TTL, Duration.ofSeconds(1)),
-                settings.integer(HASH_READ_FIELDS, BoundedHashRead.FIELDS));
+                settings.integer(HASH_READ_FIELDS, BoundedHashRead.FIELDS),
+                settings.bool(LAYOUT_UPGRADE, false));
     }
 
     /** The key names this configuration reads. */

@@ -39,7 +39,7 @@ class ViewApiConfigTest {
         assertThat(config).isEqualTo(new ViewApiConfig("0.0.0.0", 8081, RedisEndpoint.of("redis://localhost:6379"),
                 UnreadKeys.DEFAULT_PREFIX, Duration.ofSeconds(1), 20, 100, 5, Duration.ofSeconds(2), AuthConfig.off(),
                 "127.0.0.1", 9081, HttpLimits.defaults(), StreamSettings.DEFAULTS, CorsPolicy.none(), Duration.ofSeconds(1),
-                1000));
+                1000, false));
     }
 
     @Test
@@ -81,7 +81,8 @@ class ViewApiConfigTest {
                 Map.entry("AUTH_JWT_AUDIENCE", "https://view.blog.example"),
                 Map.entry("VIEW_API_CORS_ORIGINS", "https://App.Example.com:443, http://localhost:3000"),
                 Map.entry("VIEW_API_NOTICE_CACHE_TTL", "0"),
-                Map.entry("VIEW_API_HASH_READ_FIELDS", "5000"));
+                Map.entry("VIEW_API_HASH_READ_FIELDS", "5000"),
+                Map.entry("READMARK_LAYOUT_UPGRADE", "true"));
         // When
         ViewApiConfig config = fromEnvironment(environment);
         // Then
@@ -92,7 +93,7 @@ class ViewApiConfigTest {
                                 .withTimeouts(Duration.ofSeconds(5), HttpLimits.defaults().idleTimeout()),
                         new StreamSettings(2, 500, Duration.ofSeconds(20), Duration.ofSeconds(5), 300, Duration.ofMinutes(2),
                                 Duration.ofMinutes(30)),
-                        new CorsPolicy(Set.of("https://app.example.com", "http://localhost:3000"), false), Duration.ZERO, 5000));
+                        new CorsPolicy(Set.of("https://app.example.com", "http://localhost:3000"), false), Duration.ZERO, 5000, true));
         assertThat(config.auth().enabled()).isTrue();
         assertThat(config.auth().audience()).isEqualTo("https://view.blog.example");
         assertThat(fromEnvironment(Map.of("READMARK_AUTH", "jwt", "AUTH_JWT_HS256_SECRET", "a-shared-secret-of-at-least-32-bytes"))

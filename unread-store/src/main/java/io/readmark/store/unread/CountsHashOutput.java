@@ -14,6 +14,8 @@ import java.util.Arrays;
  * parsing as it is decoded spares the view API a string per field and value, a hash map, and the parsing after. A
  * field that is not a decimal number, a value of total, seen, notices or v that is not one, or records of a length
  * that is not a whole number of records fail the read in {@link Fields#counts(long)}, as {@link Long#parseLong} would have.
+ * During an upgrade it also parses the counts hash of the release before h ({@link #previousLayout()}), the same but
+ * for an author's value, which was its count in decimal.
  */
 final class CountsHashOutput extends CommandOutput<String, String, CountsHashOutput.Fields> {
 
@@ -40,11 +42,22 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
 
     private enum Field { TOTAL, SEEN, NOTICES, VERSION, AUTHOR }
 
+    private final boolean decimalAuthors;
     private Field field;
     private long authorId;
 
     CountsHashOutput() {
+        this(false);
+    }
+
+    private CountsHashOutput(boolean decimalAuthors) {
         super(StringCodec.UTF8, new Fields());
+        this.decimalAuthors = decimalAuthors;
+    }
+
+    /** For {@code rm:{u:U}:counts} of the release before h: an author's value is its count, in decimal. */
+    static CountsHashOutput previousLayout() {
+        return new CountsHashOutput(true);
     }
 
     /** The reply's length: fields and values alike. */
@@ -74,7 +87,7 @@ final class CountsHashOutput extends CommandOutput<String, String, CountsHashOut
             case AUTHOR -> {
                 if (output.authors == output.authorIds.length) reserve(2 * output.authors + 1);
                 output.authorIds[output.authors] = authorId;
-                output.counts[output.authors++] = records(bytes);
+                output.counts[output.authors++] = decimalAuthors ? parse(bytes) : records(bytes);
             }
         }
         field = null;

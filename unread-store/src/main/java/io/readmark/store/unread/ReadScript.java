@@ -21,6 +21,8 @@ enum ReadScript {
     AUTHOR_PAGE("author_page.lua", "members.lua", "counters.lua"),
     /** Whether one blog is unread by one author. */
     IS_UNREAD("is_unread.lua", "members.lua", "counters.lua"),
+    /** A page of the merged index of the release before z and h ({@link PreviousLayoutReads}), by its own script. */
+    PREVIOUS_MERGED_PAGE("previous/merged_page.lua", "previous/members.lua"),
     /** A bounded look at a hash too big to read whole ({@link BoundedHashRead}). */
     HASH_SAMPLE("hash_sample.lua");
 

@@ -10,23 +10,37 @@ import io.lettuce.core.protocol.CommandType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. Each read is one
  * read-only script over the user's keys (counters.lua), or for counts one HGETALL, bounded by the per-user cap of
- * unread entries.
+ * unread entries. During an upgrade from the layout before z and h, a user not converted yet is answered from its old
+ * keys ({@link PreviousLayoutReads}).
  */
 public final class UnreadReader {
 
     private final RedisClusterCommands<String, String> redis;
     private final RedisConnections.Connection connection;
     private final UnreadKeys keys;
+    /** Null unless an upgrade is under way. */
+    private final PreviousLayoutReads previous;
 
     public UnreadReader(RedisConnections.Connection connection, UnreadKeys keys) {
+        this(connection, keys, false);
+    }
+
+    /**
+     * @param layoutUpgrade whether users may still be on the layout before z and h ({@code READMARK_LAYOUT_UPGRADE}):
+     *                      each read then first asks whether the user's old keys are still there
+     */
+    public UnreadReader(RedisConnections.Connection connection, UnreadKeys keys, boolean layoutUpgrade) {
         this.connection = connection;
         this.redis = connection.sync();
         this.keys = keys;
+        this.previous = layoutUpgrade ? new PreviousLayoutReads(connection, keys) : null;
     }
 
     /**
@@ -34,11 +48,23 @@ public final class UnreadReader {
      * being its records' length over {@link EntryRecord#BYTES}: O(the per-user cap).
      */
     public UnreadCounts counts(long userId) {
+        if (previous != null) {
+            Optional<UnreadCounts> old = previous.counts(userId);
+            if (old.isPresent()) return old.get();
+        }
         return redis.dispatch(CommandType.HGETALL, new CountsHashOutput(), hKey(userId)).counts(userId);
     }
 
     /** As {@link #counts(long)}, without waiting: the stage completes on Lettuce's I/O thread. */
     public CompletionStage<UnreadCounts> countsAsync(long userId) {
+        if (previous != null) {
+            return previous.countsAsync(userId).thenCompose(old -> old.isPresent()
+                    ? CompletableFuture.completedFuture(old.get()) : currentCountsAsync(userId));
+        }
+        return currentCountsAsync(userId);
+    }
+
+    private CompletionStage<UnreadCounts> currentCountsAsync(long userId) {
         return connection.async().dispatch(CommandType.HGETALL, new CountsHashOutput(), hKey(userId))
                 .thenApply(fields -> fields.counts(userId));
     }
@@ -56,13 +82,17 @@ public final class UnreadReader {
         String[] hKey = {keys.h(userId)};
         String author = Long.toString(authorId);
         String fetch = Integer.toString(limit + 1);
+        PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
+        long blogId = after == null ? 0 : UnreadKeys.id(after.member());
+        if (blogId < 0) throw new InvalidCursorException();
+        if (previous != null) {
+            Optional<UnreadPage> old = previous.page(userId, authorId, limit, after);
+            if (old.isPresent()) return old.get();
+        }
         List<Object> rows;
-        if (cursor == null) {
+        if (after == null) {
             rows = ReadScript.AUTHOR_PAGE.run(redis, hKey, author, fetch);
         } else {
-            PageCursor after = PageCursor.decode(cursor);
-            long blogId = UnreadKeys.id(after.member());
-            if (blogId < 0) throw new InvalidCursorException();
             rows = ReadScript.AUTHOR_PAGE.run(redis, hKey, author, fetch, Long.toString(EntryRecord.second(after.score())),
                     Long.toString(blogId));
         }
@@ -83,6 +113,10 @@ public final class UnreadReader {
      */
     public UnreadPage mergedPage(long userId, int limit, String cursor) {
         UnreadItem after = cursor == null ? null : MergedCursor.decode(cursor);
+        if (previous != null) {
+            Optional<UnreadPage> old = previous.mergedPage(userId, limit, after);
+            if (old.isPresent()) return old.get();
+        }
         String[] userKeys = {keys.z(userId), keys.h(userId)};
         String fetch = Integer.toString(limit + 1);
         List<Object> rows = after == null
@@ -102,6 +136,10 @@ public final class UnreadReader {
 
     /** True when the blog is among the user's unread blogs by that author: one {@code is_unread.lua}, O(log cap). */
     public boolean isUnread(long userId, long authorId, long blogId) {
+        if (previous != null) {
+            Optional<Boolean> old = previous.isUnread(userId, authorId, blogId);
+            if (old.isPresent()) return old.get();
+        }
         return ReadScript.IS_UNREAD.runForInteger(redis, new String[]{keys.z(userId), keys.h(userId)},
                 Long.toString(authorId), Long.toString(blogId)) == 1;
     }

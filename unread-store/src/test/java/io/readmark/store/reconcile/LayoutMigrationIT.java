@@ -5,6 +5,7 @@ import io.readmark.store.unread.UnreadCounts;
 import io.readmark.store.unread.UnreadItem;
 import io.readmark.store.unread.UnreadKeys;
 import io.readmark.store.unread.UnreadLimits;
+import io.readmark.store.unread.UnreadPage;
 import io.readmark.store.unread.UnreadReader;
 import io.readmark.store.unread.UnreadWriter;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,13 @@ class LayoutMigrationIT {
     private static final int USERS = 60;
     private static final int AUTHORS = 5;
 
+    /** The previous release's merged order: newest millisecond first, then authorId, then blogId, descending. */
+    private static final Comparator<UnreadItem> PREVIOUS_MERGED_ORDER = Comparator.comparing(UnreadItem::publishedAt)
+            .thenComparingLong(UnreadItem::authorId).thenComparingLong(UnreadItem::blogId).reversed();
+    /** The previous release's order of one author: newest millisecond first, then blogId as text, descending. */
+    private static final Comparator<UnreadItem> PREVIOUS_AUTHOR_ORDER = Comparator.comparing(UnreadItem::publishedAt)
+            .thenComparing(item -> Long.toString(item.blogId())).reversed();
+
     @AutoClose
     private static final RedisFixture redis = new RedisFixture();
 
@@ -47,30 +56,7 @@ class LayoutMigrationIT {
         // Given users written by the previous release: deliveries, reads, read-alls, inbox views, targeted notices
         RedisFixture.Scoped scoped = redis.scoped("migrate-" + UUID.randomUUID());
         UnreadKeys keys = scoped.keys();
-        PreviousLayoutWriter previous = new PreviousLayoutWriter(redis.binary.sync(), keys);
-        Random random = new Random(41);
-        Map<Long, List<long[]>> delivered = new HashMap<>();
-        for (long user = 1; user <= USERS; user++) {
-            for (int op = 0; op < 40; op++) {
-                long author = 1 + random.nextInt(AUTHORS);
-                int dice = random.nextInt(12);
-                List<long[]> mine = delivered.computeIfAbsent(user, u -> new ArrayList<>());
-                if (dice < 6) {
-                    long blog = user * 10_000 + op;
-                    previous.deliver(user, author, blog, T0 + random.nextInt(200) * 1_000L, 1_000);
-                    mine.add(new long[]{blog, author});
-                } else if (dice < 8 && !mine.isEmpty()) {
-                    long[] read = mine.get(random.nextInt(mine.size()));
-                    previous.remove(user, read[1], read[0], T0 + 300_000 + random.nextInt(1_000), 1_000);
-                } else if (dice < 9) {
-                    previous.readAll(user, author, T0 + random.nextInt(200_000));
-                } else if (dice < 10) {
-                    previous.inboxSeen(user, T0 + random.nextInt(200_000));
-                } else {
-                    previous.noticeSent(user, 500 + op, T0 + random.nextInt(200_000));
-                }
-            }
-        }
+        Map<Long, List<long[]>> delivered = writePrevious(keys, new Random(41));
         Map<Long, Before> before = new TreeMap<>();
         for (long user = 1; user <= USERS; user++) before.put(user, before(scoped, user));
 
@@ -173,6 +159,104 @@ class LayoutMigrationIT {
         assertThat(reader.counts(1).byAuthor()).isEqualTo(Map.of(7L, 1L, 10L, 1L));
         assertThat(RedisFixture.mergedList(reader, 1, 10)).extracting(UnreadItem::blogId).containsExactly(5L, 2L);
         scoped.assertInvariants(1, "the migrated user");
+    }
+
+    @Test
+    void shouldAnswerUsersNotConvertedYetFromTheirOldKeysDuringTheUpgrade() {
+        // Given users written by the previous release, not converted yet
+        RedisFixture.Scoped scoped = redis.scoped("migrate-reads-" + UUID.randomUUID());
+        UnreadKeys keys = scoped.keys();
+        Map<Long, List<long[]>> delivered = writePrevious(keys, new Random(46));
+        Map<Long, Before> before = new TreeMap<>();
+        for (long user = 1; user <= USERS; user++) before.put(user, before(scoped, user));
+        UnreadReader upgrading = new UnreadReader(redis.redis.shared(), keys, true);
+        UnreadReader plain = new UnreadReader(redis.redis.shared(), keys);
+
+        // When reading them during the upgrade, then Then they read as the previous release answered them
+        for (long user = 1; user <= USERS; user++) {
+            Before was = before.get(user);
+            UnreadCounts counts = upgrading.counts(user);
+            assertThat(counts.byAuthor()).as("user %d by author", user).isEqualTo(was.byAuthor());
+            assertThat(counts.total()).as("user %d total", user).isEqualTo(was.total());
+            assertThat(counts.unseen()).as("user %d unseen", user).isEqualTo(was.unseen());
+            assertThat(counts.targetedNotices()).as("user %d notices", user).isEqualTo(was.notices());
+            assertThat(counts.version()).as("user %d version", user).isEqualTo(was.version());
+            assertThat(upgrading.countsAsync(user).toCompletableFuture().join()).as("user %d async", user).isEqualTo(counts);
+            assertThat(RedisFixture.mergedList(upgrading, user, 7)).as("user %d merged list", user)
+                    .isEqualTo(was.entries().stream().sorted(PREVIOUS_MERGED_ORDER).toList());
+            for (long author = 1; author <= AUTHORS; author++) {
+                long of = author;
+                assertThat(RedisFixture.authorList(upgrading, user, author, 3)).as("user %d author %d", user, author)
+                        .isEqualTo(was.entries().stream().filter(item -> item.authorId() == of).sorted(PREVIOUS_AUTHOR_ORDER).toList());
+            }
+            for (long[] blog : delivered.get(user)) {
+                boolean unread = was.entries().stream().anyMatch(item -> item.blogId() == blog[0]);
+                assertThat(upgrading.isUnread(user, blog[1], blog[0])).as("user %d blog %d", user, blog[0]).isEqualTo(unread);
+            }
+            // ... which the new keys alone do not hold
+            if (was.total() > 0) assertThat(plain.counts(user).total()).as("user %d on z and h alone", user).isZero();
+        }
+
+        // ... and once converted, from z and h, as a reader outside the upgrade reads them
+        new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000).run((scanned, users, pass) -> { });
+        for (long user = 1; user <= USERS; user++) {
+            assertThat(upgrading.counts(user)).as("user %d converted", user).isEqualTo(plain.counts(user));
+            assertThat(RedisFixture.mergedList(upgrading, user, 7)).isEqualTo(RedisFixture.mergedList(plain, user, 7));
+        }
+    }
+
+    @Test
+    void shouldContinueAPageBegunBeforeTheUserWasConverted() {
+        // Given a user of the previous layout with five posts of two authors, each in a second of its own
+        RedisFixture.Scoped scoped = redis.scoped("migrate-cursor-" + UUID.randomUUID());
+        UnreadKeys keys = scoped.keys();
+        PreviousLayoutWriter previous = new PreviousLayoutWriter(redis.binary.sync(), keys);
+        for (long blog = 1; blog <= 5; blog++) previous.deliver(1, 7 + blog % 2, blog, T0 + blog * 1_000, 1_000);
+        UnreadReader upgrading = new UnreadReader(redis.redis.shared(), keys, true);
+        UnreadPage first = upgrading.mergedPage(1, 2, null);
+        UnreadPage firstOfAuthor = upgrading.page(1, 8, 1, null);
+
+        // When the user is converted before the next pages are asked for
+        new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000).run((scanned, users, pass) -> { });
+
+        // Then they continue where the first ones ended, without a gap or a repeat
+        List<Long> merged = new ArrayList<>(first.items().stream().map(UnreadItem::blogId).toList());
+        for (String cursor = first.nextCursor(); cursor != null; ) {
+            UnreadPage next = upgrading.mergedPage(1, 2, cursor);
+            next.items().forEach(item -> merged.add(item.blogId()));
+            cursor = next.nextCursor();
+        }
+        assertThat(merged).containsExactly(5L, 4L, 3L, 2L, 1L);
+        assertThat(firstOfAuthor.items()).extracting(UnreadItem::blogId).containsExactly(5L);
+        assertThat(upgrading.page(1, 8, 5, firstOfAuthor.nextCursor()).items()).extracting(UnreadItem::blogId).containsExactly(3L, 1L);
+    }
+
+    /** Deliveries, reads, read-alls, inbox views and targeted notices by the previous release; returns {blog, author} delivered per user. */
+    private static Map<Long, List<long[]>> writePrevious(UnreadKeys keys, Random random) {
+        PreviousLayoutWriter previous = new PreviousLayoutWriter(redis.binary.sync(), keys);
+        Map<Long, List<long[]>> delivered = new HashMap<>();
+        for (long user = 1; user <= USERS; user++) {
+            for (int op = 0; op < 40; op++) {
+                long author = 1 + random.nextInt(AUTHORS);
+                int dice = random.nextInt(12);
+                List<long[]> mine = delivered.computeIfAbsent(user, u -> new ArrayList<>());
+                if (dice < 6) {
+                    long blog = user * 10_000 + op;
+                    previous.deliver(user, author, blog, T0 + random.nextInt(200) * 1_000L, 1_000);
+                    mine.add(new long[]{blog, author});
+                } else if (dice < 8 && !mine.isEmpty()) {
+                    long[] read = mine.get(random.nextInt(mine.size()));
+                    previous.remove(user, read[1], read[0], T0 + 300_000 + random.nextInt(1_000), 1_000);
+                } else if (dice < 9) {
+                    previous.readAll(user, author, T0 + random.nextInt(200_000));
+                } else if (dice < 10) {
+                    previous.inboxSeen(user, T0 + random.nextInt(200_000));
+                } else {
+                    previous.noticeSent(user, 500 + op, T0 + random.nextInt(200_000));
+                }
+            }
+        }
+        return delivered;
     }
 
     private static Before before(RedisFixture.Scoped scoped, long user) {

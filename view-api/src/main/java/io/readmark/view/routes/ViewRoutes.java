@@ -124,6 +124,7 @@ public final class ViewRoutes {
     private final int defaultLimit;
     private final int maxLimit;
     private final int hashReadFields;
+    private final boolean layoutUpgrade;
 
     public ViewRoutes(RedisGuard redis, ViewApiConfig config, LiveNoticeSource audiences) {
         this.redis = redis;
@@ -132,6 +133,7 @@ public final class ViewRoutes {
         this.defaultLimit = config.defaultLimit();
         this.maxLimit = config.maxLimit();
         this.hashReadFields = config.hashReadFields();
+        this.layoutUpgrade = config.layoutUpgrade();
     }
 
     public JsonHttpServer register(JsonHttpServer server, Access access, StreamRoute stream, StreamSettings streams) {
@@ -169,7 +171,7 @@ public final class ViewRoutes {
 
     /** Everything a user has unread, as the counts route and the stream read it. */
     public CompletionStage<InboxCounts> readCounts(RedisConnections.Connection connection, long userId) {
-        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys).countsAsync(userId);
+        CompletionStage<UnreadCounts> blogs = new UnreadReader(connection, keys, layoutUpgrade).countsAsync(userId);
         CompletionStage<BroadcastUnread> broadcasts = noticeReader(connection).broadcastUnreadAsync(userId);
         return blogs.thenCombine(broadcasts, InboxCounts::new);
     }
@@ -238,7 +240,7 @@ public final class ViewRoutes {
     }
 
     private <T> T read(long userId, Function<UnreadReader, T> query) {
-        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys)));
+        return redis.callFor(userId, connection -> query.apply(new UnreadReader(connection, keys, layoutUpgrade)));
     }
 
     private Response pageResponse(long userId, String cursor, Function<UnreadReader, UnreadPage> query) {
