@@ -42,6 +42,7 @@ final class ScriptPipeline implements AutoCloseable {
     private final LongConsumer deliveriesApplied;
     private final LongConsumer writesRetried;
     private final ReplicaAcknowledgement replicas;
+    private final WriteGuard guard;
     /** Writes Redis applied that {@link #replicas} has not confirmed yet (only when it is enabled). */
     private final List<ScriptCall> unconfirmed = new ArrayList<>();
     private final List<PendingWrite> pending = new ArrayList<>();
@@ -56,13 +57,14 @@ final class ScriptPipeline implements AutoCloseable {
 
     /** See {@link UnreadWriter}'s constructors for what each argument means. */
     ScriptPipeline(RedisConnections.BinaryConnection connection, int maxPending, LongConsumer deliveriesApplied,
-                   LongConsumer writesRetried, int waitReplicas) {
+                   LongConsumer writesRetried, int waitReplicas, WriteGuard guard) {
         this.connection = connection;
         this.redis = connection.async();
         this.maxPending = maxPending;
         this.deliveriesApplied = deliveriesApplied;
         this.writesRetried = writesRetried;
         this.replicas = new ReplicaAcknowledgement(connection, waitReplicas);
+        this.guard = guard;
         loadScripts(connection);
         connection.stateful().setAutoFlushCommands(false);
     }
@@ -84,8 +86,13 @@ final class ScriptPipeline implements AutoCloseable {
         }
     }
 
-    /** Sends the call, or buffers it until the next flush; waits for all pending ones once they reach the limit. */
+    /**
+     * Sends the call, or buffers it until the next flush; waits for all pending ones once they reach the limit. The
+     * guard sees it first, here only: a retry sends again what it already let through.
+     */
     void submit(ScriptCall write) {
+        // Without a guard, the users are not even read out of the keys: the fan-out's hot path.
+        if (guard != WriteGuard.NONE) guard.beforeWriting(write.users());
         addPending(write);
         unflushed += write.changes();
         if (unflushed >= FLUSH_EVERY) flush();

@@ -215,6 +215,33 @@ public final class UnreadKeys {
         }
     }
 
+    /**
+     * The user whose hash tag {@code {u:<userId>}} a key carries, or -1 for a key without one, such as an audience's
+     * notice keys. The tag is what Redis hashes, between the first '{' and the next '}' (a prefix has no braces);
+     * the id is read as {@link #id} reads one, without building a String.
+     */
+    public static long userOfTag(byte[] key) {
+        int open = indexOf(key, (byte) '{', 0);
+        int close = open < 0 ? -1 : indexOf(key, (byte) '}', open + 1);
+        int start = open + 3;
+        if (close < start + 1 || key[open + 1] != 'u' || key[open + 2] != ':') return -1;
+        if (close - start > 19 || key[start] == '0') return -1;
+        long value = 0;
+        for (int i = start; i < close; i++) {
+            int digit = key[i] - '0';
+            if (digit < 0 || digit > 9 || value > (Long.MAX_VALUE - digit) / 10) return -1;
+            value = value * 10 + digit;
+        }
+        return value;
+    }
+
+    private static int indexOf(byte[] bytes, byte wanted, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == wanted) return i;
+        }
+        return -1;
+    }
+
     /** The text as a glob that matches only itself: SCAN MATCH treats *, ?, [, ] and \ as special. */
     private static String glob(String text) {
         StringBuilder escaped = new StringBuilder();

@@ -55,9 +55,18 @@ public final class UnreadWriter implements UnreadChanges, AutoCloseable {
      */
     public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
                         LongConsumer deliveriesApplied, LongConsumer writesRetried, int waitReplicas) {
+        this(connection, keys, limits, maxPending, deliveriesApplied, writesRetried, waitReplicas, WriteGuard.NONE);
+    }
+
+    /**
+     * @param guard told the users of each script call before it is queued, once ({@link WriteGuard#NONE}: nothing
+     *              to do); the writer does not close it
+     */
+    public UnreadWriter(RedisConnections.BinaryConnection connection, UnreadKeys keys, UnreadLimits limits, int maxPending,
+                        LongConsumer deliveriesApplied, LongConsumer writesRetried, int waitReplicas, WriteGuard guard) {
         this.notices = new NoticeScriptCalls(keys, limits.notices());
         this.unread = new UnreadScriptCalls(keys, limits, connection.stateful() instanceof StatefulRedisClusterConnection);
-        this.pipeline = new ScriptPipeline(connection, maxPending, deliveriesApplied, writesRetried, waitReplicas);
+        this.pipeline = new ScriptPipeline(connection, maxPending, deliveriesApplied, writesRetried, waitReplicas, guard);
         this.submit = pipeline::submit;
     }
 

@@ -1,5 +1,7 @@
 package io.readmark.store.unread;
 
+import io.readmark.store.notice.NoticeKeys;
+
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +81,28 @@ class UnreadKeysTest {
         }
     }
 
+    @Test
+    void shouldReadTheUserOutOfAKeysHashTagAndNoUserOutOfOtherKeys() {
+        UnreadKeys keys = new UnreadKeys("rm");
+        NoticeKeys notices = new NoticeKeys("rm");
+        for (long user : new long[]{1, 101, Long.MAX_VALUE}) {
+            for (byte[] key : new byte[][]{keys.zBytes(user), keys.hBytes(user), keys.floorsBytes(user), keys.unreadBytes(user, 7),
+                    keys.liveBytes(user), keys.changesBytes(user), bytes(notices.inbox(user)), bytes(notices.audiences(user))}) {
+                assertThat(UnreadKeys.userOfTag(key)).as(new String(key, StandardCharsets.UTF_8)).isEqualTo(user);
+            }
+        }
+        for (String other : new String[]{notices.audienceNotices("everyone"), notices.audienceChanges("u:1"), "rm:{u:}:z",
+                "rm:{u:01}:z", "rm:{u:0}:z", "rm:{u:-1}:z", "rm:{u:1x}:z", "rm:{u:9223372036854775808}:z",
+                "rm:{u:99999999999999999999}:z", "rm:{u:1:z", "rm:u:1}:z", "rm:{U:1}:z", "rm:{x}:{u:1}:z", "rm:{u", "{", ""}) {
+            assertThat(UnreadKeys.userOfTag(bytes(other))).as(other).isEqualTo(-1);
+        }
+    }
+
     private static String utf8(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
