@@ -34,11 +34,13 @@ import java.util.stream.Collectors;
  * together: the most stream threads, over all instances, that the author path can use. {@code eventTimes} bounds how far
  * past its record's timestamp an event may be dated. {@code kafkaClient} is passed on to every Kafka client (security,
  * TLS, SASL) under the processor's own settings. {@code waitReplicas} is how many replicas of each Redis master must
- * have a thread's writes before its offsets commit (0: none, for a Redis without replicas).
+ * have a thread's writes before its offsets commit (0: none, for a Redis without replicas). {@code layoutUpgrade}: every
+ * writer converts a user still on the Redis layout before z and h before it writes to them, so a user that
+ * {@code readmark migrate} has not reached yet keeps its old keys as they were (on while an upgrade runs).
  */
 public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, String redisPrefix, Topics topics,
                               String applicationId, int streamThreads, int authorPartitions, Duration commitInterval, Path stateDir,
-                              UnreadLimits limits, int maxPendingWrites, int waitReplicas, Duration redisTimeout,
+                              UnreadLimits limits, int maxPendingWrites, int waitReplicas, boolean layoutUpgrade, Duration redisTimeout,
                               FanoutSettings fanout, boolean runMain, boolean runFanoutWorker,
                               int fanoutWorkerThreads, int fanoutDeliveriesPerSecond, int fanoutBurst,
                               String httpHost, int httpPort, Duration sessionTimeout, EventTimeLimit eventTimes,
@@ -69,6 +71,11 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
     private static final int PRODUCER_LINGER_MS = 1;
     /** Replicas that must have every write before offsets commit: what makes a Redis failover lose nothing. */
     public static final String WAIT_REPLICAS = "READMARK_REDIS_WAIT_REPLICAS";
+    /**
+     * Whether writers convert a user of the layout before z and h before writing to them: during an upgrade, so no
+     * write of this release lands on a user {@code readmark migrate} has not converted yet.
+     */
+    public static final String LAYOUT_UPGRADE = "READMARK_LAYOUT_UPGRADE";
 
     public ProcessorConfig {
         if (httpPort < 0 || httpPort > 65_535) {
@@ -105,6 +112,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
                                 settings.positiveInteger("READMARK_MAX_TARGETED_NOTICES", NoticeLimits.DEFAULTS.maxTargetedNotices()))))
                 .maxPendingWrites(settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000))
                 .waitReplicas(settings.integer(WAIT_REPLICAS, 0))
+                .layoutUpgrade(layoutUpgrade(settings))
                 .redisTimeout(settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)))
                 .fanout(new FanoutSettings(bigVPolicy(settings),
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNK_SIZE", 2_000),
@@ -134,6 +142,19 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
         int threshold = settings.positiveInteger("PROCESSOR_BIGV_THRESHOLD", 10_000);
         BigVPolicy defaults = BigVPolicy.withThreshold(threshold);
         return new BigVPolicy(threshold, settings.longValue("PROCESSOR_BIGV_RELEASE_BELOW", defaults.releaseBelow()));
+    }
+
+    /**
+     * Exactly {@code true} or {@code false}, not the yes, 1 or on that {@link Settings#bool} also takes: a processor
+     * does not start on a guess at whether old keys must stay as they were.
+     */
+    private static boolean layoutUpgrade(Settings settings) {
+        String value = settings.string(LAYOUT_UPGRADE, "false");
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(LAYOUT_UPGRADE + " must be true or false, was '" + value + "'");
+        };
     }
 
     private static Set<String> roles(Settings settings) {
@@ -193,6 +214,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
         private UnreadLimits limits;
         private int maxPendingWrites;
         private int waitReplicas;
+        private boolean layoutUpgrade;
         private Duration redisTimeout;
         private FanoutSettings fanout;
         private boolean runMain;
@@ -269,6 +291,12 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
             return this;
         }
 
+        /** Whether writers convert a user of the previous layout before writing to them; off by default. */
+        public Builder layoutUpgrade(boolean layoutUpgrade) {
+            this.layoutUpgrade = layoutUpgrade;
+            return this;
+        }
+
         public Builder redisTimeout(Duration redisTimeout) {
             this.redisTimeout = redisTimeout;
             return this;
@@ -328,7 +356,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
             return new ProcessorConfig(set(bootstrapServers, "bootstrapServers"), set(redis, "redis"),
                     set(redisPrefix, "redisPrefix"), set(topics, "topics"), set(applicationId, "applicationId"), streamThreads,
                     authorPartitions, set(commitInterval, "commitInterval"), set(stateDir, "stateDir"), set(limits, "limits"),
-                    maxPendingWrites, waitReplicas, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
+                    maxPendingWrites, waitReplicas, layoutUpgrade, set(redisTimeout, "redisTimeout"), set(fanout, "fanout"), runMain, runFanoutWorker,
                     fanoutWorkerThreads, fanoutDeliveriesPerSecond, fanoutBurst, set(httpHost, "httpHost"), httpPort,
                     set(sessionTimeout, "sessionTimeout"), set(eventTimes, "eventTimes"),
                     set(kafkaClient, "kafkaClient"));

@@ -149,7 +149,8 @@ public final class StreamProcessor implements AutoCloseable {
         List<StreamsApp> apps = new ArrayList<>();
         if (config.runMain()) {
             WriterPerThread writers = new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(),
-                    meters.deliveries("main"), meters.redisWriteRetries("main"), config.waitReplicas());
+                    meters.deliveries("main"), meters.redisWriteRetries("main"), config.waitReplicas(),
+                    config.layoutUpgrade());
             ThreadCommits commits = new ThreadCommits();
             Topics topics = config.topics();
             meters.expectDeadLetters(List.of(topics.blogEvents().name(), topics.followEvents().name(), topics.readEvents().name(),
@@ -160,7 +161,8 @@ public final class StreamProcessor implements AutoCloseable {
         }
         if (config.runFanoutWorker()) {
             WriterPerThread writers = new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(),
-                    meters.deliveries("fanout"), meters.redisWriteRetries("fanout"), config.waitReplicas());
+                    meters.deliveries("fanout"), meters.redisWriteRetries("fanout"), config.waitReplicas(),
+                    config.layoutUpgrade());
             meters.expectDeadLetters(List.of(config.topics().fanoutChunks().name()), DeadLetterCategory.labels());
             RateLimiter rate = new RateLimiter(config.fanoutDeliveriesPerSecond());
             apps.add(new StreamsApp("fan-out worker",

@@ -129,6 +129,17 @@ class ProcessorConfigTest {
     }
 
     @Test
+    void shouldGuardWritesForALayoutUpgradeOnlyWhenToldExactlyTrue() {
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of())).layoutUpgrade()).isFalse();
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of(ProcessorConfig.LAYOUT_UPGRADE, "true"))).layoutUpgrade()).isTrue();
+        assertThat(ProcessorConfig.from(Settings.of(Map.of(), Map.of(ProcessorConfig.LAYOUT_UPGRADE, "false"))).layoutUpgrade()).isFalse();
+        for (String other : List.of("yes", "1", "on", "TRUE", "ture")) {
+            assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of(ProcessorConfig.LAYOUT_UPGRADE, other))))
+                    .as(other).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(ProcessorConfig.LAYOUT_UPGRADE);
+        }
+    }
+
+    @Test
     void shouldRejectANonPositiveCap() {
         assertThatThrownBy(() -> ProcessorConfig.from(Settings.of(Map.of(), Map.of("READMARK_MAX_UNREAD_PER_AUTHOR", "0"))))
                 .hasMessageContaining("READMARK_MAX_UNREAD_PER_AUTHOR");

@@ -205,7 +205,7 @@ public final class Rebuild {
 
     private WriterPerThread writers(RedisConnections redis, UnreadKeys keys) {
         return new WriterPerThread(redis, keys, config.limits(), config.maxPendingWrites(), deliveries -> { }, retried -> { },
-                config.waitReplicas());
+                config.waitReplicas(), config.layoutUpgrade());
     }
 
     /**
