@@ -112,7 +112,7 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
                                 settings.positiveInteger("READMARK_MAX_TARGETED_NOTICES", NoticeLimits.DEFAULTS.maxTargetedNotices()))))
                 .maxPendingWrites(settings.positiveInteger("PROCESSOR_MAX_PENDING_WRITES", 10_000))
                 .waitReplicas(settings.integer(WAIT_REPLICAS, 0))
-                .layoutUpgrade(layoutUpgrade(settings))
+                .layoutUpgrade(settings.bool(LAYOUT_UPGRADE, false))
                 .redisTimeout(settings.duration("REDIS_TIMEOUT", Duration.ofSeconds(5)))
                 .fanout(new FanoutSettings(bigVPolicy(settings),
                         settings.positiveInteger("PROCESSOR_FANOUT_CHUNK_SIZE", 2_000),
@@ -142,19 +142,6 @@ public record ProcessorConfig(String bootstrapServers, RedisEndpoint redis, Stri
         int threshold = settings.positiveInteger("PROCESSOR_BIGV_THRESHOLD", 10_000);
         BigVPolicy defaults = BigVPolicy.withThreshold(threshold);
         return new BigVPolicy(threshold, settings.longValue("PROCESSOR_BIGV_RELEASE_BELOW", defaults.releaseBelow()));
-    }
-
-    /**
-     * Exactly {@code true} or {@code false}, not the yes, 1 or on that {@link Settings#bool} also takes: a processor
-     * does not start on a guess at whether old keys must stay as they were.
-     */
-    private static boolean layoutUpgrade(Settings settings) {
-        String value = settings.string(LAYOUT_UPGRADE, "false");
-        return switch (value) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(LAYOUT_UPGRADE + " must be true or false, was '" + value + "'");
-        };
     }
 
     private static Set<String> roles(Settings settings) {
