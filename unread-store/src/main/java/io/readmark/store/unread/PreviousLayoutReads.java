@@ -28,6 +28,9 @@ import java.util.concurrent.CompletionStage;
  */
 final class PreviousLayoutReads {
 
+    /** Marks an author page's cursor as issued here, so a page of h goes on from the start of its second. */
+    private static final String CURSOR_MARK = "p";
+
     private final RedisConnections.Connection connection;
     private final RedisClusterCommands<String, String> redis;
     private final UnreadKeys keys;
@@ -58,8 +61,9 @@ final class PreviousLayoutReads {
      * One author's page from its old sorted set (score ms, member blogId), ZREVRANGEBYSCORE after the cursor:
      * O(log N + limit + entries sharing the cursor's millisecond). Empty for a converted user.
      */
-    Optional<UnreadPage> page(long userId, long authorId, int limit, PageCursor after) {
+    Optional<UnreadPage> page(long userId, long authorId, int limit, PageCursor cursor) {
         if (!unconverted(userId)) return Optional.empty();
+        PageCursor after = cursor == null || !issued(cursor) ? cursor : new PageCursor(cursor.score(), member(cursor));
         String key = keys.unread(userId, authorId);
         List<ScoredValue<String>> candidates;
         if (after == null) {
@@ -82,7 +86,7 @@ final class PreviousLayoutReads {
                 break;
             }
             items.add(new UnreadItem(Long.parseLong(entry.getValue()), authorId, Instant.ofEpochMilli(score)));
-            last = new PageCursor(score, entry.getValue());
+            last = new PageCursor(score, CURSOR_MARK + entry.getValue());
         }
         UnreadPage page = new UnreadPage(items, more ? last.encode() : null);
         return unconverted(userId) ? Optional.of(page) : Optional.empty();
@@ -107,7 +111,7 @@ final class PreviousLayoutReads {
                     Instant.ofEpochMilli((long) Double.parseDouble((String) rows.get(i + 1)))));
         }
         boolean more = rows.size() / 2 > limit;
-        UnreadPage page = new UnreadPage(items, more ? MergedCursor.encode(items.getLast()) : null);
+        UnreadPage page = new UnreadPage(items, more ? MergedCursor.encodePrevious(items.getLast()) : null);
         return unconverted(userId) ? Optional.of(page) : Optional.empty();
     }
 
@@ -116,6 +120,16 @@ final class PreviousLayoutReads {
         if (!unconverted(userId)) return Optional.empty();
         boolean unread = redis.zscore(keys.unread(userId, authorId), Long.toString(blogId)) != null;
         return unconverted(userId) ? Optional.of(unread) : Optional.empty();
+    }
+
+    /** Whether an author page's cursor came from here. */
+    static boolean issued(PageCursor cursor) {
+        return cursor.member().startsWith(CURSOR_MARK);
+    }
+
+    /** The blogId of a cursor {@link #issued} here. */
+    static String member(PageCursor cursor) {
+        return cursor.member().substring(CURSOR_MARK.length());
     }
 
     /** Any of the keys the conversion deletes last; an author's set without them is drift the conversion finds later. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * Reads a user's unread counts, newest-first pages and single blogs from Redis; never writes. Each read is one
@@ -79,31 +80,28 @@ public final class UnreadReader {
      * @throws InvalidCursorException when the cursor is malformed
      */
     public UnreadPage page(long userId, long authorId, int limit, String cursor) {
-        String[] hKey = {keys.h(userId)};
-        String author = Long.toString(authorId);
-        String fetch = Integer.toString(limit + 1);
         PageCursor after = cursor == null ? null : PageCursor.decode(cursor);
-        long blogId = after == null ? 0 : UnreadKeys.id(after.member());
+        boolean previousCursor = after != null && PreviousLayoutReads.issued(after);
+        long blogId = after == null ? 0 : UnreadKeys.id(previousCursor ? PreviousLayoutReads.member(after) : after.member());
         if (blogId < 0) throw new InvalidCursorException();
         if (previous != null) {
             Optional<UnreadPage> old = previous.page(userId, authorId, limit, after);
             if (old.isPresent()) return old.get();
         }
-        List<Object> rows;
-        if (after == null) {
-            rows = ReadScript.AUTHOR_PAGE.run(redis, hKey, author, fetch);
-        } else {
-            rows = ReadScript.AUTHOR_PAGE.run(redis, hKey, author, fetch, Long.toString(EntryRecord.second(after.score())),
-                    Long.toString(blogId));
+        String[] hKey = {keys.h(userId)};
+        String author = Long.toString(authorId);
+        String fetch = Integer.toString(limit + (previousCursor ? 2 : 1));
+        List<Object> rows = after == null
+                ? ReadScript.AUTHOR_PAGE.run(redis, hKey, author, fetch)
+                : ReadScript.AUTHOR_PAGE.run(redis, hKey, author, fetch, Long.toString(EntryRecord.second(after.score())),
+                        previousCursor ? "0" : Long.toString(blogId));
+        long shown = previousCursor ? blogId : -1;
+        List<UnreadItem> items = new ArrayList<>(rows.size() / 2);
+        for (int i = 0; i + 1 < rows.size(); i += 2) {
+            long blog = Long.parseLong((String) rows.get(i));
+            if (blog != shown) items.add(new UnreadItem(blog, authorId, Instant.ofEpochSecond(Long.parseLong((String) rows.get(i + 1)))));
         }
-        List<UnreadItem> items = new ArrayList<>(Math.min(limit, rows.size() / 2));
-        for (int i = 0; i + 1 < rows.size() && items.size() < limit; i += 2) {
-            items.add(new UnreadItem(Long.parseLong((String) rows.get(i)), authorId,
-                    Instant.ofEpochSecond(Long.parseLong((String) rows.get(i + 1)))));
-        }
-        boolean more = rows.size() / 2 > limit;
-        UnreadItem last = more ? items.getLast() : null;
-        return new UnreadPage(items, more ? new PageCursor(last.publishedAt().toEpochMilli(), Long.toString(last.blogId())).encode() : null);
+        return firstPage(items, limit, last -> new PageCursor(last.publishedAt().toEpochMilli(), Long.toString(last.blogId())).encode());
     }
 
     /**
@@ -112,26 +110,40 @@ public final class UnreadReader {
      * @throws InvalidCursorException when the cursor is malformed
      */
     public UnreadPage mergedPage(long userId, int limit, String cursor) {
-        UnreadItem after = cursor == null ? null : MergedCursor.decode(cursor);
+        MergedCursor.After position = cursor == null ? null : MergedCursor.decode(cursor);
         if (previous != null) {
-            Optional<UnreadPage> old = previous.mergedPage(userId, limit, after);
+            Optional<UnreadPage> old = previous.mergedPage(userId, limit, position == null ? null : position.item());
             if (old.isPresent()) return old.get();
         }
+        boolean previousCursor = position != null && position.previousLayout();
+        UnreadItem after = position == null ? null : position.onCurrentLayout();
         String[] userKeys = {keys.z(userId), keys.h(userId)};
-        String fetch = Integer.toString(limit + 1);
+        String fetch = Integer.toString(limit + (previousCursor ? 2 : 1));
         List<Object> rows = after == null
                 ? ReadScript.MERGED_PAGE.run(redis, userKeys, fetch)
                 : ReadScript.MERGED_PAGE.run(redis, userKeys, fetch, Long.toString(EntryRecord.second(after.publishedAt().toEpochMilli())),
                         Long.toString(after.blogId()));
-        List<UnreadItem> items = new ArrayList<>(Math.min(limit, rows.size() / 3));
-        for (int i = 0; i + 2 < rows.size() && items.size() < limit; i += 3) {
+        long shown = previousCursor ? position.item().blogId() : -1;
+        List<UnreadItem> items = new ArrayList<>(rows.size() / 3);
+        for (int i = 0; i + 2 < rows.size(); i += 3) {
+            long blog = Long.parseLong((String) rows.get(i));
             // An entry whose author no record names breaks the invariant (reconcile finds it): shown under author 0.
             Object author = rows.get(i + 2);
-            items.add(new UnreadItem(Long.parseLong((String) rows.get(i)), author == null ? 0 : Long.parseLong((String) author),
+            if (blog != shown) items.add(new UnreadItem(blog, author == null ? 0 : Long.parseLong((String) author),
                     Instant.ofEpochSecond(Long.parseLong((String) rows.get(i + 1)))));
         }
-        boolean more = rows.size() / 3 > limit;
-        return new UnreadPage(items, more ? MergedCursor.encode(items.getLast()) : null);
+        return firstPage(items, limit, MergedCursor::encode);
+    }
+
+    /**
+     * The first {@code limit} items, and a cursor after the last of them if more follow. A cursor of the previous
+     * layout's pages goes on from the start of its second (that layout ordered a second's entries by millisecond), so
+     * its page is fetched with one row more, for the cursor's own blog, which the page before showed.
+     */
+    private static UnreadPage firstPage(List<UnreadItem> items, int limit, Function<UnreadItem, String> cursorAfter) {
+        if (items.size() <= limit) return new UnreadPage(items, null);
+        List<UnreadItem> page = List.copyOf(items.subList(0, limit));
+        return new UnreadPage(page, cursorAfter.apply(page.getLast()));
     }
 
     /** True when the blog is among the user's unread blogs by that author: one {@code is_unread.lua}, O(log cap). */

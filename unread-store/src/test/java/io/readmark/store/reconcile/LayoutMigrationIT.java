@@ -206,29 +206,44 @@ class LayoutMigrationIT {
     }
 
     @Test
-    void shouldContinueAPageBegunBeforeTheUserWasConverted() {
-        // Given a user of the previous layout with five posts of two authors, each in a second of its own
+    void shouldContinueAPageBegunBeforeTheUserWasConvertedWithoutSkippingAnEntry() {
+        // Given a user of the previous layout with five posts of two authors, each in a second of its own, and a user
+        // with four posts in one second, which that layout ordered by millisecond
         RedisFixture.Scoped scoped = redis.scoped("migrate-cursor-" + UUID.randomUUID());
         UnreadKeys keys = scoped.keys();
         PreviousLayoutWriter previous = new PreviousLayoutWriter(redis.binary.sync(), keys);
         for (long blog = 1; blog <= 5; blog++) previous.deliver(1, 7 + blog % 2, blog, T0 + blog * 1_000, 1_000);
+        previous.deliver(2, 7, 9, T0 + 900, 1_000);
+        previous.deliver(2, 7, 3, T0 + 500, 1_000);
+        previous.deliver(2, 7, 5, T0 + 100, 1_000);
+        previous.deliver(2, 8, 4, T0 + 700, 1_000);
         UnreadReader upgrading = new UnreadReader(redis.redis.shared(), keys, true);
-        UnreadPage first = upgrading.mergedPage(1, 2, null);
-        UnreadPage firstOfAuthor = upgrading.page(1, 8, 1, null);
+        UnreadPage merged = upgrading.mergedPage(1, 2, null);
+        UnreadPage byAuthor = upgrading.page(1, 8, 1, null);
+        UnreadPage sameSecond = upgrading.mergedPage(2, 2, null);
+        UnreadPage sameSecondByAuthor = upgrading.page(2, 7, 2, null);
 
-        // When the user is converted before the next pages are asked for
+        // When the users are converted before the next pages are asked for
         new LayoutMigration(redis.redis, keys, 1_000, 1_000, 1_000).run((scanned, users, pass) -> { });
 
-        // Then they continue where the first ones ended, without a gap or a repeat
-        List<Long> merged = new ArrayList<>(first.items().stream().map(UnreadItem::blogId).toList());
+        // Then they continue where the first ones ended, without a gap or a repeat across seconds...
+        assertThat(blogIds(merged, cursor -> upgrading.mergedPage(1, 2, cursor))).containsExactly(5L, 4L, 3L, 2L, 1L);
+        assertThat(blogIds(byAuthor, cursor -> upgrading.page(1, 8, 1, cursor))).containsExactly(5L, 3L, 1L);
+        // ... and from the start of the cursor's second within one, so an entry may come again but none is missed
+        assertThat(blogIds(sameSecond, cursor -> upgrading.mergedPage(2, 2, cursor))).startsWith(9L, 4L).containsOnly(9L, 4L, 3L, 5L)
+                .contains(3L, 5L);
+        assertThat(blogIds(sameSecondByAuthor, cursor -> upgrading.page(2, 7, 2, cursor))).startsWith(9L, 3L).contains(5L);
+    }
+
+    /** The blogs of a first page and of every page after it. */
+    private static List<Long> blogIds(UnreadPage first, java.util.function.Function<String, UnreadPage> next) {
+        List<Long> blogs = new ArrayList<>(first.items().stream().map(UnreadItem::blogId).toList());
         for (String cursor = first.nextCursor(); cursor != null; ) {
-            UnreadPage next = upgrading.mergedPage(1, 2, cursor);
-            next.items().forEach(item -> merged.add(item.blogId()));
-            cursor = next.nextCursor();
+            UnreadPage page = next.apply(cursor);
+            page.items().forEach(item -> blogs.add(item.blogId()));
+            cursor = page.nextCursor();
         }
-        assertThat(merged).containsExactly(5L, 4L, 3L, 2L, 1L);
-        assertThat(firstOfAuthor.items()).extracting(UnreadItem::blogId).containsExactly(5L);
-        assertThat(upgrading.page(1, 8, 5, firstOfAuthor.nextCursor()).items()).extracting(UnreadItem::blogId).containsExactly(3L, 1L);
+        return blogs;
     }
 
     /** Deliveries, reads, read-alls, inbox views and targeted notices by the previous release; returns {blog, author} delivered per user. */
