@@ -15,13 +15,12 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
-import java.util.function.Supplier;
 
 /**
  * One pipelined {@link UnreadWriter} per stream thread, shared by that thread's tasks. The producer flush that
  * precedes every offset commit awaits the flushing thread's own writer first ({@link #awaitCurrentThread()},
  * {@link RedisFirstClientSupplier}), so no offset is committed ahead of Redis, nor, when asked, ahead of its replicas.
- * During a layout upgrade each writer has its own {@link LayoutUpgradeGuard}, used by its thread alone.
+ * During a layout upgrade each writer has a {@link LayoutUpgradeGuard} of its own, used by its thread alone.
  */
 public final class WriterPerThread implements ThreadChanges, AutoCloseable {
 
@@ -37,8 +36,6 @@ public final class WriterPerThread implements ThreadChanges, AutoCloseable {
     private final boolean layoutUpgrade;
     private final ThreadLocal<UnreadWriter> perThread = new ThreadLocal<>();
     private final Set<UnreadWriter> all = ConcurrentHashMap.newKeySet();
-    /** The writers' guards, which the writers do not close. */
-    private final Set<LayoutUpgradeGuard> guards = ConcurrentHashMap.newKeySet();
 
     /**
      * @param deliveriesApplied told how many deliveries Redis acknowledged, from whichever stream thread awaited them
@@ -69,13 +66,8 @@ public final class WriterPerThread implements ThreadChanges, AutoCloseable {
     public UnreadWriter current() {
         UnreadWriter writer = perThread.get();
         if (writer == null) {
-            WriteGuard guard = WriteGuard.NONE;
-            if (layoutUpgrade) {
-                LayoutUpgradeGuard upgrade = connect(() -> new LayoutUpgradeGuard(redis, keys, limits));
-                guards.add(upgrade);
-                guard = upgrade;
-            }
-            writer = new UnreadWriter(connect(redis::openBinary), keys, limits, maxPendingWrites, deliveriesApplied, writesRetried,
+            WriteGuard guard = layoutUpgrade ? new LayoutUpgradeGuard(redis, keys, limits) : WriteGuard.NONE;
+            writer = new UnreadWriter(openConnection(), keys, limits, maxPendingWrites, deliveriesApplied, writesRetried,
                     waitReplicas, guard);
             perThread.set(writer);
             all.add(writer);
@@ -87,11 +79,11 @@ public final class WriterPerThread implements ThreadChanges, AutoCloseable {
      * A thread that gets its first record while Redis is down (a new or replaced thread, a task moved here) waits for
      * Redis like a write would, instead of failing the thread again and again.
      */
-    private <T> T connect(Supplier<T> open) {
+    private RedisConnections.BinaryConnection openConnection() {
         Duration backoff = RedisRetry.FIRST;
         for (int attempt = 1; ; attempt++) {
             try {
-                T connection = open.get();
+                RedisConnections.BinaryConnection connection = redis.openBinary();
                 if (attempt > 1) log.info("Redis connection for this stream thread opened after {} attempts", attempt);
                 return connection;
             } catch (RedisConnectionException e) {
@@ -118,7 +110,5 @@ public final class WriterPerThread implements ThreadChanges, AutoCloseable {
     public void close() {
         all.forEach(UnreadWriter::close);
         all.clear();
-        guards.forEach(LayoutUpgradeGuard::close);
-        guards.clear();
     }
 }

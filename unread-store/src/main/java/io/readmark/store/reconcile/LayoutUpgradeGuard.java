@@ -24,9 +24,9 @@ import java.util.concurrent.CompletionException;
  * before a writer of this release changes it: while an upgrade runs, a user not converted yet keeps its old keys
  * complete and unchanged, so a reader can answer it from them, and no write of this release lands beside them. A
  * converted user never gets old keys again (this release does not write them), so a user found converted is
- * remembered and costs nothing more. Used by one writer's thread, on a connection of its own.
+ * remembered and costs nothing more. Used by one writer's thread; sends on the shared connection, as the conversion does.
  */
-public final class LayoutUpgradeGuard implements WriteGuard, AutoCloseable {
+public final class LayoutUpgradeGuard implements WriteGuard {
 
     private static final Logger log = LoggerFactory.getLogger(LayoutUpgradeGuard.class);
     /**
@@ -35,22 +35,17 @@ public final class LayoutUpgradeGuard implements WriteGuard, AutoCloseable {
      */
     private static final int MAX_KNOWN = 100_000;
 
-    private final RedisConnections.Connection connection;
     private final RedisClusterAsyncCommands<String, String> redis;
     private final UnreadKeys keys;
     private final LayoutMigration migration;
     private final Set<Long> converted = new HashSet<>();
     private long conversions;
 
-    /** Opens its connection now: a {@link io.lettuce.core.RedisConnectionException} when Redis cannot be reached. */
     public LayoutUpgradeGuard(RedisConnections connections, UnreadKeys keys, UnreadLimits limits) {
         this.keys = keys;
         this.migration = new LayoutMigration(connections, keys, limits.maxUnreadPerAuthor(), limits.maxUnreadPerUser(),
                 limits.maxMarksPerUser());
-        this.connection = connections.open();
-        this.redis = connection.async();
-        // The EXISTS of a call's users go out together, one round trip.
-        connection.stateful().setAutoFlushCommands(false);
+        this.redis = connections.shared().async();
     }
 
     /**
@@ -82,7 +77,8 @@ public final class LayoutUpgradeGuard implements WriteGuard, AutoCloseable {
     }
 
     /**
-     * One EXISTS of the old keys per user not remembered yet (an earlier attempt may have done some), pipelined; a
+     * One EXISTS of the old keys per user not remembered yet (an earlier attempt may have done some), all sent before
+     * the first answer is awaited; a
      * conversion of each user that has any. The old unread sets need no look of their own: the previous release kept
      * each one's size in a field of counts.
      */
@@ -90,7 +86,6 @@ public final class LayoutUpgradeGuard implements WriteGuard, AutoCloseable {
         List<Long> left = users.stream().filter(user -> !converted.contains(user)).toList();
         List<RedisFuture<Long>> found = new ArrayList<>(left.size());
         for (long user : left) found.add(redis.exists(keys.counts(user), keys.marks(user), keys.merged(user)));
-        connection.stateful().flushCommands();
         for (int i = 0; i < left.size(); i++) {
             long user = left.get(i);
             if (found.get(i).toCompletableFuture().join() > 0) {
@@ -118,10 +113,5 @@ public final class LayoutUpgradeGuard implements WriteGuard, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting to convert users before their writes", e);
         }
-    }
-
-    @Override
-    public void close() {
-        connection.close();
     }
 }

@@ -65,8 +65,8 @@ class LayoutUpgradeGuardIT {
         UnreadKeys keys = redis.scoped("guard-" + UUID.randomUUID()).keys();
         LayoutMigration migration = new LayoutMigration(redis.redis, keys, LIMITS.maxUnreadPerAuthor(), LIMITS.maxUnreadPerUser(),
                 LIMITS.maxMarksPerUser());
-        try (LayoutUpgradeGuard guard = new LayoutUpgradeGuard(redis.redis, keys, LIMITS);
-             UnreadWriter guarded = writer(redis.redis, keys, guard);
+        LayoutUpgradeGuard guard = new LayoutUpgradeGuard(redis.redis, keys, LIMITS);
+        try (UnreadWriter guarded = writer(redis.redis, keys, guard);
              UnreadWriter plain = writer(redis.redis, keys, WriteGuard.NONE)) {
             for (int w = 0; w < WRITES.size(); w++) {
                 Write write = WRITES.get(w);
@@ -129,8 +129,8 @@ class LayoutUpgradeGuardIT {
         previousState(keys, 1);
         new LayoutMigration(redis.redis, keys, LIMITS.maxUnreadPerAuthor(), LIMITS.maxUnreadPerUser(), LIMITS.maxMarksPerUser())
                 .migrate(1, null);
-        try (LayoutUpgradeGuard guard = new LayoutUpgradeGuard(redis.redis, keys, LIMITS);
-             UnreadWriter guarded = writer(redis.redis, keys, guard)) {
+        LayoutUpgradeGuard guard = new LayoutUpgradeGuard(redis.redis, keys, LIMITS);
+        try (UnreadWriter guarded = writer(redis.redis, keys, guard)) {
             guarded.deliver(2, 7, 1, T0);
             guarded.awaitAcknowledged();
 
@@ -155,8 +155,8 @@ class LayoutUpgradeGuardIT {
         try (EmbeddedRedis server = EmbeddedRedis.start(0);
              RedisConnections connections = RedisConnections.connect(server.url(), Duration.ofSeconds(1), false)) {
             UnreadKeys keys = new UnreadKeys("guard-outage");
-            try (LayoutUpgradeGuard guard = new LayoutUpgradeGuard(connections, keys, LIMITS);
-                 UnreadWriter guarded = writer(connections, keys, guard)) {
+            LayoutUpgradeGuard guard = new LayoutUpgradeGuard(connections, keys, LIMITS);
+            try (UnreadWriter guarded = writer(connections, keys, guard)) {
                 // Given Redis down when a write to a user the guard has not seen comes
                 server.stop();
                 CompletableFuture<Void> written = CompletableFuture.runAsync(() -> {
