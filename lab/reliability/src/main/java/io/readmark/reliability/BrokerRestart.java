@@ -1,7 +1,5 @@
 package io.readmark.reliability;
 
-import io.readmark.infra.PrometheusText;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,8 +19,6 @@ public final class BrokerRestart implements Fault {
     private static final String THREAD_FAILED = "stream thread failed";
 
     private static final Duration FANOUT_WAIT = Duration.ofSeconds(15);
-    private static final Duration FANOUT_POLL = Duration.ofMillis(100);
-    private static final String PENDING_FOLLOWERS = "readmark_fanout_pending_followers";
 
     private final Duration downtime;
     private int restarts;
@@ -42,7 +38,7 @@ public final class BrokerRestart implements Fault {
         RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
         Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
         harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
-        boolean fanoutSeenInFlight = awaitFanoutInFlight(harness);
+        boolean fanoutSeenInFlight = harness.awaitFanoutInFlight(FANOUT_WAIT);
         kafka.kill();
         try {
             Poll.pause(downtime);
@@ -73,22 +69,5 @@ public final class BrokerRestart implements Fault {
     /** How many of the kills came right after a processor reported followers of a big-V post still to fan out. */
     public synchronized int duringFanout() {
         return duringFanout;
-    }
-
-    /** True once a processor reports followers still to fan out; false if none did within the wait. */
-    private static boolean awaitFanoutInFlight(Harness harness) {
-        long deadline = System.nanoTime() + FANOUT_WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ProcessorProcess processor : harness.runningProcessors()) {
-                try {
-                    if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
-                } catch (RuntimeException e) {
-                    if (Thread.currentThread().isInterrupted()) throw e;
-                    // Restarting or busy: ask the next one.
-                }
-            }
-            Poll.pause(FANOUT_POLL);
-        }
-        return false;
     }
 }
