@@ -1,8 +1,6 @@
 package io.readmark.reliability;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -13,10 +11,6 @@ import java.util.Random;
  * meanwhile. Returns once every processor is ready again.
  */
 public final class BrokerRestart implements Fault {
-
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
-    /** What a processor logs when a stream thread dies of an exception and is replaced. */
-    private static final String THREAD_FAILED = "stream thread failed";
 
     private static final Duration FANOUT_WAIT = Duration.ofSeconds(15);
 
@@ -36,8 +30,7 @@ public final class BrokerRestart implements Fault {
     @Override
     public synchronized void inject(Harness harness, Random random) {
         RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
-        Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
-        harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
+        ProcessorsUnharmed processors = ProcessorsUnharmed.before(harness);
         boolean fanoutSeenInFlight = harness.awaitFanoutInFlight(FANOUT_WAIT);
         kafka.kill();
         try {
@@ -47,19 +40,7 @@ public final class BrokerRestart implements Fault {
             restarts++;
             if (fanoutSeenInFlight) duringFanout++;
         }
-        for (ProcessorProcess processor : logBefore.keySet()) {
-            if (!processor.isAlive()) {
-                throw new IllegalStateException(processor.name() + " exited during the broker restart:\n" + processor.logTail(40));
-            }
-            processor.awaitReady(READY_TIMEOUT);
-            String since = processor.log().substring(logBefore.get(processor));
-            if (since.contains(THREAD_FAILED)) {
-                throw new IllegalStateException("a stream thread of " + processor.name() + " failed during the broker restart:\n"
-                        + since.lines().filter(line -> line.contains(THREAD_FAILED)).findFirst().orElse("")
-                        + "\n" + since.lines().dropWhile(line -> !line.contains(THREAD_FAILED)).skip(1).limit(6)
-                        .reduce("", (a, b) -> a + b + "\n"));
-            }
-        }
+        processors.require("broker restart");
     }
 
     public synchronized int restarts() {
