@@ -34,13 +34,15 @@ public final class ReadmarkDev {
                                 and Redis CPU per operation; writes bench-results/layouts-latest.txt and .json
               bench --streams   only the stream load: 1,000 / 5,000 / 10,000 streams open on one view API, their
                                 memory, idle CPU and push latency; writes bench-results/streams-latest.txt and .json
-              soak [--minutes 10] [--seed N]
+              soak [--minutes 10] [--seed N] [--replicated true]
                                 run two stream processors as separate processes on embedded Kafka and Redis under a
                                 continuous workload while killing them, stopping Redis, restarting the broker and
                                 sending bursts of bad records, then check every user's unread state against the
                                 exact expected one and every bad record against the dead-letter topic; then wipe
                                 Redis, rebuild and reconcile it and check again; exit status 1 if anything was
-                                lost, extra, double-counted, not dead-lettered or drifted
+                                lost, extra, double-counted, not dead-lettered or drifted. --replicated true: on
+                                three Kafka nodes and a Redis Cluster with replicas, failing over Redis masters
+                                and killing partition leaders instead of stopping Redis and the broker
             """ + Readmark.COMMANDS_HELP, """
             Every setting can be given as an environment variable or as a flag of the same name,
             e.g. VIEW_API_PORT=9001 or --view-api-port 9001. See docs/CONFIGURATION.md and docs/BENCHMARKS.md.

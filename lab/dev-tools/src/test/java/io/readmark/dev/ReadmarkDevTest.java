@@ -20,4 +20,10 @@ class ReadmarkDevTest {
         assertThat(ReadmarkDev.soakFlags(List.of("--minutes", "3", "--soak-seed", "42", "--redis-outage", "PT5S", "--readmark-log-level", "INFO")))
                 .isEqualTo(Map.of("SOAK_MINUTES", "3", "SOAK_SEED", "42", "SOAK_REDIS_OUTAGE", "PT5S", "READMARK_LOG_LEVEL", "INFO"));
     }
+
+    @Test
+    void shouldTakeTheReplicatedSoaksSettingsWithoutTheirPrefix() {
+        assertThat(ReadmarkDev.soakFlags(List.of("--replicated", "true", "--redis-failover-every", "PT40S", "--kafka-leader-kill-every", "PT50S")))
+                .isEqualTo(Map.of("SOAK_REPLICATED", "true", "SOAK_REDIS_FAILOVER_EVERY", "PT40S", "SOAK_KAFKA_LEADER_KILL_EVERY", "PT50S"));
+    }
 }

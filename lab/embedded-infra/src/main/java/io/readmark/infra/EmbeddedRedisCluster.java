@@ -198,6 +198,11 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         node(replicaPort).cutReplication();
     }
 
+    /** Lets a replica cut by {@link #cutReplication} resync, as {@link EmbeddedRedis#restoreReplication()} does. */
+    public void restoreReplication(int replicaPort) {
+        node(replicaPort).restoreReplication();
+    }
+
     private EmbeddedRedis node(int port) {
         return nodes.stream().map(Node::redis).filter(redis -> redis.port() == port).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no node of this cluster on port " + port));

@@ -1,10 +1,6 @@
 package io.readmark.reliability;
 
-import io.readmark.infra.PrometheusText;
-
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Random;
 
 /**
@@ -16,13 +12,7 @@ import java.util.Random;
  */
 public final class BrokerRestart implements Fault {
 
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
-    /** What a processor logs when a stream thread dies of an exception and is replaced. */
-    private static final String THREAD_FAILED = "stream thread failed";
-
     private static final Duration FANOUT_WAIT = Duration.ofSeconds(15);
-    private static final Duration FANOUT_POLL = Duration.ofMillis(100);
-    private static final String PENDING_FOLLOWERS = "readmark_fanout_pending_followers";
 
     private final Duration downtime;
     private int restarts;
@@ -40,9 +30,8 @@ public final class BrokerRestart implements Fault {
     @Override
     public synchronized void inject(Harness harness, Random random) {
         RestartableKafka kafka = harness.kafka().orElseThrow(() -> new IllegalStateException("no restartable Kafka to stop"));
-        Map<ProcessorProcess, Integer> logBefore = new HashMap<>();
-        harness.runningProcessors().forEach(processor -> logBefore.put(processor, processor.log().length()));
-        boolean fanoutSeenInFlight = awaitFanoutInFlight(harness);
+        ProcessorsUnharmed processors = ProcessorsUnharmed.before(harness);
+        boolean fanoutSeenInFlight = harness.awaitFanoutInFlight(FANOUT_WAIT);
         kafka.kill();
         try {
             Poll.pause(downtime);
@@ -51,19 +40,7 @@ public final class BrokerRestart implements Fault {
             restarts++;
             if (fanoutSeenInFlight) duringFanout++;
         }
-        for (ProcessorProcess processor : logBefore.keySet()) {
-            if (!processor.isAlive()) {
-                throw new IllegalStateException(processor.name() + " exited during the broker restart:\n" + processor.logTail(40));
-            }
-            processor.awaitReady(READY_TIMEOUT);
-            String since = processor.log().substring(logBefore.get(processor));
-            if (since.contains(THREAD_FAILED)) {
-                throw new IllegalStateException("a stream thread of " + processor.name() + " failed during the broker restart:\n"
-                        + since.lines().filter(line -> line.contains(THREAD_FAILED)).findFirst().orElse("")
-                        + "\n" + since.lines().dropWhile(line -> !line.contains(THREAD_FAILED)).skip(1).limit(6)
-                        .reduce("", (a, b) -> a + b + "\n"));
-            }
-        }
+        processors.require("broker restart");
     }
 
     public synchronized int restarts() {
@@ -73,22 +50,5 @@ public final class BrokerRestart implements Fault {
     /** How many of the kills came right after a processor reported followers of a big-V post still to fan out. */
     public synchronized int duringFanout() {
         return duringFanout;
-    }
-
-    /** True once a processor reports followers still to fan out; false if none did within the wait. */
-    private static boolean awaitFanoutInFlight(Harness harness) {
-        long deadline = System.nanoTime() + FANOUT_WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ProcessorProcess processor : harness.runningProcessors()) {
-                try {
-                    if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
-                } catch (RuntimeException e) {
-                    if (Thread.currentThread().isInterrupted()) throw e;
-                    // Restarting or busy: ask the next one.
-                }
-            }
-            Poll.pause(FANOUT_POLL);
-        }
-        return false;
     }
 }

@@ -2,6 +2,7 @@ package io.readmark.reliability;
 
 import io.readmark.common.config.Settings;
 import io.readmark.infra.EmbeddedRedis;
+import io.readmark.infra.PrometheusText;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.store.redis.RedisConnections;
 
@@ -22,6 +23,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class Harness implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration FANOUT_POLL = Duration.ofMillis(100);
+    private static final String PENDING_FOLLOWERS = "readmark_fanout_pending_followers";
 
     private final Pipeline pipeline;
     private final WorkloadShape shape;
@@ -74,6 +77,26 @@ public final class Harness implements AutoCloseable {
 
     public List<ProcessorProcess> runningProcessors() {
         return processors.stream().filter(ProcessorProcess::isAlive).toList();
+    }
+
+    /**
+     * True once a running processor reports followers of a big-V post still to fan out, polled until {@code wait} ends;
+     * false if none did: a fault injected right after falls between a post's chunks.
+     */
+    public boolean awaitFanoutInFlight(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (ProcessorProcess processor : runningProcessors()) {
+                try {
+                    if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
+                } catch (RuntimeException e) {
+                    if (Thread.currentThread().isInterrupted()) throw e;
+                    // Restarting or busy: ask the next one.
+                }
+            }
+            Poll.pause(FANOUT_POLL);
+        }
+        return false;
     }
 
     /** Waits until every running processor's applications are RUNNING. */

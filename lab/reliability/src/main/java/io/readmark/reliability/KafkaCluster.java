@@ -3,6 +3,7 @@ package io.readmark.reliability;
 import io.readmark.infra.KafkaClusterNode;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -97,6 +98,14 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     /**
+     * Waits until every partition of every topic, the internal ones and those Kafka Streams made included, has every
+     * node in sync again: until then a node killed next could take a partition below {@code min.insync.replicas}.
+     */
+    public void awaitFullyInSync(Duration timeout) {
+        awaitFullyInSync(topicNames(), timeout);
+    }
+
+    /**
      * Kills every node and deletes the cluster's data. Not a controlled shutdown: the last nodes would wait for a
      * quorum that is gone.
      */
@@ -122,10 +131,26 @@ public final class KafkaCluster implements AutoCloseable {
         return partition.isr().stream().map(Node::idString).collect(Collectors.joining(",", "[", "]"));
     }
 
-    private Map<String, TopicDescription> describe(Collection<String> topics) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+    private List<String> topicNames() {
+        try (Admin admin = admin()) {
+            return List.copyOf(admin.listTopics(new ListTopicsOptions().listInternal(true)).names()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list the topics", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis() / 2,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis()))) {
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis()));
+    }
+
+    private Map<String, TopicDescription> describe(Collection<String> topics) {
+        try (Admin admin = admin()) {
             return admin.describeTopics(topics).allTopicNames().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot describe " + topics, e);

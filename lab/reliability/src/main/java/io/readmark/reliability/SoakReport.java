@@ -10,6 +10,8 @@ import java.util.Map;
  * The outcome of a soak: what was produced, which faults were survived, the final comparison with the model, the
  * audit of the dead-letter topic, and the rebuild and reconcile after Redis lost everything.
  *
+ * @param topology       what Kafka and Redis the run had, in a line
+ * @param leftOut        what this topology's run does not do that the other's does, each with why
  * @param faultsSurvived by fault name, e.g. {@code processor-crash → 6}
  * @param alertsConfirmed alerts Prometheus fired and resolved for their faults, by name; empty when none watched
  * @param failures       faults the system did not recover from, and a phase that did not finish
@@ -19,15 +21,18 @@ import java.util.Map;
  * @param deadLetters    null if the dead-letter topic could not be read
  * @param redisLoss      null if the rebuild or the reconcile did not finish
  * @param noticesExpired broadcasts that had expired when the check began, so that it expected them gone
- * @param brokerKillsDuringFanout broker kills that fell while a big-V post's followers were still being fanned out
+ * @param killsDuringFanout by fault name, its kills that fell while a big-V post's followers were still being fanned out
  */
-public record SoakReport(long seed, Duration workload, Duration elapsed, int processors, long eventsProduced,
-                         Map<String, Integer> faultsSurvived, Map<String, Integer> alertsConfirmed, List<String> failures, Duration drained,
+public record SoakReport(long seed, String topology, List<String> leftOut, Duration workload, Duration elapsed, int processors,
+                         long eventsProduced, Map<String, Integer> faultsSurvived, Map<String, Integer> alertsConfirmed,
+                         List<String> failures, Duration drained,
                          CheckResult check, PushCheck pushes, long badInputsTried, DeadLetterAudit deadLetters,
                          RedisLossRecovery.Outcome redisLoss, long noticesExpired,
-                         int brokerKillsDuringFanout, Path workDir) {
+                         Map<String, Integer> killsDuringFanout, Path workDir) {
 
     public SoakReport {
+        leftOut = List.copyOf(leftOut);
+        killsDuringFanout = Map.copyOf(killsDuringFanout);
         faultsSurvived = Map.copyOf(faultsSurvived);
         alertsConfirmed = Map.copyOf(alertsConfirmed);
         failures = List.copyOf(failures);
@@ -47,14 +52,20 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
         return faultsSurvived.getOrDefault(fault, 0);
     }
 
+    /** Kills of that fault that fell during a big-V fan-out; 0 for a fault that does not wait for one. */
+    public int killedDuringFanout(String fault) {
+        return killsDuringFanout.getOrDefault(fault, 0);
+    }
+
     public void print(PrintStream out) {
         out.printf("""
 
                 Soak %s (seed %d)
+                  topology          %s
                   workload          %s, %d processor processes
                   events produced   %,d
                   faults survived   %s
-                  broker kills      %d during a big-V fan-out
+                  during fan-out    %s
                   alerts confirmed  %s
                   drained in        %s
                   users checked     %s
@@ -69,13 +80,14 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
                   rebuild           %s
                   reconcile         %s
                   took              %s
-                """, passed() ? "PASSED" : "FAILED", seed, minutesAndSeconds(workload), processors,
-                eventsProduced, timesEach(faultsSurvived, "none"), brokerKillsDuringFanout, timesEach(alertsConfirmed, "no Prometheus watched"),
+                """, passed() ? "PASSED" : "FAILED", seed, topology, minutesAndSeconds(workload), processors,
+                eventsProduced, timesEach(faultsSurvived, "none"), duringFanout(), timesEach(alertsConfirmed, "no Prometheus watched"),
                 drained == null ? "did not drain" : "%.1f s".formatted(drained.toMillis() / 1000.0),
                 figure(check == null ? null : check.usersChecked()), figure(check == null ? null : check.entriesExpected()), noticesExpired,
                 figure(check == null ? null : check.lost()), figure(check == null ? null : check.extra()),
                 figure(check == null ? null : check.doubleCounted()), pushed(), badInputsTried, deadLettered(), rebuild(), reconcile(),
                 minutesAndSeconds(elapsed));
+        leftOut.forEach(line -> out.println("  left out: " + line));
         failures.forEach(failure -> out.println("  failure: " + failure));
         if (check != null) check.examples().forEach(example -> out.println("  difference: " + example));
         if (deadLetters != null) deadLetters.examples().forEach(example -> out.println("  dead letters: " + example));
@@ -84,6 +96,14 @@ public record SoakReport(long seed, Duration workload, Duration elapsed, int pro
             redisLoss.reconcile().examples().forEach(drift -> out.println("  drift: " + drift));
         }
         if (!passed()) out.println("  processor logs in " + workDir);
+    }
+
+    /** {@code redis-master-failover 2 of 3} by fault: of its injections survived, how many fell during a fan-out. */
+    private String duringFanout() {
+        if (killsDuringFanout.isEmpty()) return "no fault waited for a big-V fan-out";
+        return killsDuringFanout.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> "%s %d of %d".formatted(e.getKey(), e.getValue(), survived(e.getKey())))
+                .reduce((a, b) -> a + ", " + b).orElseThrow() + " killed during a big-V fan-out";
     }
 
     private String pushed() {

@@ -1,7 +1,5 @@
 package io.readmark.reliability;
 
-import io.readmark.infra.EmbeddedRedis;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -15,17 +13,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 /**
- * The long run: on its own restartable Kafka and persistent Redis, several processor processes share the work while
- * a continuous workload flows, a view API keeps unread streams open, and faults come one after another (by default
- * processor crashes, Redis outages, bursts of bad records, broker restarts, a crash during an outage and view-API
- * restarts; further {@link Fault}s plug in through {@link #run(SoakConfig, List, PrintStream)}), each with its alert
- * when a Prometheus watches. At the end the pipeline must drain, Redis must hold exactly the model's state, every
- * stream's last push must equal it and every bad record must be on the dead-letter topic; then Redis loses
- * everything, and the rebuild must bring back exactly the model's state.
+ * The long run: on its own Kafka and Redis ({@link SoakTopology}: one restartable broker and a persistent Redis, or
+ * replicated as in production), several processor processes share the work while a continuous workload flows, a view
+ * API keeps unread streams open, and faults come one after another (by default processor crashes, bursts of bad
+ * records and view-API restarts, and on one server each Redis outages, broker restarts and a crash during an outage,
+ * replicated Redis master failovers and Kafka leader kills instead; further {@link Fault}s plug in through
+ * {@link #run(SoakConfig, Function, PrintStream)}), each with its alert when a Prometheus watches. At the end the
+ * pipeline must drain, Redis must hold exactly the model's state, every stream's last push must equal it and every
+ * bad record must be on the dead-letter topic; then Redis loses everything, and the rebuild must bring back exactly
+ * the model's state.
  */
 public final class SoakRun {
 
@@ -52,25 +53,37 @@ public final class SoakRun {
     }
 
     /**
-     * The faults of a soak, as often as configured: processor crashes, Redis outages, bad records, broker restarts,
-     * and a processor crash during a Redis outage.
+     * The faults of a soak, as often as configured: processor crashes and bad records; on a single server each Redis
+     * outages, broker restarts and a processor crash during a Redis outage; replicated, Redis master failovers and
+     * Kafka leader kills, as a replica takes over where a single server could only come back.
      */
-    public static List<FaultSchedule.Periodic> defaultFaults(SoakConfig config) {
+    public static List<FaultSchedule.Periodic> defaultFaults(SoakConfig config, SoakTopology topology) {
         Duration crashDowntime = config.prometheus() ? WATCHED_CRASH_DOWNTIME : Duration.ZERO;
-        Duration brokerDowntime = config.prometheus() && config.brokerDowntime().compareTo(WATCHED_BROKER_DOWNTIME) < 0
-                ? WATCHED_BROKER_DOWNTIME : config.brokerDowntime();
-        return List.of(new FaultSchedule.Periodic(new ProcessorCrash(WIPE_STATE_EVERY, crashDowntime), config.killEvery()),
-                new FaultSchedule.Periodic(new RedisOutage(config.redisOutage()), config.redisOutageEvery()),
-                new FaultSchedule.Periodic(new PoisonPills(config.poisonBurst()), config.poisonEvery()),
-                new FaultSchedule.Periodic(new BrokerRestart(brokerDowntime), config.brokerRestartEvery()),
-                new FaultSchedule.Periodic(new CrashDuringRedisOutage(config.redisOutage()), config.crashDuringOutageEvery()));
+        FaultSchedule.Periodic crashes = new FaultSchedule.Periodic(new ProcessorCrash(WIPE_STATE_EVERY, crashDowntime), config.killEvery());
+        FaultSchedule.Periodic badRecords = new FaultSchedule.Periodic(new PoisonPills(config.poisonBurst()), config.poisonEvery());
+        return switch (topology) {
+            case SoakTopology.SingleNode ignored -> {
+                Duration brokerDowntime = config.prometheus() && config.brokerDowntime().compareTo(WATCHED_BROKER_DOWNTIME) < 0
+                        ? WATCHED_BROKER_DOWNTIME : config.brokerDowntime();
+                yield List.of(crashes,
+                        new FaultSchedule.Periodic(new RedisOutage(config.redisOutage()), config.redisOutageEvery()),
+                        badRecords,
+                        new FaultSchedule.Periodic(new BrokerRestart(brokerDowntime), config.brokerRestartEvery()),
+                        new FaultSchedule.Periodic(new CrashDuringRedisOutage(config.redisOutage()), config.crashDuringOutageEvery()));
+            }
+            case SoakTopology.Replicated replicated -> List.of(crashes,
+                    new FaultSchedule.Periodic(new RedisMasterFailover(replicated.redis()), config.redisFailoverEvery()),
+                    badRecords,
+                    new FaultSchedule.Periodic(new KafkaLeaderKill(replicated.kafka(), config.brokerDowntime()), config.kafkaLeaderKillEvery()));
+        };
     }
 
     public static SoakReport run(SoakConfig config, PrintStream out) {
-        return run(config, defaultFaults(config), out);
+        return run(config, topology -> defaultFaults(config, topology), out);
     }
 
-    public static SoakReport run(SoakConfig config, List<FaultSchedule.Periodic> faults, PrintStream out) {
+    /** @param faults the faults to inject, given the Kafka and Redis the run launched; a view-API restart is added */
+    public static SoakReport run(SoakConfig config, Function<SoakTopology, List<FaultSchedule.Periodic>> faults, PrintStream out) {
         long started = System.nanoTime();
         RunNames names = RunNames.random("soak");
         Path workDir = createWorkDir();
@@ -81,28 +94,53 @@ public final class SoakRun {
         return report;
     }
 
-    private static SoakReport soak(SoakConfig config, List<FaultSchedule.Periodic> faults, PrintStream out, RunNames names,
-                                   Path workDir, long started) {
-        try (RestartableKafka kafka = RestartableKafka.launch();
-             EmbeddedRedis redis = EmbeddedRedis.startPersistent(0);
-             Harness harness = new Harness(new Pipeline(kafka.bootstrapServers(), redis.url(), names, config.partitions()),
-                     config.shape(), config.seed(), workDir, kafka, redis)) {
-            for (int i = 1; i <= config.processors(); i++) harness.startProcessor("processor-" + i);
+    private static SoakReport soak(SoakConfig config, Function<SoakTopology, List<FaultSchedule.Periodic>> faults, PrintStream out,
+                                   RunNames names, Path workDir, long started) {
+        try (SoakTopology topology = SoakTopology.launch(config);
+             Harness harness = harness(topology, config, names, workDir)) {
+            out.printf("soak: on %s%n", topology.description());
+            for (int i = 1; i <= config.processors(); i++) harness.startProcessor("processor-" + i, topology.processorSettings());
             harness.awaitReady();
             harness.setUpWorkload();
             out.printf("soak: %d processors ready, follower graph produced; workload and faults start%n", config.processors());
-            try (PushWatch push = PushWatch.start(redis.url(), names.redisPrefix(), watchedUsers(config), workDir);
+            try (PushWatch push = PushWatch.start(topology.redisUrl(), names.redisPrefix(), watchedUsers(config), workDir);
                  PrometheusServer prometheus = config.prometheus() ? startPrometheus(harness, workDir, out) : null) {
-                List<FaultSchedule.Periodic> scheduled = new ArrayList<>(prometheus == null ? faults : alerted(faults, prometheus));
+                List<FaultSchedule.Periodic> given = faults.apply(topology);
+                List<FaultSchedule.Periodic> scheduled = new ArrayList<>(prometheus == null ? given : alerted(given, prometheus));
                 scheduled.add(new FaultSchedule.Periodic(new ViewApiRestart(push), config.viewRestartEvery()));
                 out.printf("soak: %d unread streams open on a view API, reconnecting whenever they end%n", push.users());
-                return soakWith(config, scheduled, out, harness, push, workDir, started);
+                return soakWith(config, topology, scheduled, out, harness, push, workDir, started);
             }
         }
     }
 
-    private static SoakReport soakWith(SoakConfig config, List<FaultSchedule.Periodic> faults, PrintStream out, Harness harness,
-                                       PushWatch push, Path workDir, long started) {
+    /** The run's harness; on a single server each, with the broker and the Redis its faults stop and start again. */
+    private static Harness harness(SoakTopology topology, SoakConfig config, RunNames names, Path workDir) {
+        Pipeline pipeline = new Pipeline(topology.bootstrapServers(), topology.redisUrl(), names, config.partitions());
+        return switch (topology) {
+            case SoakTopology.SingleNode single -> new Harness(pipeline, config.shape(), config.seed(), workDir, single.kafka(), single.redis());
+            case SoakTopology.Replicated ignored -> new Harness(pipeline, config.shape(), config.seed(), workDir, null, null);
+        };
+    }
+
+    /** What a run on this topology leaves out that a run on the other does, for the report. */
+    private static List<String> leftOut(SoakConfig config, SoakTopology topology) {
+        return switch (topology) {
+            case SoakTopology.SingleNode ignored -> List.of("Redis master failovers and Kafka leader kills: a single server has no"
+                    + " replica to take over (" + SoakConfig.REPLICATED + "=true runs them)");
+            case SoakTopology.Replicated ignored -> {
+                List<String> left = new ArrayList<>(List.of("Redis outages, broker restarts and crashes during a Redis outage: they"
+                        + " take the only server away; here a replica takes over instead (redis-master-failover, kafka-leader-kill)"));
+                if (config.prometheus()) left.add("alerts of redis-master-failover and kafka-leader-kill: no deployed rule must fire"
+                        + " for them (ReadmarkKafkaUnreachable needs every broker gone; ReadmarkRedisWriteRetries may or may not"
+                        + " fire while a replica takes over)");
+                yield left;
+            }
+        };
+    }
+
+    private static SoakReport soakWith(SoakConfig config, SoakTopology topology, List<FaultSchedule.Periodic> faults, PrintStream out,
+                                       Harness harness, PushWatch push, Path workDir, long started) {
         List<String> failures = new ArrayList<>();
         long workloadStarted = System.nanoTime();
         FaultSchedule schedule = runWorkloadWithFaults(harness, config, faults, failures, out);
@@ -133,11 +171,18 @@ public final class SoakRun {
             failures.add("dead-letter topic: " + e);
         }
         RedisLossRecovery.Outcome redisLoss = drained == null ? null : redisLost(harness, workDir, failures, out);
-        return new SoakReport(config.seed(), workloadTook, Duration.ofNanos(System.nanoTime() - started),
-                config.processors(), harness.eventsProduced(), schedule.survived(), alertsConfirmed(faults), failures,
-                drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss,
-                harness.expected().noticesExpiredBy(checkedAt),
-                fault(faults, BrokerRestart.class).map(BrokerRestart::duringFanout).orElse(0), workDir);
+        return new SoakReport(config.seed(), topology.description(), leftOut(config, topology), workloadTook,
+                Duration.ofNanos(System.nanoTime() - started), config.processors(), harness.eventsProduced(), schedule.survived(),
+                alertsConfirmed(faults), failures, drained, check, pushCheck, badRecords.size(), deadLetters, redisLoss,
+                harness.expected().noticesExpiredBy(checkedAt), killsDuringFanout(faults), workDir);
+    }
+
+    /** By fault name, the kills of each fault that waits for a big-V fan-out that fell during one. */
+    private static Map<String, Integer> killsDuringFanout(List<FaultSchedule.Periodic> faults) {
+        Map<String, Integer> during = new TreeMap<>();
+        fault(faults, BrokerRestart.class).ifPresent(fault -> during.put(fault.name(), fault.duringFanout()));
+        fault(faults, RedisMasterFailover.class).ifPresent(fault -> during.put(fault.name(), fault.duringFanout()));
+        return during;
     }
 
     /** The scheduled fault of that class, unwrapped from its alert check. */

@@ -28,18 +28,29 @@ import static org.awaitility.Awaitility.await;
  * before its offsets commit ({@code READMARK_REDIS_WAIT_REPLICAS=1}), and the state ends exactly the model's: nothing
  * the dead master acknowledged and its replica missed is lost. {@code -Dreadmark.failover.waitReplicas=0} runs the
  * same failover without that wait, to show what it loses. A view API on the cluster answers throughout, 200 or a 503
- * while the master's slots have none, and serves from the promoted replica.
+ * while the master's slots have none, and serves from the promoted replica. The master dies once under the mixed
+ * load, once while a big-V post is being fanned out, between its chunks.
  */
 class RedisFailoverIT {
 
     private static final String WAIT_REPLICAS = System.getProperty("readmark.failover.waitReplicas", "1");
     private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration FANOUT_WAIT = Duration.ofSeconds(30);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @Test
     void shouldLoseNothingWhenAMasterDiesAndItsLaggingReplicaIsPromoted() {
+        failOver("redis-failover", false);
+    }
+
+    @Test
+    void shouldLoseNothingWhenAMasterDiesDuringABigVFanOut() {
+        failOver("redis-failover-fanout", true);
+    }
+
+    private static void failOver(String label, boolean duringFanout) {
         try (EmbeddedRedisCluster redis = EmbeddedRedisCluster.startWithReplicas(3);
-             Harness harness = Scenario.on("redis-failover", TestInfrastructure.shared().kafkaBootstrapServers(), redis.url(), null);
+             Harness harness = Scenario.on(label, TestInfrastructure.shared().kafkaBootstrapServers(), redis.url(), null);
              ViewApi view = ViewApi.start(ViewApiConfig.from(Settings.of(Map.of(ViewApiConfig.HOST, "127.0.0.1",
                      ViewApiConfig.PORT, "0", ViewApiConfig.MANAGEMENT_PORT, "0", ViewApiConfig.REDIS_URL, redis.url(),
                      ViewApiConfig.REDIS_PREFIX, harness.pipeline().names().redisPrefix(), AuthConfig.MODE, "off"), Map.of())))) {
@@ -49,6 +60,7 @@ class RedisFailoverIT {
             WorkloadRunner workload = harness.startWorkload();
             Scenario.awaitMoreEvents(workload, 400);
 
+            if (duringFanout) assertThat(harness.awaitFanoutInFlight(FANOUT_WAIT)).as("a big-V post being fanned out").isTrue();
             int master = redis.ports().getFirst();
             int replica = redis.replicaOf(master);
             redis.cutReplication(replica);
