@@ -80,21 +80,26 @@ public final class Harness implements AutoCloseable {
     }
 
     /**
-     * True once a running processor reports followers of a big-V post still to fan out, polled until {@code wait} ends;
-     * false if none did: a fault injected right after falls between a post's chunks.
+     * True once a running processor reports followers of a big-V post still to fan out, asked now and then until
+     * {@code wait} ends (once for zero); false if none did: a fault injected right after falls between a post's chunks.
      */
     public boolean awaitFanoutInFlight(Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ProcessorProcess processor : runningProcessors()) {
-                try {
-                    if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
-                } catch (RuntimeException e) {
-                    if (Thread.currentThread().isInterrupted()) throw e;
-                    // Restarting or busy: ask the next one.
-                }
-            }
+        while (true) {
+            if (fanoutInFlight()) return true;
+            if (System.nanoTime() >= deadline) return false;
             Poll.pause(FANOUT_POLL);
+        }
+    }
+
+    private boolean fanoutInFlight() {
+        for (ProcessorProcess processor : runningProcessors()) {
+            try {
+                if (PrometheusText.sum(processor.get("/metrics").body(), PENDING_FOLLOWERS) > 0) return true;
+            } catch (RuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) throw e;
+                // Restarting or busy: ask the next one.
+            }
         }
         return false;
     }

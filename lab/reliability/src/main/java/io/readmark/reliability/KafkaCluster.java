@@ -92,9 +92,7 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** Waits until every partition of the topics has every node in sync again, as after a node came back. */
     public void awaitFullyInSync(Collection<String> topics, Duration timeout) {
-        Poll.until(() -> describe(topics).values().stream().flatMap(topic -> topic.partitions().stream())
-                        .allMatch(partition -> partition.isr().size() == nodes.size() && partition.leader() != null),
-                timeout, POLL, () -> "partitions not fully in sync: " + underReplicated(topics));
+        Poll.until(() -> fullyInSync(topics), timeout, POLL, () -> "partitions not fully in sync: " + underReplicated(topics));
     }
 
     /**
@@ -120,7 +118,26 @@ public final class KafkaCluster implements AutoCloseable {
         }
     }
 
+    /** False also while the cluster cannot say: an admin call may time out just after a node came back. */
+    private boolean fullyInSync(Collection<String> topics) {
+        try {
+            return describe(topics).values().stream().flatMap(topic -> topic.partitions().stream())
+                    .allMatch(partition -> partition.isr().size() == nodes.size() && partition.leader() != null);
+        } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) throw e;
+            return false;
+        }
+    }
+
     private String underReplicated(Collection<String> topics) {
+        try {
+            return underReplicatedNow(topics);
+        } catch (RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    private String underReplicatedNow(Collection<String> topics) {
         return describe(topics).values().stream().flatMap(topic -> topic.partitions().stream()
                         .filter(partition -> partition.isr().size() < nodes.size())
                         .map(partition -> topic.name() + "-" + partition.partition() + " isr " + ids(partition)))

@@ -42,6 +42,8 @@ public final class KafkaLeaderKill implements Fault {
         Map.Entry<String, Integer> input = inputs.get(random.nextInt(inputs.size()));
         String topic = input.getKey();
         int partition = random.nextInt(input.getValue());
+        // A follower out of sync would leave the partition below min.insync.replicas, or leaderless, once its leader dies.
+        kafka.awaitFullyInSync(BACK_IN_SYNC);
         int leader = kafka.leaderOf(topic, partition);
         if (leader == -1) throw new IllegalStateException(topic + "-" + partition + " has no leader before the kill");
 
@@ -56,8 +58,8 @@ public final class KafkaLeaderKill implements Fault {
             node.start();
         }
         kafka.awaitFullyInSync(BACK_IN_SYNC);
-        kills++;
         processors.require(name() + " of node " + leader);
+        kills++;
     }
 
     /** Whether a node other than {@code killed} leads the partition; false also while the cluster cannot say. */

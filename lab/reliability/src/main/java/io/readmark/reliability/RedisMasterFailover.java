@@ -51,25 +51,31 @@ public final class RedisMasterFailover implements Fault {
         int master = redis.isMaster(pair.get(0)) ? pair.get(0) : pair.get(1);
         int replica = master == pair.get(0) ? pair.get(1) : pair.get(0);
         ProcessorsUnharmed processors = ProcessorsUnharmed.before(harness);
-        boolean fanoutSeenInFlight = harness.awaitFanoutInFlight(FANOUT_WAIT);
-        redis.cutReplication(replica);
+        harness.awaitFanoutInFlight(FANOUT_WAIT);
         boolean killed = false;
+        boolean fanoutAtKill = false;
         try {
+            redis.cutReplication(replica);
             Poll.pause(LAG);
+            fanoutAtKill = harness.awaitFanoutInFlight(Duration.ZERO);
             redis.kill(master);
             killed = true;
             Poll.until(() -> answers(() -> redis.isMaster(replica)), PROMOTED, POLL,
                     () -> "the replica on port " + replica + " was not promoted after its master on port " + master + " died");
             Poll.pause(SETTLE);
         } finally {
+            // Promoted or not, the replica gets its link back (a master ignores it), so nothing stays cut after a failure.
+            answers(() -> {
+                redis.restoreReplication(replica);
+                return true;
+            });
             if (killed) redis.restart(master);
-            else redis.restoreReplication(replica);
         }
         Poll.until(() -> answers(() -> redis.isSyncedReplica(master)), IN_SYNC, POLL,
                 () -> "the old master on port " + master + " is not back as a replica in sync");
-        failovers++;
-        if (fanoutSeenInFlight) duringFanout++;
         processors.require(name());
+        failovers++;
+        if (fanoutAtKill) duringFanout++;
     }
 
     /** The master started and its replica, whichever of them is master now: chosen by the run's randomness. */
@@ -99,7 +105,7 @@ public final class RedisMasterFailover implements Fault {
         return failovers;
     }
 
-    /** How many of the kills came right after a processor reported followers of a big-V post still to fan out. */
+    /** How many of the kills came while a processor reported followers of a big-V post still to fan out. */
     public synchronized int duringFanout() {
         return duringFanout;
     }
