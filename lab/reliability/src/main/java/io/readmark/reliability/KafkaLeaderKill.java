@@ -20,7 +20,6 @@ public final class KafkaLeaderKill implements Fault {
 
     private final KafkaCluster kafka;
     private final Duration downtime;
-    private int kills;
 
     /** @param downtime how long the killed node stays down */
     public KafkaLeaderKill(KafkaCluster kafka, Duration downtime) {
@@ -59,7 +58,6 @@ public final class KafkaLeaderKill implements Fault {
         }
         kafka.awaitFullyInSync(BACK_IN_SYNC);
         processors.require(name() + " of node " + leader);
-        kills++;
     }
 
     /** Whether a node other than {@code killed} leads the partition; false also while the cluster cannot say. */
@@ -71,9 +69,5 @@ public final class KafkaLeaderKill implements Fault {
             if (Thread.currentThread().isInterrupted()) throw e;
             return false;
         }
-    }
-
-    public synchronized int kills() {
-        return kills;
     }
 }

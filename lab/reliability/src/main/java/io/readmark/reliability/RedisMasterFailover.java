@@ -31,7 +31,6 @@ public final class RedisMasterFailover implements Fault {
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final EmbeddedRedisCluster redis;
-    private int failovers;
     private int duringFanout;
 
     public RedisMasterFailover(EmbeddedRedisCluster redis) {
@@ -74,7 +73,6 @@ public final class RedisMasterFailover implements Fault {
         Poll.until(() -> answers(() -> redis.isSyncedReplica(master)), IN_SYNC, POLL,
                 () -> "the old master on port " + master + " is not back as a replica in sync");
         processors.require(name());
-        failovers++;
         if (fanoutAtKill) duringFanout++;
     }
 
@@ -101,9 +99,6 @@ public final class RedisMasterFailover implements Fault {
         }
     }
 
-    public synchronized int failovers() {
-        return failovers;
-    }
 
     /** How many of the kills came while a processor reported followers of a big-V post still to fan out. */
     public synchronized int duringFanout() {
