@@ -36,17 +36,20 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final List<String> extraArgs;
     private final boolean persistent;
     private final boolean tls;
+    private final String sentinelConfig; // null: a data server, not a Sentinel
     private final Thread shutdownHook;
     private volatile Process process;
     private boolean closed;
 
-    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs, boolean persistent, boolean tls) {
+    private EmbeddedRedis(Path binary, int port, Path workDir, List<String> extraArgs, boolean persistent, boolean tls,
+                          String sentinelConfig) {
         this.binary = binary;
         this.port = port;
         this.workDir = workDir;
         this.extraArgs = List.copyOf(extraArgs);
         this.persistent = persistent;
         this.tls = tls;
+        this.sentinelConfig = sentinelConfig;
         // A child process outlives the JVM unless killed; this covers callers that never reach close().
         this.shutdownHook = new Thread(this::killProcess, "embedded-redis-" + port + "-shutdown");
     }
@@ -67,7 +70,7 @@ public final class EmbeddedRedis implements AutoCloseable {
      * production Redis with an append-only file. For outage tests that must find the data again.
      */
     public static EmbeddedRedis startPersistent(int port) {
-        return start(port, RedisBinary.locate(), List.of(), true, false);
+        return start(port, RedisBinary.locate(), List.of(), true, false, null);
     }
 
     /**
@@ -79,7 +82,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--tls-key-file", certificates.keyFile().toString(), "--tls-ca-cert-file", certificates.caFile().toString(),
                 "--tls-auth-clients", "no"));
         args.addAll(extraArgs);
-        return start(0, RedisBinary.locate(), args, false, true);
+        return start(0, RedisBinary.locate(), args, false, true, null);
     }
 
     /**
@@ -98,6 +101,14 @@ public final class EmbeddedRedis implements AutoCloseable {
             pause(POLL_INTERVAL); // polling: nothing signals a finished sync
         }
         return replica;
+    }
+
+    /**
+     * Starts a Sentinel on a free port with {@code config} as its {@code sentinel.conf}, which it rewrites as it
+     * learns replicas, other sentinels and failovers, and reads again on {@link #restart()}.
+     */
+    static EmbeddedRedis startSentinel(String config) {
+        return start(0, RedisBinary.locate(), List.of(), false, false, config);
     }
 
     /** Whether this server is a replica in sync with its master. */
@@ -128,16 +139,18 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     /** As {@link #start(int, Path)}, with more redis-server flags (e.g. cluster mode); relative paths resolve in the work dir. */
     static EmbeddedRedis start(int port, Path binary, List<String> extraArgs) {
-        return start(port, binary, extraArgs, false, false);
+        return start(port, binary, extraArgs, false, false, null);
     }
 
-    private static EmbeddedRedis start(int port, Path binary, List<String> extraArgs, boolean persistent, boolean tls) {
+    private static EmbeddedRedis start(int port, Path binary, List<String> extraArgs, boolean persistent, boolean tls,
+                                       String sentinelConfig) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
         for (int attempt = 1; ; attempt++) {
             int chosen = port != 0 ? port : LocalPorts.freePort();
-            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs, persistent, tls);
+            EmbeddedRedis redis = new EmbeddedRedis(binary, chosen, TempDirs.create("readmark-redis-"), extraArgs, persistent, tls,
+                    sentinelConfig);
             try {
                 redis.launch();
                 Runtime.getRuntime().addShutdownHook(redis.shutdownHook);
@@ -237,7 +250,9 @@ public final class EmbeddedRedis implements AutoCloseable {
         if (!LocalPorts.isFree(port)) {
             throw new PortInUseException(port, "");
         }
-        List<String> command = new ArrayList<>(List.of(binary.toString(),
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        if (sentinelConfig != null) command.addAll(List.of(sentinelConfigFile().toString(), "--sentinel"));
+        command.addAll(List.of(
                 "--port", String.valueOf(tls ? 0 : port),
                 "--bind", "127.0.0.1",
                 "--save", "",
@@ -264,6 +279,17 @@ public final class EmbeddedRedis implements AutoCloseable {
         awaitPong(logFile);
         log.info("redis-server ({}) started on 127.0.0.1:{} in {} ms", binary, port,
                 Duration.ofNanos(System.nanoTime() - startNanos).toMillis());
+    }
+
+    /** The Sentinel's config file, written once: a restarted Sentinel goes on from what it had learnt. */
+    private Path sentinelConfigFile() {
+        Path file = workDir.resolve("sentinel.conf");
+        try {
+            if (!Files.exists(file)) Files.writeString(file, sentinelConfig, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + file, e);
+        }
+        return file;
     }
 
     private void awaitPong(Path logFile) {

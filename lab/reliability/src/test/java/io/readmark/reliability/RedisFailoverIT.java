@@ -2,7 +2,9 @@ package io.readmark.reliability;
 
 import io.readmark.common.auth.AuthConfig;
 import io.readmark.common.config.Settings;
+import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.EmbeddedRedisCluster;
+import io.readmark.infra.EmbeddedRedisSentinel;
 import io.readmark.infra.TestInfrastructure;
 import io.readmark.processor.ProcessorConfig;
 import io.readmark.view.ViewApi;
@@ -23,13 +25,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Redis Cluster master SIGKILLed under load while its replica lags behind it, the replica promoted by the cluster
- * itself, the old master back later as its replica. The processor writes on, waiting for a replica of every master
- * before its offsets commit ({@code READMARK_REDIS_WAIT_REPLICAS=1}), and the state ends exactly the model's: nothing
- * the dead master acknowledged and its replica missed is lost. {@code -Dreadmark.failover.waitReplicas=0} runs the
- * same failover without that wait, to show what it loses. A view API on the cluster answers throughout, 200 or a 503
- * while the master's slots have none, and serves from the promoted replica. The master dies once under the mixed
- * load, once while a big-V post is being fanned out, between its chunks.
+ * A Redis master SIGKILLed under load while its replica lags behind it, the replica promoted (by Redis Cluster itself,
+ * or by Sentinel), the old master back later as its replica. The processor writes on, waiting for a replica of every
+ * master before its offsets commit ({@code READMARK_REDIS_WAIT_REPLICAS=1}), and the state ends exactly the model's:
+ * nothing the dead master acknowledged and its replica missed is lost. {@code -Dreadmark.failover.waitReplicas=0}
+ * runs the same failovers without that wait, to show what it loses. A view API answers throughout, 200 or a 503 while
+ * the master's keys have none, and serves from the promoted replica. On the cluster the master dies once under the
+ * mixed load, once while a big-V post is being fanned out, between its chunks; under Sentinel, under the mixed load.
  */
 class RedisFailoverIT {
 
@@ -40,17 +42,27 @@ class RedisFailoverIT {
 
     @Test
     void shouldLoseNothingWhenAMasterDiesAndItsLaggingReplicaIsPromoted() {
-        failOver("redis-failover", false);
+        try (ClusterFailover redis = new ClusterFailover(EmbeddedRedisCluster.startWithReplicas(3))) {
+            failOver("redis-failover", redis, false);
+        }
     }
 
     @Test
     void shouldLoseNothingWhenAMasterDiesDuringABigVFanOut() {
-        failOver("redis-failover-fanout", true);
+        try (ClusterFailover redis = new ClusterFailover(EmbeddedRedisCluster.startWithReplicas(3))) {
+            failOver("redis-failover-fanout", redis, true);
+        }
     }
 
-    private static void failOver(String label, boolean duringFanout) {
-        try (EmbeddedRedisCluster redis = EmbeddedRedisCluster.startWithReplicas(3);
-             Harness harness = Scenario.on(label, TestInfrastructure.shared().kafkaBootstrapServers(), redis.url(), null);
+    @Test
+    void shouldLoseNothingWhenSentinelFailsTheMasterOverToItsLaggingReplica() {
+        try (SentinelFailover redis = new SentinelFailover(EmbeddedRedisSentinel.start())) {
+            failOver("redis-sentinel-failover", redis, false);
+        }
+    }
+
+    private static void failOver(String label, Failover redis, boolean duringFanout) {
+        try (Harness harness = Scenario.on(label, TestInfrastructure.shared().kafkaBootstrapServers(), redis.url(), null);
              ViewApi view = ViewApi.start(ViewApiConfig.from(Settings.of(Map.of(ViewApiConfig.HOST, "127.0.0.1",
                      ViewApiConfig.PORT, "0", ViewApiConfig.MANAGEMENT_PORT, "0", ViewApiConfig.REDIS_URL, redis.url(),
                      ViewApiConfig.REDIS_PREFIX, harness.pipeline().names().redisPrefix(), AuthConfig.MODE, "off"), Map.of())))) {
@@ -61,23 +73,111 @@ class RedisFailoverIT {
             Scenario.awaitMoreEvents(workload, 400);
 
             if (duringFanout) assertThat(harness.awaitFanoutInFlight(FANOUT_WAIT)).as("a big-V post being fanned out").isTrue();
-            int master = redis.ports().getFirst();
-            int replica = redis.replicaOf(master);
-            redis.cutReplication(replica);
+            redis.cutReplication();
             // Seconds of writes the replica misses, over several commit intervals: without the wait they are committed.
             Scenario.awaitMoreEvents(workload, 3 * Scenario.EVENTS_PER_SECOND);
-            redis.kill(master);
+            redis.killMaster();
             await("the replica promoted").atMost(FAILOVER_TIMEOUT).until(() -> {
                 assertThat(unreadCountsStatuses(view)).as("the view API's answers while the master is dead").isSubsetOf(200, 503);
-                return redis.isMaster(replica);
+                return redis.replicaPromoted();
             });
             await("every user's counts served again").atMost(FAILOVER_TIMEOUT)
                     .until(() -> unreadCountsStatuses(view).stream().allMatch(status -> status == 200));
-            redis.restart(master);
-            await("the old master back as a replica, in sync").atMost(FAILOVER_TIMEOUT).until(() -> redis.isSyncedReplica(master));
+            redis.restartOldMaster();
+            await("the old master back as a replica, in sync").atMost(FAILOVER_TIMEOUT).until(redis::oldMasterSyncedReplica);
 
             Scenario.awaitMoreEvents(workload, 300);
             Scenario.stopDrainAndCheck(harness, workload);
+        }
+    }
+
+    /** The steps of a failover, on the Redis deployments production runs with replicas. */
+    private interface Failover extends AutoCloseable {
+        String url();
+
+        /** Cuts the link of the replica to be promoted: it misses every write from now on. */
+        void cutReplication();
+
+        /** SIGKILLs the master whose replica {@link #cutReplication()} cut. */
+        void killMaster();
+
+        boolean replicaPromoted();
+
+        void restartOldMaster();
+
+        boolean oldMasterSyncedReplica();
+
+        @Override
+        void close();
+    }
+
+    /** The master of slot 0 of a three-master cluster, failed over by the cluster itself. */
+    private record ClusterFailover(EmbeddedRedisCluster cluster, int master, int replica) implements Failover {
+        ClusterFailover(EmbeddedRedisCluster cluster) {
+            this(cluster, cluster.ports().getFirst(), cluster.replicaOf(cluster.ports().getFirst()));
+        }
+
+        public String url() {
+            return cluster.url();
+        }
+
+        public void cutReplication() {
+            cluster.cutReplication(replica);
+        }
+
+        public void killMaster() {
+            cluster.kill(master);
+        }
+
+        public boolean replicaPromoted() {
+            return cluster.isMaster(replica);
+        }
+
+        public void restartOldMaster() {
+            cluster.restart(master);
+        }
+
+        public boolean oldMasterSyncedReplica() {
+            return cluster.isSyncedReplica(master);
+        }
+
+        public void close() {
+            cluster.close();
+        }
+    }
+
+    /** A master and its replica, failed over by three sentinels. */
+    private record SentinelFailover(EmbeddedRedisSentinel sentinel, EmbeddedRedis master, EmbeddedRedis replica) implements Failover {
+        SentinelFailover(EmbeddedRedisSentinel sentinel) {
+            this(sentinel, sentinel.master(), sentinel.replica());
+        }
+
+        public String url() {
+            return sentinel.url();
+        }
+
+        public void cutReplication() {
+            replica.cutReplication();
+        }
+
+        public void killMaster() {
+            master.kill();
+        }
+
+        public boolean replicaPromoted() {
+            return sentinel.isMaster(replica);
+        }
+
+        public void restartOldMaster() {
+            master.restart();
+        }
+
+        public boolean oldMasterSyncedReplica() {
+            return master.isSyncedReplica();
+        }
+
+        public void close() {
+            sentinel.close();
         }
     }
 

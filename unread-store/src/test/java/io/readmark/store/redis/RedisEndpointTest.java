@@ -40,6 +40,41 @@ class RedisEndpointTest {
     }
 
     @Test
+    void shouldGiveTheMasterTheUsersCredentialsAndTheSentinelsTheirOwn() throws IOException {
+        Path file = Files.writeString(dir.resolve("sentinel-password"), "sentinels-only\n");
+        RedisEndpoint endpoint = RedisEndpoint.from(Settings.of(Map.of(), Map.of(
+                RedisEndpoint.URL, "rediss-sentinel://alice:s3cret@s1:26379,s2:26380?sentinelMasterId=readmark",
+                RedisEndpoint.SENTINEL_PASSWORD_FILE, file.toString(), RedisEndpoint.TLS_VERIFY, "ca")));
+
+        RedisURI uri = endpoint.seeds().getFirst();
+
+        assertThat(endpoint.isSentinel()).isTrue();
+        assertThat(endpoint.isCluster()).isFalse();
+        assertThat(uri.getSentinelMasterId()).isEqualTo("readmark");
+        assertThat(uri.getCredentialsProvider().resolveCredentials().block().getUsername()).isEqualTo("alice");
+        assertThat(uri.getCredentialsProvider().resolveCredentials().block().getPassword()).containsExactly("s3cret".toCharArray());
+        assertThat(uri.getSentinels()).extracting(RedisURI::getHost).containsExactly("s1", "s2");
+        for (RedisURI sentinel : uri.getSentinels()) {
+            assertThat(sentinel.isSsl()).isTrue();
+            assertThat(sentinel.getVerifyMode()).isEqualTo(SslVerifyMode.CA);
+            assertThat(sentinel.getCredentialsProvider().resolveCredentials().block().getPassword())
+                    .containsExactly("sentinels-only".toCharArray());
+        }
+        assertThat(endpoint.toString()).doesNotContain("s3cret").doesNotContain("sentinels-only");
+    }
+
+    @Test
+    void shouldRefuseASentinelUrlWithoutAMasterAndASentinelPasswordWithoutSentinels() {
+        assertThatThrownBy(() -> RedisEndpoint.of("redis-sentinel://bob:hunter2@s1:26379,s2:26379"))
+                .hasMessageContaining("sentinelMasterId").hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.URL, "redis://h:6379",
+                RedisEndpoint.SENTINEL_PASSWORD, "x")))).hasMessageContaining(RedisEndpoint.SENTINEL_PASSWORD);
+        assertThatThrownBy(() -> RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.URL, "redis-sentinel://s:1?sentinelMasterId=m",
+                RedisEndpoint.SENTINEL_PASSWORD, "x", RedisEndpoint.SENTINEL_PASSWORD_FILE, "/nowhere"))))
+                .hasMessageContaining(RedisEndpoint.SENTINEL_PASSWORD_FILE);
+    }
+
+    @Test
     void shouldTakeThePasswordFromItsFileOverTheUrlAndNeverPrintIt() throws IOException {
         Path file = Files.writeString(dir.resolve("password"), "from-file\n");
         RedisEndpoint endpoint = RedisEndpoint.from(Settings.of(Map.of(), Map.of(RedisEndpoint.URL, "rediss://bob:in-url@h:6380",

@@ -5,6 +5,7 @@ import io.readmark.view.ViewApiFixture;
 
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.infra.EmbeddedRedisCluster;
+import io.readmark.infra.EmbeddedRedisSentinel;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
@@ -17,13 +18,18 @@ import static io.readmark.view.push.Pushes.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Unread streams when Redis goes away, and on Redis Cluster, where each user's channel lives on its slot's master. */
+/**
+ * Unread streams when Redis goes away, on Redis Cluster, where each user's channel lives on its slot's master, and
+ * under Sentinel, where a stream reopened after a failover subscribes on the new master.
+ */
 class UnreadStreamRedisIT {
 
     @AutoClose
     private static EmbeddedRedis redis;
     @AutoClose
     private static EmbeddedRedisCluster cluster;
+    @AutoClose
+    private static EmbeddedRedisSentinel sentinel;
 
     @Test
     void shouldCloseStreamsWhenRedisGoesAndRefuseNewOnesUntilItIsBack() {
@@ -100,6 +106,35 @@ class UnreadStreamRedisIT {
                     view.read(user, 7, 1);
                     expectPush(view, stream, user, "[{\"kind\":\"read\",\"authorId\":7,\"blogId\":1}]");
                 }
+            }
+        }
+    }
+
+    @Test
+    void shouldPushChangesUnderSentinelBeforeAndAfterAFailover() {
+        sentinel = EmbeddedRedisSentinel.start();
+        try (ViewApiFixture view = ViewApiFixture.on(sentinel.url())) {
+            SseClient stream = view.stream(path(701), Map.of());
+            stream.nextEvent("counts");
+            view.deliver(701, 7, 1);
+            expectPush(view, stream, 701, "[{\"kind\":\"delivered\",\"authorId\":7,\"blogId\":1}]");
+
+            EmbeddedRedis replica = sentinel.replica();
+            sentinel.master().kill();
+            await().atMost(Duration.ofSeconds(10)).until(stream::ended);
+            stream.close();
+            await().atMost(Duration.ofSeconds(30)).until(() -> sentinel.isMaster(replica));
+
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                try (SseClient again = view.stream(path(701), Map.of())) {
+                    assertThat(again.status).as(again.body()).isEqualTo(200);
+                }
+            });
+            try (SseClient again = view.stream(path(701), Map.of())) {
+                assertThat(again.status).as(again.body()).isEqualTo(200);
+                again.nextEvent("counts");
+                view.deliver(701, 7, 2);
+                expectPush(view, again, 701, "[{\"kind\":\"delivered\",\"authorId\":7,\"blogId\":2}]");
             }
         }
     }
