@@ -7,6 +7,7 @@ import io.readmark.infra.EmbeddedKafka;
 import io.readmark.infra.EmbeddedRedis;
 import io.readmark.launcher.LocalStack;
 import io.readmark.processor.ProcessorConfig;
+import io.readmark.schemas.Topics;
 import io.readmark.store.redis.RedisConnections;
 import io.readmark.store.unread.UnreadKeys;
 import org.apache.kafka.clients.admin.Admin;
@@ -140,18 +141,11 @@ public final class Bench {
         report.run("http_idle_timeout", stack.string(HttpLimits.IDLE_TIMEOUT, HttpLimits.defaults().idleTimeout().toString()));
         String bootstrap = stack.string("KAFKA_BOOTSTRAP_SERVERS", null);
         try (LocalStack local = LocalStack.start(stack);
-             // Bulk loads batch; probes must not wait in a batch, or their latency would measure linger.ms.
-             EventPublisher bulk = EventPublisher.connect(bootstrap, local.topics(), Map.of(
-                     ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024));
-             EventPublisher probes = EventPublisher.connect(bootstrap, local.topics(), Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
+             EventPublisher bulk = bulkPublisher(bootstrap, local.topics());
+             EventPublisher probes = probePublisher(bootstrap, local.topics());
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             GraphLoader loader = new GraphLoader(bulk, admin, APPLICATION_ID);
-            Duration graphLoad = loader.load("graph", graph.edges(), sink -> {
-                for (int author = 1; author <= graph.authors(); author++) {
-                    int a = author;
-                    graph.forEachFollower(author, follower -> sink.follow(a, follower));
-                }
-            }, err);
+            Duration graphLoad = loader.load(graph, err);
             report.detail("graph_load_s", graphLoad.toMillis() / 1000.0);
 
             writePhases(report, config, stack, workload, bulk, redis, stats, keys, err);
@@ -182,6 +176,16 @@ public final class Bench {
             report.detail("seed000_keyspace_keys", reads.keyspaceKeys());
             report.detail("seed000_isolated_db_counts_rps", reads.seed000Isolated().perSecond());
         }
+    }
+
+    /** For bulk loads, which batch. */
+    static EventPublisher bulkPublisher(String bootstrap, Topics topics) {
+        return EventPublisher.connect(bootstrap, topics, Map.of(ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024));
+    }
+
+    /** For latency probes, which must not wait in a batch, or their latency would measure linger.ms. */
+    static EventPublisher probePublisher(String bootstrap, Topics topics) {
+        return EventPublisher.connect(bootstrap, topics, Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
     }
 
     /**
@@ -365,7 +369,7 @@ public final class Bench {
     }
 
     /** The 1-minute load average ({@code /proc/loadavg}), so a run on a busy machine shows it; -1 elsewhere. */
-    private static double loadAverage() {
+    static double loadAverage() {
         try {
             return Double.parseDouble(java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (Exception e) {
@@ -374,7 +378,7 @@ public final class Bench {
     }
 
     /** {@code <commit>} or {@code <commit>+dirty} of the working directory, read-only; "unknown" outside a clone. */
-    private static String gitRevision() {
+    static String gitRevision() {
         try {
             String commit = run("git", "rev-parse", "--short", "HEAD");
             return commit.isEmpty() ? "unknown" : commit + (run("git", "status", "--porcelain").isEmpty() ? "" : "+dirty");

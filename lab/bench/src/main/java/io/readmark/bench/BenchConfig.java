@@ -67,10 +67,11 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
 
     public static BenchConfig from(Settings settings) {
         boolean quick = settings.bool("BENCH_QUICK", false);
+        int users = settings.positiveInteger("BENCH_USERS", quick ? 20_000 : 100_000);
         return new BenchConfig(
                 quick,
                 settings.longValue("BENCH_SEED", 20260101L),
-                settings.positiveInteger("BENCH_USERS", quick ? 20_000 : 100_000),
+                users,
                 settings.positiveInteger("BENCH_AUTHORS", quick ? 2_000 : 10_000),
                 decimal(settings, "BENCH_FOLLOWS_PER_USER", 20),
                 decimal(settings, "BENCH_EXPONENT", 0.9),
@@ -91,7 +92,8 @@ public record BenchConfig(boolean quick, long seed, int users, int authors, doub
                 settings.positiveInteger("BENCH_READ_SLICES", 5),
                 settings.positiveInteger("BENCH_NOTICES", 1_000),
                 settings.positiveInteger("BENCH_NOTICE_AUDIENCE", 10_000_000),
-                settings.positiveInteger("BENCH_MEMORY_USERS", quick ? 10_000 : 50_000),
+                // Never more than the platform has, unless set: a smaller platform alone needs no second setting.
+                settings.positiveInteger("BENCH_MEMORY_USERS", Math.min(users, quick ? 10_000 : 50_000)),
                 settings.positiveInteger("BENCH_MEMORY_MAX_UNREAD", 4),
                 Path.of(settings.string("BENCH_OUTPUT_DIR", "bench-results")),
                 settings.find("BENCH_JFR").map(Path::of));

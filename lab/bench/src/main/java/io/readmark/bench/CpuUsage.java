@@ -72,6 +72,15 @@ record CpuUsage(double seconds, double javaCores, double redisCores, double othe
         return slowRedisCommands / seconds;
     }
 
+    /**
+     * The same window with {@code cores} of a process the bench runs itself besides Redis (a replica) taken out of
+     * other processes', so that they alone judge whether a neighbour disturbed it.
+     */
+    CpuUsage excluding(double cores) {
+        return new CpuUsage(seconds, javaCores, redisCores, Math.max(0, otherCores - cores), scriptCalls, scriptMicros,
+                gcPauses, gcPauseMillis, slowRedisCommands, jitMillis);
+    }
+
     /** Several measurements as one: their seconds, calls, pauses and commands added, their cores averaged over time. */
     static CpuUsage merge(List<CpuUsage> parts) {
         double seconds = parts.stream().mapToDouble(CpuUsage::seconds).sum();

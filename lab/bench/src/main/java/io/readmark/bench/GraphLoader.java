@@ -53,6 +53,16 @@ final class GraphLoader {
         this.topic = publisher.topics().followEvents().name();
     }
 
+    /** Every follow of the platform graph, author by author; returns how long it all took. */
+    Duration load(PowerLawGraph graph, PrintStream err) throws Exception {
+        return load("graph", graph.edges(), sink -> {
+            for (int author = 1; author <= graph.authors(); author++) {
+                int a = author;
+                graph.forEachFollower(author, follower -> sink.follow(a, follower));
+            }
+        }, err);
+    }
+
     /** Publishes {@code count} follows and waits until the processor committed them; returns how long it all took. */
     Duration load(String label, long count, Edges edges, PrintStream err) throws Exception {
         long start = System.nanoTime();

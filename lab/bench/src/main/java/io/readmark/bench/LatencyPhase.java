@@ -61,7 +61,7 @@ final class LatencyPhase {
     /** Far above every platform id, so the big-V and the probe posts never collide with the workload. */
     static final long BIGV_AUTHOR = 2_000_000_000L;
     private static final long BIGV_FIRST_BLOG = 8_000_000_000L;
-    private static final long PROBE_FIRST_BLOG = 9_000_000_000L;
+    static final long PROBE_FIRST_BLOG = 9_000_000_000L;
     private static final Duration BIGV_TIMEOUT = Duration.ofMinutes(10);
 
     private LatencyPhase() {
@@ -116,7 +116,7 @@ final class LatencyPhase {
      * state. A probe author posts several times a second: left unread, its followers' sets would grow round by round up
      * to the cap of unread per author, and Redis would spend more on each round's probes than on the round before.
      */
-    private static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
+    static void readProbePosts(PowerLawGraph graph, List<VisibilityProbes.ProbeAuthor> authors, EventPublisher publisher,
                                        RedisConnections redis, UnreadKeys keys, String label, PrintStream err) throws Exception {
         Instant readAt = Instant.now();
         List<CompletableFuture<RecordMetadata>> sent = new ArrayList<>();
@@ -153,7 +153,7 @@ final class LatencyPhase {
     }
 
     /** Nothing else runs: the probes' own fan-outs are the only load. */
-    private static VisibilityProbes.Latencies idle(BenchConfig config, VisibilityProbes probes, PrintStream err) throws InterruptedException {
+    static VisibilityProbes.Latencies idle(BenchConfig config, VisibilityProbes probes, PrintStream err) throws InterruptedException {
         long idleUntil = System.nanoTime() + config.idleDuration().toNanos();
         try (ProgressBar bar = new ProgressBar(err, "idle", config.idleDuration().toMillis(), "ms of probes")) {
             return probes.run(config.probeInterval(), () -> {

@@ -1,18 +1,11 @@
 package io.readmark.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.readmark.bench.layouts.Layout;
 import io.readmark.bench.layouts.Layout.Operation;
-import io.readmark.schemas.Json;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -165,16 +158,6 @@ final class LayoutStudyReport {
 
     /** layouts-latest.txt and .json, and copies stamped with the start time; returns the files written. */
     List<Path> write(Path directory) throws IOException {
-        Files.createDirectories(directory);
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
-        ObjectMapper pretty = Json.MAPPER.copy().enable(SerializationFeature.INDENT_OUTPUT);
-        byte[] json = pretty.writeValueAsBytes(toMap());
-        byte[] text = table().getBytes(StandardCharsets.UTF_8);
-        List<Path> written = new ArrayList<>();
-        for (String name : List.of("layouts-latest", "layouts-" + stamp)) {
-            written.add(Files.write(directory.resolve(name + ".txt"), text));
-            written.add(Files.write(directory.resolve(name + ".json"), json));
-        }
-        return written;
+        return ReportFiles.write(directory, "layouts", startedAt, table(), toMap());
     }
 }

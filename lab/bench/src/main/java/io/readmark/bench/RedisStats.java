@@ -105,6 +105,16 @@ final class RedisStats implements AutoCloseable {
         return micros;
     }
 
+    /** Calls of one command so far (INFO commandstats name, lower case, e.g. {@code wait}). */
+    long calls(String command) {
+        return commandCalls(connection.sync().info("commandstats"), "cmdstat_" + command);
+    }
+
+    /** This server's replication offset: on a master the bytes it has sent its replicas, on a replica those it applied. */
+    long replicationOffset() {
+        return infoLong("replication", "master_repl_offset");
+    }
+
     long keys() {
         return connection.sync().dbsize();
     }

@@ -1,7 +1,9 @@
 package io.readmark.bench;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The posts every write phase replays — ceiling, naive baseline and pipeline — in the same order over the same
@@ -56,6 +58,18 @@ public final class Workload {
                 .map(post -> new Post(post.blogId() + shift, post.authorId(), post.publishedAtMillis() + shift))
                 .toList();
         return new Workload(graph, shifted, deliveries, groups);
+    }
+
+    /** The same posts but {@code authors}' (ids): for runs that mark those authors' posts read between them. */
+    public Workload without(Set<Long> authors) {
+        List<Post> kept = posts.stream().filter(post -> !authors.contains((long) post.authorId())).toList();
+        long keptDeliveries = kept.stream().mapToLong(post -> graph.followerCount(post.authorId())).sum();
+        return new Workload(graph, kept, keptDeliveries, groups);
+    }
+
+    /** When the newest of these posts was published. */
+    public Instant newest() {
+        return Instant.ofEpochMilli(posts.stream().mapToLong(Post::publishedAtMillis).max().orElse(EPOCH_2026));
     }
 
     public PowerLawGraph graph() {

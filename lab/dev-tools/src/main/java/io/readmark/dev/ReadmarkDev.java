@@ -2,6 +2,7 @@ package io.readmark.dev;
 
 import io.readmark.bench.Bench;
 import io.readmark.bench.LayoutStudy;
+import io.readmark.bench.ReplicaWaitStudy;
 import io.readmark.bench.StreamLoad;
 import io.readmark.cli.CommandLineFlags;
 import io.readmark.cli.Readmark;
@@ -34,6 +35,9 @@ public final class ReadmarkDev {
                                 and Redis CPU per operation; writes bench-results/layouts-latest.txt and .json
               bench --streams   only the stream load: 1,000 / 5,000 / 10,000 streams open on one view API, their
                                 memory, idle CPU and push latency; writes bench-results/streams-latest.txt and .json
+              bench --replicas  only the cost of READMARK_REDIS_WAIT_REPLICAS=1: the pipeline on a Redis with one
+                                replica, alternately without and with the wait; throughput and idle latency, as
+                                ratios; writes bench-results/replicas-latest.txt and .json
               soak [--minutes 10] [--seed N] [--replicated true]
                                 run two stream processors as separate processes on embedded Kafka and Redis under a
                                 continuous workload while killing them, stopping Redis, restarting the broker and
@@ -50,7 +54,7 @@ public final class ReadmarkDev {
 
     /** Flags of {@code bench} that take no value. */
     private static final Map<String, String> BENCH_SWITCHES = Map.of("quick", "BENCH_QUICK", "layouts", "BENCH_LAYOUTS",
-            "streams", "BENCH_STREAMS");
+            "streams", "BENCH_STREAMS", "replicas", "BENCH_REPLICAS");
 
     /** The developer tools and every production command, by name. */
     static final Map<String, Command> COMMANDS = commands();
@@ -110,6 +114,8 @@ public final class ReadmarkDev {
             LayoutStudy.run(settings, System.out, System.err);
         } else if (settings.bool("BENCH_STREAMS", false)) {
             StreamLoad.run(settings, System.out, System.err);
+        } else if (settings.bool("BENCH_REPLICAS", false)) {
+            ReplicaWaitStudy.run(settings, System.out, System.err);
         } else {
             Bench.run(settings, System.out, System.err);
         }

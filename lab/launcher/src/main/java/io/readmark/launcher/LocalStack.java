@@ -75,17 +75,7 @@ public final class LocalStack implements AutoCloseable {
                         "PROCESSOR_STATE_DIR", Files.createTempDirectory("readmark-streams").toString(),
                         AuthConfig.MODE, "off"))
                 .withOverrides(Map.of("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers, "REDIS_URL", redisUrl));
-        topics = Topics.from(effective::find);
-        int partitions = effective.positiveInteger("READMARK_PARTITIONS", 3);
-        // Through the pass-through client settings, as every other client, so a secured broker works here too.
-        KafkaTopics.createTopics(KafkaClientSettings.from(effective).under(
-                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaBootstrapServers)), Map.of(
-                topics.blogEvents().name(), partitions,
-                topics.followEvents().name(), partitions,
-                topics.readEvents().name(), partitions,
-                topics.deadLetters().name(), 1,
-                topics.fanoutChunks().name(), partitions,
-                topics.noticeEvents().name(), partitions));
+        topics = createTopics(effective, kafkaBootstrapServers);
 
         // Read before anything slow starts, so a bad API setting fails at once.
         ProducerApiConfig producerConfig = ProducerApiConfig.from(effective);
@@ -106,6 +96,24 @@ public final class LocalStack implements AutoCloseable {
                     "http://localhost:" + viewApi.port() + ", http://127.0.0.1:" + viewApi.port()));
         }
         producerApi = started(ProducerApi.start(producerConfig));
+    }
+
+    /**
+     * Creates the pipeline's topics, {@code READMARK_PARTITIONS} partitions each (the dead letters one), and returns
+     * them. Through the pass-through client settings, as every other client, so a secured broker works here too.
+     */
+    public static Topics createTopics(Settings settings, String bootstrapServers) {
+        Topics topics = Topics.from(settings::find);
+        int partitions = settings.positiveInteger("READMARK_PARTITIONS", 3);
+        KafkaTopics.createTopics(KafkaClientSettings.from(settings).under(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)), Map.of(
+                topics.blogEvents().name(), partitions,
+                topics.followEvents().name(), partitions,
+                topics.readEvents().name(), partitions,
+                topics.deadLetters().name(), 1,
+                topics.fanoutChunks().name(), partitions,
+                topics.noticeEvents().name(), partitions));
+        return topics;
     }
 
     /** Stops the view API, cutting its streams as a deploy or a crash does; {@link #startViewApi()} brings it back. */
