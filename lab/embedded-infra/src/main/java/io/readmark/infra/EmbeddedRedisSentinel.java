@@ -20,8 +20,13 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
     public static final String MASTER_NAME = "readmark";
     private static final int SENTINELS = 3;
     private static final int QUORUM = 2;
-    /** A dead master is noticed, and the failover begun, within a few seconds. */
+    /**
+     * A dead master is noticed, and the failover begun, within a few seconds. A replica whose link was down for more
+     * than ten times this before its master died is never promoted: a test cuts a link for less than that.
+     */
     private static final int DOWN_AFTER_MS = 1000;
+    /** After a failover that failed (a split vote), the sentinels try again after twice this. */
+    private static final int FAILOVER_TIMEOUT_MS = 5000;
     private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
@@ -53,8 +58,8 @@ public final class EmbeddedRedisSentinel implements AutoCloseable {
             String config = """
                     sentinel monitor %s 127.0.0.1 %d %d
                     sentinel down-after-milliseconds %s %d
-                    sentinel failover-timeout %s 10000
-                    """.formatted(MASTER_NAME, master.port(), QUORUM, MASTER_NAME, DOWN_AFTER_MS, MASTER_NAME);
+                    sentinel failover-timeout %s %d
+                    """.formatted(MASTER_NAME, master.port(), QUORUM, MASTER_NAME, DOWN_AFTER_MS, MASTER_NAME, FAILOVER_TIMEOUT_MS);
             for (int i = 0; i < SENTINELS; i++) sentinels.add(EmbeddedRedis.startSentinel(config));
             EmbeddedRedisSentinel deployment = new EmbeddedRedisSentinel(servers, sentinels);
             deployment.awaitFormed();

@@ -21,7 +21,7 @@ class EmbeddedRedisSentinelIT {
             EmbeddedRedis replica = sentinel.replica();
             StatefulRedisConnection<String, String> connection = client.connect(RedisURI.create(sentinel.url()));
             connection.sync().set("before", "1");
-            connection.sync().waitForReplication(1, 2_000);
+            assertThat(connection.sync().waitForReplication(1, 2_000)).as("replicas with the write").isEqualTo(1);
             assertThat(sentinel.isMaster(master)).isTrue();
 
             master.kill();
@@ -33,7 +33,8 @@ class EmbeddedRedisSentinelIT {
             assertThat(sentinel.master()).isSameAs(replica);
 
             master.restart();
-            await("the old master back as a replica, in sync").atMost(Duration.ofSeconds(30)).until(master::isSyncedReplica);
+            // The sentinels take a restarted master back only once it has reported its role for a while.
+            await("the old master back as a replica, in sync").atMost(Duration.ofSeconds(60)).until(master::isSyncedReplica);
             connection.close();
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

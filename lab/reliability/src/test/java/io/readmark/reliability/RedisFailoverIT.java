@@ -37,27 +37,29 @@ class RedisFailoverIT {
 
     private static final String WAIT_REPLICAS = System.getProperty("readmark.failover.waitReplicas", "1");
     private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+    /** Sentinel takes a restarted master back only once it has reported its role for a while. */
+    private static final Duration REJOIN_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration FANOUT_WAIT = Duration.ofSeconds(30);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     @Test
     void shouldLoseNothingWhenAMasterDiesAndItsLaggingReplicaIsPromoted() {
-        try (ClusterFailover redis = new ClusterFailover(EmbeddedRedisCluster.startWithReplicas(3))) {
-            failOver("redis-failover", redis, false);
+        try (EmbeddedRedisCluster cluster = EmbeddedRedisCluster.startWithReplicas(3)) {
+            failOver("redis-failover", new ClusterFailover(cluster), false);
         }
     }
 
     @Test
     void shouldLoseNothingWhenAMasterDiesDuringABigVFanOut() {
-        try (ClusterFailover redis = new ClusterFailover(EmbeddedRedisCluster.startWithReplicas(3))) {
-            failOver("redis-failover-fanout", redis, true);
+        try (EmbeddedRedisCluster cluster = EmbeddedRedisCluster.startWithReplicas(3)) {
+            failOver("redis-failover-fanout", new ClusterFailover(cluster), true);
         }
     }
 
     @Test
     void shouldLoseNothingWhenSentinelFailsTheMasterOverToItsLaggingReplica() {
-        try (SentinelFailover redis = new SentinelFailover(EmbeddedRedisSentinel.start())) {
-            failOver("redis-sentinel-failover", redis, false);
+        try (EmbeddedRedisSentinel sentinel = EmbeddedRedisSentinel.start()) {
+            failOver("redis-sentinel-failover", new SentinelFailover(sentinel), false);
         }
     }
 
@@ -84,7 +86,7 @@ class RedisFailoverIT {
             await("every user's counts served again").atMost(FAILOVER_TIMEOUT)
                     .until(() -> unreadCountsStatuses(view).stream().allMatch(status -> status == 200));
             redis.restartOldMaster();
-            await("the old master back as a replica, in sync").atMost(FAILOVER_TIMEOUT).until(redis::oldMasterSyncedReplica);
+            await("the old master back as a replica, in sync").atMost(REJOIN_TIMEOUT).until(redis::oldMasterSyncedReplica);
 
             Scenario.awaitMoreEvents(workload, 300);
             Scenario.stopDrainAndCheck(harness, workload);
@@ -92,7 +94,7 @@ class RedisFailoverIT {
     }
 
     /** The steps of a failover, on the Redis deployments production runs with replicas. */
-    private interface Failover extends AutoCloseable {
+    private interface Failover {
         String url();
 
         /** Cuts the link of the replica to be promoted: it misses every write from now on. */
@@ -106,9 +108,6 @@ class RedisFailoverIT {
         void restartOldMaster();
 
         boolean oldMasterSyncedReplica();
-
-        @Override
-        void close();
     }
 
     /** The master of slot 0 of a three-master cluster, failed over by the cluster itself. */
@@ -140,10 +139,6 @@ class RedisFailoverIT {
         public boolean oldMasterSyncedReplica() {
             return cluster.isSyncedReplica(master);
         }
-
-        public void close() {
-            cluster.close();
-        }
     }
 
     /** A master and its replica, failed over by three sentinels. */
@@ -174,10 +169,6 @@ class RedisFailoverIT {
 
         public boolean oldMasterSyncedReplica() {
             return master.isSyncedReplica();
-        }
-
-        public void close() {
-            sentinel.close();
         }
     }
 

@@ -172,11 +172,9 @@ public final class RedisEndpoint {
             throw new IllegalArgumentException(USERNAME + " needs a password: set " + PASSWORD_FILE + " or " + PASSWORD);
         }
         if (uri.isSsl()) uri.setVerifyPeer(verify);
-        for (RedisURI sentinel : uri.getSentinels()) {
-            // Sentinels keep passwords of their own (requirepass in sentinel.conf), never the data nodes' users.
-            if (sentinelPassword != null) sentinel.setAuthentication(sentinelPassword);
-            if (sentinel.isSsl()) sentinel.setVerifyPeer(verify);
-        }
+        // Sentinels keep passwords of their own (requirepass in sentinel.conf), never the data nodes' users; the
+        // verify mode above reaches them already.
+        if (sentinelPassword != null) uri.getSentinels().forEach(sentinel -> sentinel.setAuthentication(sentinelPassword));
         return uri;
     }
 

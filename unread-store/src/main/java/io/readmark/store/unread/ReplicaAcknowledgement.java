@@ -21,11 +21,13 @@ import java.util.function.Supplier;
 /**
  * Confirms that writes a master acknowledged also reached {@code replicas} of its replicas, so that a failover to
  * one of them cannot lose them (Redis replicates asynchronously). Writes are acknowledged only if, on every master
- * written to since the last confirmation, the same client connection that carried them (its {@code CLIENT ID}
- * before the first write and at the end agree: no reconnect in between) has {@code WAIT replicas} answered with
- * enough replicas, and, on a cluster, every written slot is still served by the master it was written to. On a
- * cluster every master serving slots is waited on, as a redirect can take a write to a master the slot map did not
- * name. Anything else is a failure the caller answers by sending the writes again. Used by the pipeline's one thread.
+ * written to since the last confirmation, the same client connection that carried them has {@code WAIT replicas}
+ * answered with enough replicas, and, on a cluster, every written slot is still served by the master it was written
+ * to. "The same connection" is its {@code CLIENT INFO} id and server address, taken before the first write and again
+ * after the {@code WAIT}: a client that reconnects sends its unanswered commands again, and through Sentinel to the
+ * new master, so a {@code WAIT} answered there must not vouch for writes only the old one had. On a cluster every
+ * master serving slots is waited on, as a redirect can take a write to a master the slot map did not name. Anything
+ * else is a failure the caller answers by sending the writes again. Used by the pipeline's one thread.
  */
 final class ReplicaAcknowledgement {
 
@@ -38,8 +40,8 @@ final class ReplicaAcknowledgement {
     private final RedisConnections.BinaryConnection connection;
     private final StatefulRedisClusterConnection<byte[], byte[]> cluster;
     private final int replicas;
-    /** Per master written to since the last confirmation ("" when standalone): its connection's client id then. */
-    private final Map<String, CompletableFuture<Long>> clientIdBefore = new HashMap<>();
+    /** Per master written to since the last confirmation ("" when standalone): its connection's identity then. */
+    private final Map<String, CompletableFuture<String>> connectionBefore = new HashMap<>();
     /** On a cluster, per slot written to since the last confirmation: the id of the master it was sent to. */
     private final Map<Integer, String> masterOfSlot = new HashMap<>();
 
@@ -63,25 +65,25 @@ final class ReplicaAcknowledgement {
         return replicas > 0;
     }
 
-    /** Called before {@code write} is sent: notes its master and brackets the master's first write with CLIENT ID. */
+    /** Called before {@code write} is sent: notes its master and takes the connection's identity before its first write. */
     void beforeSending(ScriptCall write) {
         if (!enabled()) return;
         if (cluster == null) {
-            clientIdBefore.computeIfAbsent("", master -> clientId(connection::async));
+            connectionBefore.computeIfAbsent("", master -> identity(connection::async));
             return;
         }
-        if (clientIdBefore.isEmpty()) {
+        if (connectionBefore.isEmpty()) {
             // A write can be redirected (ASK, or MOVED while the client's slot map is stale, as slots migrate) to a
             // master other than the one the map names: every master serving slots is bracketed and waited on.
             for (RedisClusterNode node : servingMasters()) {
-                clientIdBefore.computeIfAbsent(node.getNodeId(), id -> clientId(() -> nodeCommands(node)));
+                connectionBefore.computeIfAbsent(node.getNodeId(), id -> identity(() -> nodeCommands(node)));
             }
         }
         int slot = SlotHash.getSlot(write.keys()[0]);
         RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
         String id = master == null ? "?" : master.getNodeId();
         masterOfSlot.putIfAbsent(slot, id);
-        if (master != null) clientIdBefore.computeIfAbsent(id, node -> clientId(() -> nodeCommands(master)));
+        if (master != null) connectionBefore.computeIfAbsent(id, node -> identity(() -> nodeCommands(master)));
     }
 
     /** The masters that serve slots now (a failed master left without slots is not waited on). */
@@ -95,13 +97,25 @@ final class ReplicaAcknowledgement {
         return masters;
     }
 
-    /** A master that cannot be reached now fails its confirmation rather than the write. */
-    private static CompletableFuture<Long> clientId(Supplier<RedisClusterAsyncCommands<byte[], byte[]>> commands) {
+    /**
+     * The connection's id and the server address it reached, {@code "id=7 laddr=127.0.0.1:6379"}: two servers may hand
+     * out the same id, never at the same address. A master that cannot be reached now fails its confirmation rather
+     * than the write.
+     */
+    private static CompletableFuture<String> identity(Supplier<RedisClusterAsyncCommands<byte[], byte[]>> commands) {
         try {
-            return commands.get().clientId().toCompletableFuture();
+            return commands.get().clientInfo().toCompletableFuture().thenApply(ReplicaAcknowledgement::idAndAddress);
         } catch (RedisException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    static String idAndAddress(String clientInfo) {
+        StringBuilder identity = new StringBuilder();
+        for (String field : clientInfo.strip().split(" ")) {
+            if (field.startsWith("id=") || field.startsWith("laddr=")) identity.append(identity.isEmpty() ? "" : " ").append(field);
+        }
+        return identity.toString();
     }
 
     /**
@@ -112,7 +126,7 @@ final class ReplicaAcknowledgement {
      * @throws NotReplicated if a master failed over, a connection was re-established, or too few replicas answered
      */
     void confirm() {
-        if (!enabled() || clientIdBefore.isEmpty() && masterOfSlot.isEmpty()) return;
+        if (!enabled() || connectionBefore.isEmpty() && masterOfSlot.isEmpty()) return;
         try {
             if (cluster != null) {
                 for (Map.Entry<Integer, String> written : masterOfSlot.entrySet()) {
@@ -127,24 +141,19 @@ final class ReplicaAcknowledgement {
                 // A master that began serving slots since the first write may have taken redirected writes: waited
                 // on too, though its connection's id was not taken before them.
                 for (RedisClusterNode node : servingMasters()) {
-                    if (clientIdBefore.containsKey(node.getNodeId())) continue;
-                    RedisClusterAsyncCommands<byte[], byte[]> commands = nodeCommands(node);
-                    CompletableFuture<Long> id = commands.clientId().toCompletableFuture();
-                    checks.add(new Check(node.getNodeId(), id, id,
-                            commands.waitForReplication(replicas, WAIT_TIMEOUT.toMillis()).toCompletableFuture()));
+                    if (connectionBefore.containsKey(node.getNodeId())) continue;
+                    checks.add(check(node.getNodeId(), identity(() -> nodeCommands(node)), nodeCommands(node)));
                 }
             }
-            for (Map.Entry<String, CompletableFuture<Long>> master : clientIdBefore.entrySet()) {
-                RedisClusterAsyncCommands<byte[], byte[]> commands = cluster == null ? connection.async() : nodeCommands(master.getKey());
-                checks.add(new Check(master.getKey(), master.getValue(), commands.clientId().toCompletableFuture(),
-                        commands.waitForReplication(replicas, WAIT_TIMEOUT.toMillis()).toCompletableFuture()));
+            for (Map.Entry<String, CompletableFuture<String>> master : connectionBefore.entrySet()) {
+                checks.add(check(master.getKey(), master.getValue(), cluster == null ? connection.async() : nodeCommands(master.getKey())));
             }
             connection.stateful().flushCommands();
             for (Check check : checks) check.verify(replicas);
         } catch (RedisException e) {
             throw new NotReplicated(e.toString());
         } finally {
-            clientIdBefore.clear();
+            connectionBefore.clear();
             masterOfSlot.clear();
         }
     }
@@ -161,14 +170,20 @@ final class ReplicaAcknowledgement {
         return node.async();
     }
 
-    private record Check(String master, CompletableFuture<Long> idBefore, CompletableFuture<Long> idAfter,
-                         CompletableFuture<Long> acknowledged) {
+    /** {@code WAIT}, then the connection's identity: pipelined in that order, so a {@code WAIT} sent again is seen. */
+    private Check check(String master, CompletableFuture<String> before, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        CompletableFuture<Long> acknowledged = commands.waitForReplication(replicas, WAIT_TIMEOUT.toMillis()).toCompletableFuture();
+        return new Check(master, before, acknowledged, identity(() -> commands));
+    }
+
+    private record Check(String master, CompletableFuture<String> connectionBefore, CompletableFuture<Long> acknowledged,
+                         CompletableFuture<String> connectionAfter) {
 
         void verify(int replicas) {
-            long before = answer(idBefore);
-            long after = answer(idAfter);
+            String before = answer(connectionBefore);
             long replicated = answer(acknowledged);
-            if (before != after) {
+            String after = answer(connectionAfter);
+            if (!before.equals(after)) {
                 throw new NotReplicated("the connection to " + name() + " was re-established since the writes");
             }
             if (replicated < replicas) {
@@ -180,7 +195,7 @@ final class ReplicaAcknowledgement {
             return master.isEmpty() ? "Redis" : "master " + master;
         }
 
-        private long answer(CompletableFuture<Long> future) {
+        private <T> T answer(CompletableFuture<T> future) {
             try {
                 // Bounded: WAIT by its timeout, every command by the connection's command timeout.
                 return future.get();
