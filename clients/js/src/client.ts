@@ -30,7 +30,7 @@ export interface ClientOptions {
   initialRetryMs?: number;
   /** The largest reconnection delay, before jitter. Default 30 s. */
   maxRetryMs?: number;
-  /** A stream silent this long (the server sends a heartbeat every 15 s) is dead. Default 45 s. */
+  /** A stream silent this long (the server sends a heartbeat every 30 s) is dead. Default 75 s. */
   idleTimeoutMs?: number;
   /** In `auto`, failed stream attempts in a row before polling, if a read of the counts then succeeds. Default 3. */
   fallbackAfter?: number;
@@ -94,7 +94,7 @@ export class ReadmarkClient extends EventTarget {
     this.http = new Http(options.baseUrl ?? '', options.token, options.fetch ?? fetch);
     this.transport = options.transport ?? 'auto';
     this.pollIntervalMs = positive(options.pollIntervalMs, 15_000, 'pollIntervalMs');
-    this.idleTimeoutMs = positive(options.idleTimeoutMs, 45_000, 'idleTimeoutMs');
+    this.idleTimeoutMs = positive(options.idleTimeoutMs, 75_000, 'idleTimeoutMs');
     this.fallbackAfter = positive(options.fallbackAfter, 3, 'fallbackAfter');
     this.streamProbeMs = positive(options.streamProbeMs, 60_000, 'streamProbeMs');
     this.random = options.random ?? Math.random;

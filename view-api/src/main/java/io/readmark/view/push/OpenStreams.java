@@ -25,8 +25,10 @@ import java.util.function.Supplier;
  * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
  * {@link StreamSettings#maxStreams}, starts paced by {@link StreamOpenings}, and upkeep every heartbeat (streams whose
  * lifetime is over ended, a comment line on each other stream, the users' live keys refreshed). One timer serves every
- * stream, so a stream ends at the first heartbeat after its lifetime. The live keys are refreshed in one pipeline per
- * heartbeat ({@link LiveKeys#refresh}), on a connection kept for it. Counts what happens to streams in the metrics.
+ * stream, so a stream ends at the first heartbeat after its lifetime. It ticks {@link HeartbeatSlices#SLICES} times a
+ * heartbeat, each tick serving one slice of the users: upkeep of every stream at once queued thousands of writes on
+ * the event loops in one go, and pushes waited behind them. A tick refreshes its users' live keys in one pipeline
+ * ({@link LiveKeys#refresh}), on a connection kept for it. Counts what happens to streams in the metrics.
  */
 public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
 
@@ -43,6 +45,7 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
     private final Counter pushes;
     private final Map<String, Counter> dropped = new HashMap<>();
     private final StreamOpenings openings;
+    private int slice; // the ticker's only
 
     /** @param redis the client once connected, for the live keys' connection */
     public OpenStreams(StreamSettings settings, LiveKeys liveKeys, Supplier<Optional<RedisConnections>> redis,
@@ -58,8 +61,8 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
             dropped.put(reason, Counter.builder("readmark.streams.dropped").tag("reason", reason)
                     .description("unread streams closed by the server or refused, by reason").register(registry));
         }
-        long every = settings.heartbeat().toMillis();
-        ticker.scheduleAtFixedRate(this::tick, every, every, TimeUnit.MILLISECONDS);
+        long every = Math.max(1, settings.heartbeat().toNanos() / HeartbeatSlices.SLICES);
+        ticker.scheduleAtFixedRate(this::tick, every, every, TimeUnit.NANOSECONDS);
     }
 
     /** Reserves a place for one more stream of the user, or refuses naming the limit: 429 per user, 503 per instance. */
@@ -124,9 +127,11 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
     }
 
     private void tick() {
+        int current = slice;
+        slice = (current + 1) % HeartbeatSlices.SLICES;
         Map<Long, List<UnreadStream>> byUser = new HashMap<>();
         for (UnreadStream stream : streams) {
-            if (stream.endIfOver()) continue;
+            if (HeartbeatSlices.of(stream.userId()) != current || stream.endIfOver()) continue;
             stream.heartbeat();
             byUser.computeIfAbsent(stream.userId(), user -> new ArrayList<>()).add(stream);
         }

@@ -36,7 +36,7 @@ public record StreamSettings(int perUser, int maxStreams, Duration heartbeat, Du
     public static final String MAX_QUERY_TOKEN_LIFETIME = "VIEW_API_QUERY_TOKEN_MAX_LIFETIME";
     public static final String MAX_AGE = "VIEW_API_STREAM_MAX_AGE";
 
-    public static final StreamSettings DEFAULTS = new StreamSettings(4, 10_000, Duration.ofSeconds(15), Duration.ofSeconds(3),
+    public static final StreamSettings DEFAULTS = new StreamSettings(4, 10_000, Duration.ofSeconds(30), Duration.ofSeconds(3),
             1_000, Duration.ofMinutes(5), Duration.ofHours(1));
 
     public StreamSettings {
