@@ -53,8 +53,9 @@ class WebClientIT {
                 "VIEW_API_STREAMS_PER_USER", "1",
                 // A reconnect soon after a cut, as a client honours retry:.
                 "VIEW_API_STREAM_RETRY", "200",
-                // No heartbeat while the tests run: it would restore a live key a test removed (see below).
-                "VIEW_API_STREAM_HEARTBEAT", "PT10M"));
+                // No upkeep while the tests run (its first tick comes a sixteenth of this after the start): it would
+                // restore a live key a test removed (see below).
+                "VIEW_API_STREAM_HEARTBEAT", "PT24H"));
         pipeline = PipelineFixture.start("web-client", settings);
         redis = RedisConnections.connect(pipeline.settings().find("REDIS_URL").orElseThrow(), Duration.ofSeconds(10), false);
         keys = new UnreadKeys(pipeline.settings().find("READMARK_REDIS_PREFIX").orElseThrow());

@@ -12,7 +12,7 @@ const client = new ReadmarkClient({
   baseUrl: params.get('api'),
   userId: user,
   pollIntervalMs: Number(params.get('poll') ?? 15000),
-  idleTimeoutMs: Number(params.get('idle') ?? 45000),
+  idleTimeoutMs: Number(params.get('idle') ?? 75000),
   token: async () => (await fetch('/token?user=' + user)).text(),
 });
 client.addEventListener('gap', (event) => recorded.gaps.push(event.detail));

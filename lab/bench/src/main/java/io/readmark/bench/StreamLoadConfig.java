@@ -12,8 +12,8 @@ import java.util.Optional;
  * Sizes of the stream load phase ({@code ./readmark bench --streams}).
  *
  * @param streams      the stream counts measured, one round each, in order ({@code BENCH_STREAMS_COUNTS}, e.g. {@code 1000,5000})
- * @param idle         how long each round holds its streams with no change: two heartbeats at the default, so every
- *                     stream gets its comment lines and its user's live key its refreshes
+ * @param idle         how long each round holds its streams with no change: a heartbeat at the default, so every
+ *                     stream gets its comment line and its user's live key its refresh
  * @param changeRate   changes per second, open loop, during each round's load window
  * @param liveFraction the share of a round's streamed users the changes go to, in turn
  * @param load         how long each round's changes are made

@@ -7,8 +7,9 @@ package io.readmark.view.push;
  */
 final class HeartbeatSlices {
 
-    /** Ticks per heartbeat. */
+    /** Ticks per heartbeat: a power of two, so the slice is the hash's top bits. */
     static final int SLICES = 16;
+    private static final int SLICE_BITS = Integer.numberOfTrailingZeros(SLICES);
 
     private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
@@ -17,7 +18,7 @@ final class HeartbeatSlices {
 
     /** The slice, 0 to {@link #SLICES} - 1, of {@code userId}'s streams. */
     static int of(long userId) {
-        long mixed = userId * GOLDEN_GAMMA;
-        return (int) ((mixed >>> 32) % SLICES); // the high bits: a multiplication mixes the low ones into them
+        // The top bits: a multiplication carries every bit of the id into them, and only into them.
+        return (int) ((userId * GOLDEN_GAMMA) >>> (Long.SIZE - SLICE_BITS));
     }
 }

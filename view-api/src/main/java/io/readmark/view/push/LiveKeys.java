@@ -15,8 +15,8 @@ import java.util.concurrent.CompletionStage;
  * A user's live key ({@link UnreadKeys#live}): present while some view API instance has a stream of theirs open, and
  * only then do the write scripts publish their changes. Set with a TTL and refreshed every heartbeat, never deleted: a
  * stream closing here cannot know whether another instance still has one open, and a key left over costs only the
- * messages nobody reads until it expires. An instance refreshes the keys of all its streams' users at once, pipelined on
- * a connection of its own: a flush per {@value #BATCH} keys instead of a write (and a wake-up of Redis) per key.
+ * messages nobody reads until it expires. An instance refreshes the keys of a tick's users at once, pipelined on a
+ * connection of its own: a flush per {@value #BATCH} keys instead of a write (and a wake-up of Redis) per key.
  */
 public final class LiveKeys {
 

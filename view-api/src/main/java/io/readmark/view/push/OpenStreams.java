@@ -21,16 +21,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The unread streams open on this instance: admission within {@link StreamSettings#perUser} and
  * {@link StreamSettings#maxStreams}, starts paced by {@link StreamOpenings}, and upkeep every heartbeat (streams whose
  * lifetime is over ended, a comment line on each other stream, the users' live keys refreshed). One timer serves every
- * stream, so a stream ends at the first heartbeat after its lifetime. It ticks {@link HeartbeatSlices#SLICES} times a
- * heartbeat, each tick serving one slice of the users: upkeep of every stream at once queued thousands of writes on
- * the event loops in one go, and pushes waited behind them. A tick refreshes its users' live keys in one pipeline
- * ({@link LiveKeys#refresh}), on a connection kept for it. Counts what happens to streams in the metrics.
+ * stream, ticking {@link HeartbeatSlices#SLICES} times a heartbeat, each tick serving one slice of the users, so that
+ * no tick queues a write for every stream on the event loops at once, with pushes waiting behind them; a stream ends
+ * at its slice's first tick after its lifetime, at most a heartbeat late. A tick refreshes its users' live keys in one
+ * pipeline ({@link LiveKeys#refresh}), on a connection kept for it. Counts what happens to streams in the metrics.
  */
 public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(OpenStreams.class);
 
     private final StreamSettings settings;
     private final LiveKeys liveKeys;
@@ -46,6 +51,7 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
     private final Map<String, Counter> dropped = new HashMap<>();
     private final StreamOpenings openings;
     private int slice; // the ticker's only
+    private long noOpenBefore = System.nanoTime(); // the ticker's only: when the live keys' connection may be opened
 
     /** @param redis the client once connected, for the live keys' connection */
     public OpenStreams(StreamSettings settings, LiveKeys liveKeys, Supplier<Optional<RedisConnections>> redis,
@@ -126,7 +132,16 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         ticker.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
     }
 
+    /** An exception ends a scheduled task's repetitions for good: one tick's failure must not end every later one. */
     private void tick() {
+        try {
+            upkeep();
+        } catch (RuntimeException e) {
+            log.atWarn().setCause(e).log("stream upkeep failed; the next tick tries again");
+        }
+    }
+
+    private void upkeep() {
         int current = slice;
         slice = (current + 1) % HeartbeatSlices.SLICES;
         Map<Long, List<UnreadStream>> byUser = new HashMap<>();
@@ -164,11 +179,20 @@ public final class OpenStreams implements UnreadStream.Owner, AutoCloseable {
         if (stream.refreshFailed()) stream.end(UnreadStream.Ending.REDIS);
     }
 
-    /** The live keys' connection, opened on first use (blocking this timer's thread only). */
+    /**
+     * The live keys' connection, opened on first use (blocking this timer's thread only). After a failed open the next
+     * attempt waits a heartbeat, so that the ticks of the other slices do not each wait out a connect timeout.
+     */
     private RedisConnections.Connection refreshing(RedisConnections client) {
         RedisConnections.Connection current = refreshing;
         if (current != null) return current;
-        current = client.open();
+        if (System.nanoTime() - noOpenBefore < 0) throw new IllegalStateException("the live keys' connection failed to open");
+        try {
+            current = client.open();
+        } catch (RuntimeException e) {
+            noOpenBefore = System.nanoTime() + settings.heartbeat().toNanos();
+            throw e;
+        }
         current.stateful().setAutoFlushCommands(false);
         refreshing = current;
         return current;

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The users' live keys as the open streams keep them, all refreshed in one pipeline per heartbeat: present while a
+ * The users' live keys as the open streams keep them, refreshed in a pipeline per tick: present while a
  * stream of the user is open, on a standalone Redis and on every master of a cluster, gone a TTL after the last
  * closed; a refresh that finds one gone makes its stream read again; and a stream outlives a failed refresh, but not
  * failures in a row that could let its key expire unnoticed.
