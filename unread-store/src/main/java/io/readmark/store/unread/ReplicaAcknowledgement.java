@@ -110,7 +110,7 @@ final class ReplicaAcknowledgement {
         }
     }
 
-    static String idAndAddress(String clientInfo) {
+    private static String idAndAddress(String clientInfo) {
         StringBuilder identity = new StringBuilder();
         for (String field : clientInfo.strip().split(" ")) {
             if (field.startsWith("id=") || field.startsWith("laddr=")) identity.append(identity.isEmpty() ? "" : " ").append(field);
