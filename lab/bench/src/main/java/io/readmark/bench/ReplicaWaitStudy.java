@@ -25,7 +25,8 @@ import java.util.TreeMap;
 /**
  * {@code ./readmark bench --replicas}: what {@code READMARK_REDIS_WAIT_REPLICAS=1} costs against the default 0. On its
  * own embedded Kafka and a Redis master with one replica, the quick-size graph is loaded, then the pipeline runs
- * without the wait and with it ({@link ReplicaWaitRuns}), after one unmeasured run with it that warms both paths up.
+ * without the wait and with it ({@link ReplicaWaitRuns}), after one unmeasured run with it: it warms up the write path
+ * both share, and the wait besides.
  * The order turns each repetition (0, 1, then 1, 0), so a machine that drifts faster or slower weighs on both settings
  * alike; a repetition a neighbour disturbed is run again ({@link RunsAgain}). Writes {@code replicas-latest.txt} and
  * {@code .json}.
